@@ -1,0 +1,179 @@
+import Foundation
+import Logging
+
+/// Errors of account operations that the person can act on.
+public enum AccountError: Error, Equatable {
+    case emailTaken
+    case invalidCredentials
+}
+
+/// Field-by-field validation messages, keyed by form field name.
+public struct FieldErrors: Error, Sendable, Equatable {
+    public var messages: [String: String] = [:]
+    public var isEmpty: Bool { messages.isEmpty }
+    public subscript(field: String) -> String? {
+        get { messages[field] }
+        set { messages[field] = newValue }
+    }
+}
+
+/// What someone types into a sign-up form (web) or sends to `/api/signup`.
+public struct SignUpRequest: Sendable {
+    public var fullName: String
+    public var email: String
+    public var password: String
+    /// nil when the client has no confirmation field (the iOS app).
+    public var passwordConfirmation: String?
+
+    public init(fullName: String, email: String, password: String, passwordConfirmation: String?) {
+        self.fullName = fullName.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.password = password
+        self.passwordConfirmation = passwordConfirmation
+    }
+
+    func validate() -> FieldErrors {
+        var errors = FieldErrors()
+        if fullName.isEmpty {
+            errors["fullName"] = "Enter your name."
+        } else if fullName.count > 100 {
+            errors["fullName"] = "Use at most 100 characters."
+        }
+        if !EmailAddress.isPlausible(email) {
+            errors["email"] = "Enter an email address like name@example.com."
+        }
+        if let problem = PasswordPolicy.problem(with: password) {
+            errors["password"] = problem
+        } else if let confirmation = passwordConfirmation, confirmation != password {
+            errors["passwordConfirmation"] = "The two passwords do not match."
+        }
+        return errors
+    }
+}
+
+enum EmailAddress {
+    /// A light check (one `@`, a dotted domain, no spaces, ≤ 254 bytes): the real test of an
+    /// address is mail reaching it, not a regular expression.
+    static func isPlausible(_ email: String) -> Bool {
+        guard email.utf8.count <= 254, !email.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            return false
+        }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return false }
+        let domain = parts[1]
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
+    }
+}
+
+/// Account rules shared by the browser pages and the API: signing up, checking a password,
+/// changing it, and starting or ending browser sessions.
+public struct AccountService: Sendable {
+    let users: any UserRepository
+    let sessions: any WebSessionRepository
+    let hasher: PasswordHasher
+    let sessionLifetime: Duration
+
+    public init(
+        users: any UserRepository,
+        sessions: any WebSessionRepository,
+        hasher: PasswordHasher,
+        sessionLifetime: Duration
+    ) {
+        self.users = users
+        self.sessions = sessions
+        self.hasher = hasher
+        self.sessionLifetime = sessionLifetime
+    }
+
+    /// Creates the account. Throws `FieldErrors` for invalid input, including a taken email
+    /// (decided by the unique index, not by a read beforehand).
+    public func signUp(_ request: SignUpRequest) async throws -> User {
+        var errors = request.validate()
+        guard errors.isEmpty else { throw errors }
+        let hash = try await hasher.hash(request.password)
+        do {
+            return try await users.create(email: request.email, fullName: request.fullName, passwordHash: hash)
+        } catch AccountError.emailTaken {
+            errors["email"] = "An account with this email already exists. Sign in instead?"
+            throw errors
+        }
+    }
+
+    /// The user whose email and password these are. Unknown email, wrong password and a disabled
+    /// account all throw the same `AccountError.invalidCredentials`, after the same bcrypt work.
+    public func authenticate(email: String, password: String) async throws -> User {
+        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard password.utf8.count <= PasswordPolicy.maximumBytes,
+            let credentials = try await users.credentials(forEmail: email)
+        else {
+            try await hasher.verifyAgainstDecoy(password)
+            throw AccountError.invalidCredentials
+        }
+        guard try await hasher.verify(password, against: credentials.passwordHash), !credentials.user.isDisabled else {
+            throw AccountError.invalidCredentials
+        }
+        return credentials.user
+    }
+
+    /// Checks the current password, stores the new one and ends the user's other browser sessions.
+    public func changePassword(
+        of user: User,
+        current: String,
+        new: String,
+        confirmation: String?,
+        keepingSession sessionID: Int64?
+    ) async throws {
+        var errors = FieldErrors()
+        if let problem = PasswordPolicy.problem(with: new) {
+            errors["newPassword"] = problem
+        } else if let confirmation, confirmation != new {
+            errors["newPasswordConfirmation"] = "The two passwords do not match."
+        }
+        guard let credentials = try await users.credentials(forID: user.id),
+            try await hasher.verify(current, against: credentials.passwordHash)
+        else {
+            errors["currentPassword"] = "This is not your current password."
+            throw errors
+        }
+        guard errors.isEmpty else { throw errors }
+        try await users.updatePasswordHash(userID: user.id, passwordHash: try await hasher.hash(new))
+        try await sessions.deleteAll(userID: user.id, keeping: sessionID)
+    }
+
+    /// Starts a browser session and returns the token for its cookie. A fresh token every time:
+    /// a session id is never taken from the client, which rules out session fixation.
+    public func startSession(for user: User, userAgent: String, ipAddress: String) async throws -> String {
+        let token = RandomToken.urlSafe()
+        try await sessions.create(
+            userID: user.id,
+            tokenHash: RandomToken.hash(token),
+            userAgent: userAgent,
+            ipAddress: ipAddress,
+            expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds))
+        )
+        return token
+    }
+
+    /// The session a cookie token belongs to, if it is live. Records activity at most once a minute.
+    public func session(forToken token: String) async throws -> ActiveSession? {
+        guard let session = try await sessions.findActive(tokenHash: RandomToken.hash(token)) else { return nil }
+        if session.lastSeenAt.timeIntervalSinceNow < -60 {
+            try await sessions.touch(sessionID: session.sessionID)
+        }
+        return session
+    }
+
+    public func endSession(_ sessionID: Int64) async throws {
+        try await sessions.delete(sessionID: sessionID)
+    }
+
+    public func listSessions(of user: User) async throws -> [SessionSummary] {
+        try await sessions.list(userID: user.id)
+    }
+
+    @discardableResult
+    public func endOtherSessions(of user: User, keeping sessionID: Int64) async throws -> Int {
+        try await sessions.deleteAll(userID: user.id, keeping: sessionID)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import PostgresNIO
+
+/// A parsed `postgres://user:password@host:port/database` URL.
+///
+/// A unix socket is given as the `host` query item (`postgres://user@/db?host=/var/run/postgresql`),
+/// TLS with `sslmode=require` (default: off, as for a local server).
+public struct DatabaseURL: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var unixSocketPath: String?
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var requireTLS: Bool
+
+    public init(_ text: String) throws(InvalidValue) {
+        guard let components = URLComponents(string: text),
+            let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme.lowercased())
+        else {
+            throw InvalidValue(reason: "must look like postgres://user:password@host:port/database")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw InvalidValue(reason: "must name a user (postgres://user:password@host/database)")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty else {
+            throw InvalidValue(reason: "must name a database after the host (…/database)")
+        }
+        let query = components.queryItems ?? []
+        self.unixSocketPath = query.first(where: { $0.name == "host" })?.value
+        self.host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        self.port = components.port ?? 5432
+        self.username = user.removingPercentEncoding ?? user
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.removingPercentEncoding ?? database
+        let sslMode = query.first(where: { $0.name == "sslmode" })?.value ?? "disable"
+        self.requireTLS = ["require", "verify-ca", "verify-full"].contains(sslMode)
+    }
+
+    /// The same server and credentials, another database (tests clone databases this way).
+    public func with(database: String) -> DatabaseURL {
+        var copy = self
+        copy.database = database
+        return copy
+    }
+
+    public var clientConfiguration: PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
+        if let unixSocketPath {
+            configuration = .init(
+                unixSocketPath: unixSocketPath,
+                username: username,
+                password: password,
+                database: database
+            )
+        } else {
+            configuration = .init(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: requireTLS ? .require(.makeClientConfiguration()) : .disable
+            )
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+}

@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+
+/// Unguessable tokens for cookies, API tokens and ids, from the system's CSPRNG.
+enum RandomToken {
+    /// `byteCount` random bytes as unpadded base64url (32 bytes → 43 characters).
+    static func urlSafe(byteCount: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64URLEncoded()
+    }
+
+    /// SHA-256 of a token: what the database stores instead of the token itself.
+    static func hash(_ token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data(token.utf8)))
+    }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 4648 §5), safe in cookies, URLs and paths.
+    func base64URLEncoded() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// Compares secrets in time that depends only on their length, not on where they differ.
+func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var difference: UInt8 = 0
+    for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
+    return difference == 0
+}

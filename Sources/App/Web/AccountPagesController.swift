@@ -1,0 +1,113 @@
+import Hummingbird
+
+/// The account page: profile, password change, and the list of the user's signed-in browsers.
+struct AccountPagesController {
+    let accounts: AccountService
+    let pages: PageRenderer
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/account", use: show)
+        group.post("/account/password", use: changePassword)
+        group.post("/account/sessions/end-others", use: endOtherSessions)
+    }
+
+    struct AccountPage: Sendable {
+        struct SessionRow: Sendable {
+            let device: String
+            let ipAddress: String
+            let signedInAt: String
+            let lastSeenAt: String
+            let isCurrent: Bool
+        }
+
+        let fullName: String
+        let email: String
+        let memberSince: String
+        let sessions: [SessionRow]
+        let hasOtherSessions: Bool
+        var errors: [String: String] = [:]
+    }
+
+    func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await render(context: context, notice: Notice.message(from: request))
+            .response(from: request, context: context)
+    }
+
+    struct PasswordForm: Decodable {
+        var currentPassword: String?
+        var newPassword: String?
+        var newPasswordConfirmation: String?
+
+        enum CodingKeys: String, CodingKey {
+            case currentPassword = "current_password"
+            case newPassword = "new_password"
+            case newPasswordConfirmation = "new_password_confirmation"
+        }
+    }
+
+    func changePassword(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(PasswordForm.self, from: request, context: context)
+        do {
+            try await accounts.changePassword(
+                of: context.user,
+                current: form.currentPassword ?? "",
+                new: form.newPassword ?? "",
+                confirmation: form.newPasswordConfirmation ?? "",
+                keepingSession: context.session.sessionID
+            )
+            context.logger.info("password changed", metadata: ["user": "\(context.user.id)"])
+            return .seeOther("/account?notice=\(Notice.passwordChanged.rawValue)")
+        } catch let errors as FieldErrors {
+            return try await render(context: context, errors: errors.messages, status: .unprocessableContent)
+                .response(from: request, context: context)
+        }
+    }
+
+    func endOtherSessions(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await accounts.endOtherSessions(of: context.user, keeping: context.session.sessionID)
+        return .seeOther("/account?notice=\(Notice.otherSessionsEnded.rawValue)")
+    }
+
+    private func render(
+        context: SignedInContext,
+        notice: String? = nil,
+        errors: [String: String] = [:],
+        status: HTTPResponse.Status = .ok
+    ) async throws -> HTML {
+        let sessions = try await accounts.listSessions(of: context.user).map { session in
+            AccountPage.SessionRow(
+                device: UserAgentSummary.describe(session.userAgent),
+                ipAddress: session.ipAddress.isEmpty ? "unknown" : session.ipAddress,
+                signedInAt: session.createdAt.displayString,
+                lastSeenAt: session.lastSeenAt.displayString,
+                isCurrent: session.id == context.session.sessionID
+            )
+        }
+        let page = AccountPage(
+            fullName: context.user.fullName,
+            email: context.user.email,
+            memberSince: context.user.createdAt.displayString,
+            sessions: sessions,
+            hasOtherSessions: sessions.contains { !$0.isCurrent },
+            errors: errors
+        )
+        return try pages.render("account", title: "Your account", page: page, context: context, notice: notice, status: status)
+    }
+}
+
+/// A short, human name for a browser from its User-Agent ("Firefox on Linux").
+enum UserAgentSummary {
+    static func describe(_ userAgent: String) -> String {
+        guard !userAgent.isEmpty else { return "Unknown browser" }
+        let browsers = [("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"), ("curl/", "curl")]
+        let systems = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Mac OS X", "macOS"), ("Windows", "Windows"), ("Linux", "Linux")]
+        let browser = browsers.first { userAgent.contains($0.0) }?.1
+        let system = systems.first { userAgent.contains($0.0) }?.1
+        switch (browser, system) {
+        case let (browser?, system?): return "\(browser) on \(system)"
+        case let (browser?, nil): return browser
+        case let (nil, system?): return "Browser on \(system)"
+        default: return String(userAgent.prefix(60))
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Hummingbird
+
+/// Sign up, sign in and sign out in the browser.
+struct AuthPagesController {
+    let accounts: AccountService
+    let pages: PageRenderer
+    let cookies: BrowserCookies
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/signup", use: showSignUp)
+        router.post("/signup", use: signUp)
+        router.get("/signin", use: showSignIn)
+        router.post("/signin", use: signIn)
+        router.post("/signout", use: signOut)
+    }
+
+    // MARK: Sign up
+
+    struct SignUpForm: Decodable {
+        var fullName: String?
+        var email: String?
+        var password: String?
+        var passwordConfirmation: String?
+
+        enum CodingKeys: String, CodingKey {
+            case fullName = "full_name"
+            case email
+            case password
+            case passwordConfirmation = "password_confirmation"
+        }
+    }
+
+    struct SignUpPage: Sendable {
+        var fullName = ""
+        var email = ""
+        var errors: [String: String] = [:]
+    }
+
+    func showSignUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if context.session != nil { return .seeOther("/gallery") }
+        return try renderSignUp(SignUpPage(), context: context).response(from: request, context: context)
+    }
+
+    func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(SignUpForm.self, from: request, context: context)
+        let signUp = SignUpRequest(
+            fullName: form.fullName ?? "",
+            email: form.email ?? "",
+            password: form.password ?? "",
+            passwordConfirmation: form.passwordConfirmation ?? ""
+        )
+        do {
+            let user = try await accounts.signUp(signUp)
+            context.logger.info("user signed up", metadata: ["user": "\(user.id)"])
+            return try await startSession(for: user, replacing: context.session, request: request, context: context)
+        } catch let errors as FieldErrors {
+            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, errors: errors.messages)
+            return try renderSignUp(page, context: context, status: .unprocessableContent)
+                .response(from: request, context: context)
+        }
+    }
+
+    private func renderSignUp(_ page: SignUpPage, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws
+        -> HTML
+    {
+        try pages.render("signup", title: "Create your account", page: page, context: context, status: status)
+    }
+
+    // MARK: Sign in
+
+    struct SignInForm: Decodable {
+        var email: String?
+        var password: String?
+        var next: String?
+    }
+
+    struct SignInPage: Sendable {
+        var email = ""
+        var next = ""
+        var error: String?
+    }
+
+    func showSignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let next = request.uri.queryParameters["next"].map(String.init) ?? ""
+        if context.session != nil { return .seeOther(SafeRedirect.localPath(next)) }
+        return try pages.render(
+            "signin",
+            title: "Sign in",
+            page: SignInPage(next: next),
+            context: context,
+            notice: Notice.message(from: request)
+        ).response(from: request, context: context)
+    }
+
+    func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(SignInForm.self, from: request, context: context)
+        let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            let user = try await accounts.authenticate(email: email, password: form.password ?? "")
+            return try await startSession(
+                for: user,
+                replacing: context.session,
+                redirectTo: SafeRedirect.localPath(form.next),
+                request: request,
+                context: context
+            )
+        } catch AccountError.invalidCredentials {
+            context.logger.notice("sign-in failed", metadata: ["ip": "\(context.remoteAddress)"])
+            let page = SignInPage(
+                email: email,
+                next: form.next ?? "",
+                error: "The email or password is incorrect."
+            )
+            return try pages.render("signin", title: "Sign in", page: page, context: context, status: .unauthorized)
+                .response(from: request, context: context)
+        }
+    }
+
+    /// A new session (new random id) at every sign-in; a session the browser already had is ended.
+    private func startSession(
+        for user: User,
+        replacing previous: ActiveSession?,
+        redirectTo location: String = "/gallery?notice=welcome",
+        request: Request,
+        context: AppRequestContext
+    ) async throws -> Response {
+        if let previous { try await accounts.endSession(previous.sessionID) }
+        let token = try await accounts.startSession(
+            for: user,
+            userAgent: request.headers[.userAgent] ?? "",
+            ipAddress: context.remoteAddress
+        )
+        var response = Response.seeOther(location)
+        response.setCookie(cookies.session(token))
+        return response
+    }
+
+    // MARK: Sign out
+
+    func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let session = context.session {
+            try await accounts.endSession(session.sessionID)
+        }
+        var response = Response.seeOther("/signin?notice=signed-out")
+        response.setCookie(cookies.clearedSession())
+        return response
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+
+/// The two cookies Selfie sets, with the same attributes everywhere: `HttpOnly`, `SameSite=Lax`,
+/// `Path=/`, and `Secure` when the public URL is https.
+struct BrowserCookies: Sendable {
+    static let sessionName = "selfie_session"
+    /// A random value for visitors who are not signed in, so their forms (sign in, sign up) have
+    /// something to bind a CSRF token to.
+    static let visitorName = "selfie_visitor"
+
+    let secure: Bool
+    let sessionLifetime: Duration
+
+    func session(_ token: String) -> Cookie {
+        Cookie(
+            name: Self.sessionName,
+            value: token,
+            maxAge: Int(sessionLifetime.components.seconds),
+            path: "/",
+            secure: secure,
+            httpOnly: true,
+            sameSite: .lax
+        )
+    }
+
+    func clearedSession() -> Cookie {
+        Cookie(name: Self.sessionName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    func visitor(_ value: String) -> Cookie {
+        Cookie(name: Self.visitorName, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+}

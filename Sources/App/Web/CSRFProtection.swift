@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// CSRF tokens are an HMAC of what the browser is bound to (its session, or its visitor cookie
+/// before sign-in) under a key derived from `SECRET_KEY`: nothing to store, and a new session
+/// means new tokens.
+struct CSRFTokens: Sendable {
+    private let key: SymmetricKey
+
+    init(secretKey: SecretKey) {
+        self.key = secretKey.derived(for: "csrf")
+    }
+
+    func token(forSession sessionID: Int64) -> String { token(binding: "session:\(sessionID)") }
+    func token(forVisitor value: String) -> String { token(binding: "visitor:\(value)") }
+
+    private func token(binding: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(binding.utf8), using: key)).base64URLEncoded()
+    }
+}
+
+/// Refuses state-changing browser requests that do not carry the page's CSRF token, in the
+/// `_csrf` form field or the `X-CSRF-Token` header. The JSON API (token auth, no cookies) is exempt.
+struct CSRFMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    /// Forms are small; the limit stops a huge body from being buffered just to find the token.
+    static let maximumFormBytes = 64 * 1024
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard ![.get, .head, .options].contains(request.method), !request.uri.path.isAPIPath else {
+            return try await next(request, context)
+        }
+        var request = request
+        var candidate = request.headers[.csrfToken]
+        if candidate == nil,
+            request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        {
+            let body = try await request.collectBody(upTo: Self.maximumFormBytes)
+            candidate = URLEncodedForm.value(of: "_csrf", in: String(buffer: body))
+        }
+        guard let candidate, !context.csrfToken.isEmpty,
+            constantTimeEquals(Array(candidate.utf8), Array(context.csrfToken.utf8))
+        else {
+            context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.uri.path)"])
+            throw AppError.csrfRejected
+        }
+        return try await next(request, context)
+    }
+}
+
+enum URLEncodedForm {
+    /// The first value of `name` in an `application/x-www-form-urlencoded` body.
+    static func value(of name: String, in body: String) -> String? {
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard decode(parts[0]) == name else { continue }
+            return parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return nil
+    }
+
+    private static func decode(_ text: Substring) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+    }
+}
+
+extension HTTPField.Name {
+    static let csrfToken = Self("X-CSRF-Token")!
+}
+
+extension String {
+    /// The JSON API lives under `/api`; it never uses cookies, sessions or HTML.
+    var isAPIPath: Bool { self == "/api" || hasPrefix("/api/") }
+}

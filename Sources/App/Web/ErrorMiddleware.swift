@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Catches whatever the rest of the chain throws and answers it through `ErrorResponder`.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let errors: ErrorResponder
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            return errors.response(for: error, request: request, context: context)
+        }
+    }
+}
+
+/// The one error path. Handlers throw; this turns any error into a response with the right status:
+/// an HTML page for browsers, `{"status": …, "message": …}` under `/api`. Only messages written for
+/// clients (`AppError`, `HTTPError`) are shown; anything else is logged with the request id and
+/// answered with a generic message, so no stack trace or SQL ever leaves the server.
+struct ErrorResponder: Sendable {
+    let pages: PageRenderer
+
+    func response(for error: any Error, request: Request, context: some RequestContext) -> Response {
+        if error is SignInRequired, !request.uri.path.isAPIPath {
+            return .seeOther("/signin?next=\(Self.returnPath(for: request))")
+        }
+        let (status, message) = Self.classify(error)
+        if status.code >= 500 {
+            context.logger.error(
+                "request failed",
+                metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"]
+            )
+        }
+        if request.uri.path.isAPIPath {
+            return APIErrorBody(status: status, message: message).response()
+        }
+        return pages.renderError(status: status, message: message).response(from: request, context: context)
+    }
+
+    /// The status and the client-safe message for an error.
+    static func classify(_ error: any Error) -> (HTTPResponse.Status, String) {
+        switch error {
+        case let error as AppError:
+            return (error.status, error.message)
+        case is SignInRequired:
+            return (.unauthorized, "Sign in first.")
+        case let error as HTTPError:
+            return (error.status, error.body ?? genericMessage(for: error.status))
+        case let error where DatabaseAvailability.isUnavailable(error):
+            return (.serviceUnavailable, genericMessage(for: .serviceUnavailable))
+        case is DecodingError:
+            return (.badRequest, genericMessage(for: .badRequest))
+        default:
+            return (.internalServerError, genericMessage(for: .internalServerError))
+        }
+    }
+
+    static func genericMessage(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "The request could not be understood."
+        case 401: "Sign in first."
+        case 403: "You do not have access to this."
+        case 404: "There is nothing at this address."
+        case 405: "This address does not accept that kind of request."
+        case 413: "That is too large."
+        case 415: "That kind of file is not accepted."
+        case 429: "Too many attempts. Wait a little and try again."
+        case 503: "Selfie is unavailable for a moment. Please try again shortly."
+        case 500...: "Something went wrong on our side. Please try again."
+        default: status.reasonPhrase
+        }
+    }
+
+    /// Where to come back to after signing in: this page for a GET, the home page otherwise.
+    static func returnPath(for request: Request) -> String {
+        guard request.method == .get else { return "%2F" }
+        let path = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        return path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
+    }
+}
+
+/// The API's error shape: `{"status": <HTTP status>, "message": "…"}` (the iOS app reads `message`).
+struct APIErrorBody: Encodable {
+    let status: Int
+    let message: String
+
+    init(status: HTTPResponse.Status, message: String) {
+        self.status = status.code
+        self.message = message
+    }
+
+    func response() -> Response {
+        let data = (try? JSONEncoder().encode(self)) ?? Data(#"{"status":500,"message":"Error"}"#.utf8)
+        let httpStatus = HTTPResponse.Status(code: status)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)]
+        if httpStatus == .unauthorized {
+            headers[.wwwAuthenticate] = #"Basic realm="Selfie API""#
+        }
+        return Response(status: httpStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

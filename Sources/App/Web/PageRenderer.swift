@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Mustache
+
+/// Renders `Templates/*.mustache` pages inside the shared layout. Mustache escapes every
+/// `{{value}}`; templates never use the raw `{{{ }}}` form for anything a user typed.
+public struct PageRenderer: Sendable {
+    let library: MustacheLibrary
+
+    public init(templatesDirectory: String) async throws {
+        self.library = try await MustacheLibrary(directory: templatesDirectory)
+    }
+
+    /// What every page template sees: the layout's data plus `page`, the template's own.
+    struct Page<Content>: Sendable where Content: Sendable {
+        let title: String
+        let user: UserView?
+        let csrfToken: String
+        let notice: String?
+        let page: Content
+    }
+
+    struct UserView: Sendable {
+        let fullName: String
+        let email: String
+        let isAdmin: Bool
+    }
+
+    func render<Content: Sendable>(
+        _ template: String,
+        title: String,
+        page: Content,
+        context: some PageContext,
+        notice: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) throws -> HTML {
+        let user = context.signedInUser.map {
+            UserView(fullName: $0.fullName, email: $0.email, isAdmin: $0.role == .admin)
+        }
+        let object = Page(title: title, user: user, csrfToken: context.csrfToken, notice: notice, page: page)
+        guard let body = library.render(object, withTemplate: template) else {
+            throw TemplateMissing(name: template)
+        }
+        return HTML(body: body, status: status)
+    }
+
+    /// An error page: no session data, so it can be drawn even when the database is down.
+    func renderError(status: HTTPResponse.Status, message: String) -> HTML {
+        struct ErrorPage: Sendable {
+            let code: Int
+            let heading: String
+            let message: String
+        }
+        let page = Page(
+            title: status.reasonPhrase,
+            user: nil,
+            csrfToken: "",
+            notice: nil,
+            page: ErrorPage(code: status.code, heading: status.reasonPhrase, message: message)
+        )
+        let body =
+            library.render(page, withTemplate: "error")
+            ?? "<!doctype html><title>\(status.code)</title><p>\(status.code) \(status.reasonPhrase)</p>"
+        return HTML(body: body, status: status)
+    }
+}
+
+struct TemplateMissing: Error {
+    let name: String
+}
+
+extension Date {
+    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "22 Nov 2026, 14:05 UTC": unambiguous for everyone, without knowing their time zone.
+    /// (Built by hand: Foundation on Linux without locale data writes months as "M11".)
+    var displayString: String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: self)
+        func twoDigits(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        let month = Self.monthNames[(parts.month ?? 1) - 1]
+        return "\(parts.day ?? 1) \(month) \(parts.year ?? 0), \(twoDigits(parts.hour)):\(twoDigits(parts.minute)) UTC"
+    }
+}

@@ -1,0 +1,35 @@
+/// Where a browser may be sent after signing in: only a path on this site. `//evil.example`,
+/// `/\evil.example`, `https://…` and anything with control characters fall back to the default.
+enum SafeRedirect {
+    static func localPath(_ candidate: String?, default fallback: String = "/gallery") -> String {
+        guard let path = candidate, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
+            path.utf8.count <= 2048,
+            !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
+        else { return fallback }
+        return path
+    }
+}
+
+/// Short messages shown once after a redirect, chosen by a fixed code in the URL so that no
+/// text from the URL is ever shown on the page.
+enum Notice: String {
+    case signedOut = "signed-out"
+    case welcome
+    case passwordChanged = "password-changed"
+    case otherSessionsEnded = "sessions-ended"
+
+    var message: String {
+        switch self {
+        case .signedOut: "You are signed out."
+        case .welcome: "Welcome to Selfie! Your account is ready."
+        case .passwordChanged: "Your password was changed. Your other sessions were signed out."
+        case .otherSessionsEnded: "Your other sessions were signed out."
+        }
+    }
+
+    static func message(from request: Request) -> String? {
+        request.uri.queryParameters["notice"].flatMap { Notice(rawValue: String($0))?.message }
+    }
+}
+
+import Hummingbird

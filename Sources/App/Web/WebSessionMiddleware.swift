@@ -1,0 +1,55 @@
+import Hummingbird
+
+/// Finds the browser's session from its cookie and puts it in the context, together with the CSRF
+/// token that this page's forms must send back. Visitors who are not signed in get a random
+/// visitor cookie for their tokens to be bound to. A cookie that no longer matches a live session
+/// is cleared.
+struct WebSessionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let accounts: AccountService
+    let cookies: BrowserCookies
+    let csrf: CSRFTokens
+    /// Errors past this point are answered here, so their responses still get the cookies below.
+    let errors: ErrorResponder
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path
+        // The API authenticates with tokens; static assets and the health check need no session.
+        guard !path.isAPIPath, !path.hasPrefix("/assets/"), path != "/healthz" else {
+            return try await next(request, context)
+        }
+
+        var context = context
+        let sessionToken = request.cookies[BrowserCookies.sessionName]?.value ?? ""
+        var newVisitor: String?
+        if !sessionToken.isEmpty, let session = try await accounts.session(forToken: sessionToken) {
+            context.session = session
+            context.csrfToken = csrf.token(forSession: session.sessionID)
+        } else if let visitor = request.cookies[BrowserCookies.visitorName]?.value, visitor.count == 22 {
+            context.csrfToken = csrf.token(forVisitor: visitor)
+        } else {
+            let visitor = RandomToken.urlSafe(byteCount: 16)
+            newVisitor = visitor
+            context.csrfToken = csrf.token(forVisitor: visitor)
+        }
+
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = errors.response(for: error, request: request, context: context)
+        }
+        if let newVisitor {
+            response.setCookie(cookies.visitor(newVisitor))
+        }
+        let setsSessionCookie = response.headers[values: .setCookie].contains {
+            $0.hasPrefix(BrowserCookies.sessionName + "=")
+        }
+        if !sessionToken.isEmpty, context.session == nil, !setsSessionCookie {
+            response.setCookie(cookies.clearedSession())
+        }
+        return response
+    }
+}

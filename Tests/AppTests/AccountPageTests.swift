@@ -1,0 +1,101 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Account page")
+struct AccountPageTests {
+    @Test("shows the profile and every browser the user is signed in on")
+    func listsSessions() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let laptop = app.browser()
+            try await laptop.signUp(name: "Ada Lovelace", email: email)
+            let phone = app.browser()
+            phone.userAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1"
+            try await phone.signIn(email: email)
+
+            let html = try await laptop.get("/account").text
+            #expect(html.contains("Ada Lovelace"))
+            #expect(html.contains(email))
+            #expect(html.contains("Chrome on Linux"))
+            #expect(html.contains("Safari on iPhone"))
+            #expect(html.components(separatedBy: "This browser").count == 2, "exactly one session is marked current")
+            #expect(html.contains("Sign out everywhere else"))
+            #expect(html.firstCapture(of: #"<dt>Member since</dt><dd>(\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC)</dd>"#) != nil)
+        }
+    }
+
+    @Test("changing the password keeps this browser signed in, ends the others, and the new password works")
+    func changePassword() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let here = app.browser()
+            try await here.signUp(email: email, password: "first password 1")
+            let elsewhere = app.browser()
+            try await elsewhere.signIn(email: email, password: "first password 1")
+            #expect(try await elsewhere.get("/account").status == .ok)
+
+            let response = try await here.submit(
+                "/account/password",
+                from: "/account",
+                [("current_password", "first password 1"), ("new_password", "second password 2"), ("new_password_confirmation", "second password 2")]
+            )
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/account?notice=password-changed")
+            #expect(try await here.get("/account?notice=password-changed").text.contains("Your password was changed."))
+            #expect(try await elsewhere.get("/account").status == .seeOther, "the other session was ended")
+
+            #expect(try await app.browser().signIn(email: email, password: "first password 1").status == .unauthorized)
+            #expect(try await app.browser().signIn(email: email, password: "second password 2").status == .seeOther)
+        }
+    }
+
+    @Test("a wrong current password or a weak new one re-renders the form with messages and changes nothing")
+    func changePasswordErrors() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let browser = app.browser()
+            try await browser.signUp(email: email, password: "first password 1")
+            let before: String = try await app.scalar("SELECT password_hash FROM users")
+
+            let wrongCurrent = try await browser.submit(
+                "/account/password",
+                from: "/account",
+                [("current_password", "guess"), ("new_password", "second password 2"), ("new_password_confirmation", "second password 2")]
+            )
+            #expect(wrongCurrent.status == .unprocessableContent)
+            #expect(wrongCurrent.text.contains("This is not your current password."))
+
+            let weak = try await browser.submit(
+                "/account/password",
+                from: "/account",
+                [("current_password", "first password 1"), ("new_password", "short"), ("new_password_confirmation", "short")]
+            )
+            #expect(weak.status == .unprocessableContent)
+            #expect(weak.text.contains(#"id="new_password-error">Use at least 8 characters."#))
+
+            let after: String = try await app.scalar("SELECT password_hash FROM users")
+            #expect(before == after)
+        }
+    }
+
+    @Test("'sign out everywhere else' ends every other session and keeps this one")
+    func endOtherSessions() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let here = app.browser()
+            try await here.signUp(email: email)
+            let others = [app.browser(), app.browser()]
+            for other in others { try await other.signIn(email: email) }
+
+            let response = try await here.submit("/account/sessions/end-others", from: "/account", [])
+            #expect(response.location == "/account?notice=sessions-ended")
+            for other in others {
+                #expect(try await other.get("/account").status == .seeOther)
+            }
+            #expect(try await here.get("/account").status == .ok)
+            let remaining: Int = try await app.scalar("SELECT count(*)::int FROM web_sessions")
+            #expect(remaining == 1)
+        }
+    }
+}

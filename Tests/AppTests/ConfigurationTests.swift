@@ -1,0 +1,78 @@
+import App
+import Foundation
+import Testing
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    let complete: [String: String] = [
+        "SECRET_KEY": String(repeating: "s", count: 32),
+        "DATABASE_URL": "postgres://selfie:pw@127.0.0.1:5432/selfie",
+        "API_AUTH_NAME": "app",
+        "API_AUTH_PASSWORD": "app-password",
+    ]
+
+    @Test("a complete environment loads, with documented defaults")
+    func loadsDefaults() throws {
+        let config = try AppConfiguration.load(from: complete)
+        #expect(config.host == "127.0.0.1")
+        #expect(config.port == 8080)
+        #expect(config.publicURL.absoluteString == "http://127.0.0.1:8080")
+        #expect(config.database.database == "selfie")
+        #expect(config.database.password == "pw")
+        #expect(config.usesHTTPS == false)
+    }
+
+    @Test("a missing SECRET_KEY stops start-up with a message naming it")
+    func missingSecretKey() throws {
+        var environment = complete
+        environment["SECRET_KEY"] = nil
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error?.problems.count == 1)
+        #expect(error?.description.contains("SECRET_KEY is missing") == true)
+    }
+
+    @Test("every missing or invalid variable is named in one message")
+    func reportsAllProblems() throws {
+        let environment = ["SECRET_KEY": "short", "PORT": "eighty", "PUBLIC_URL": "not a url", "LOG_LEVEL": "loud"]
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        let message = try #require(error?.description)
+        for name in ["SECRET_KEY must be at least 32 bytes", "PORT", "PUBLIC_URL", "LOG_LEVEL", "DATABASE_URL is missing",
+            "API_AUTH_NAME is missing", "API_AUTH_PASSWORD is missing"]
+        {
+            #expect(message.contains(name), "message should name \(name): \(message)")
+        }
+    }
+
+    @Test("an https PUBLIC_URL makes cookies Secure")
+    func httpsPublicURL() throws {
+        var environment = complete
+        environment["PUBLIC_URL"] = "https://selfie.example.com/"
+        let config = try AppConfiguration.load(from: environment)
+        #expect(config.usesHTTPS)
+        #expect(config.publicURL.absoluteString == "https://selfie.example.com")
+    }
+
+    @Test("DATABASE_URL parsing: TCP, unix socket, percent-encoded password, bad input")
+    func databaseURL() throws {
+        let tcp = try DatabaseURL("postgres://me:p%40ss@db.internal:6543/photos?sslmode=require")
+        #expect(tcp.host == "db.internal" && tcp.port == 6543 && tcp.password == "p@ss" && tcp.requireTLS)
+        let socket = try DatabaseURL("postgresql://me@/photos?host=/var/run/postgresql")
+        #expect(socket.unixSocketPath == "/var/run/postgresql" && socket.database == "photos")
+        #expect(throws: InvalidValue.self) { try DatabaseURL("mysql://me@host/db") }
+        #expect(throws: InvalidValue.self) { try DatabaseURL("postgres://me@host/") }
+    }
+
+    @Test(".env files: comments, quotes, export prefixes")
+    func dotEnv() {
+        let values = DotEnvFile.parse(
+            """
+            # generated
+            export SECRET_KEY="abc def"
+            PORT = 9000
+            EMPTY=
+            NAME='quoted'
+            """
+        )
+        #expect(values == ["SECRET_KEY": "abc def", "PORT": "9000", "EMPTY": "", "NAME": "quoted"])
+    }
+}

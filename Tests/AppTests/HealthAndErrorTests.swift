@@ -1,0 +1,115 @@
+@testable import App
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import _ConnectionPoolModule
+import Testing
+
+@Suite("Health and error pages")
+struct HealthAndErrorTests {
+    @Test("/healthz answers 200 {\"status\":\"ok\"} when the database answers")
+    func healthy() async throws {
+        try await withTestApp { app in
+            let response = try await app.client.execute(uri: "/healthz", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.text == #"{"status":"ok"}"#)
+        }
+    }
+
+    @Test("/healthz answers 503 within its deadline when the database is unreachable")
+    func databaseUnreachable() async throws {
+        // Nothing listens on port 1: every connection attempt is refused.
+        let unreachable = try DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie")
+        var config = try AppConfiguration.testing(database: unreachable)
+        config.logLevel = .critical
+        let postgres = PostgresClient(configuration: unreachable.clientConfiguration, backgroundLogger: testLogger)
+        let accounts = AccountService(
+            users: PostgresUserRepository(client: postgres, logger: testLogger),
+            sessions: PostgresWebSessionRepository(client: postgres, logger: testLogger),
+            hasher: PasswordHasher(cost: 12),
+            sessionLifetime: .seconds(3600)
+        )
+        let router = buildRouter(
+            config: config,
+            paths: ResourcePaths(root: repositoryRoot),
+            accounts: accounts,
+            pages: try await PageRenderer(templatesDirectory: "\(repositoryRoot)/Templates"),
+            health: HealthController(database: postgres),
+            logger: testLogger
+        )
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [postgres], logger: testLogger)
+        try await app.test(.live) { client in
+            let started = ContinuousClock.now
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .serviceUnavailable)
+            #expect(health.text == #"{"status":"unavailable"}"#)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test("a database that cannot be reached is a 503 with a plain message, not a 500")
+    func unavailableIs503() throws {
+        for error: any Error in [ConnectionPoolError.connectionCreationCircuitBreakerTripped, DeadlineExceeded()] {
+            let (status, message) = ErrorResponder.classify(error)
+            #expect(status == .serviceUnavailable)
+            #expect(message == "Selfie is unavailable for a moment. Please try again shortly.")
+        }
+        struct Bug: Error {}
+        #expect(ErrorResponder.classify(Bug()).0 == .internalServerError)
+    }
+
+    @Test("an unknown page is a 404 HTML page; under /api it is JSON")
+    func notFound() async throws {
+        try await withTestApp { app in
+            let page = try await app.client.execute(uri: "/no/such/page", method: .get)
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.text.contains("There is nothing at this address."))
+
+            let api = try await app.client.execute(uri: "/api/no_such_endpoint", method: .get)
+            #expect(api.status == .notFound)
+            #expect(api.headers[.contentType] == "application/json; charset=utf-8")
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
+            #expect(json?["status"] as? Int == 404)
+            #expect(json?["message"] is String)
+        }
+    }
+
+    @Test("an unexpected error is a 500 page that reveals nothing of the cause")
+    func internalErrorHidden() async throws {
+        struct Secret: Error, CustomStringConvertible { var description: String { "SELECT password_hash FROM users" } }
+        let router = Router(context: AppRequestContext.self)
+        let pages = try await PageRenderer(templatesDirectory: "\(repositoryRoot)/Templates")
+        router.add(middleware: ErrorMiddleware(errors: ErrorResponder(pages: pages)))
+        router.get("/boom") { _, _ -> String in throw Secret() }
+        router.get("/api/boom") { _, _ -> String in throw Secret() }
+        let app = Application(router: router, logger: Logger(label: "quiet", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try await app.test(.router) { client in
+            let page = try await client.execute(uri: "/boom", method: .get)
+            #expect(page.status == .internalServerError)
+            #expect(page.text.contains("Something went wrong on our side."))
+            #expect(!page.text.contains("password_hash"))
+            let api = try await client.execute(uri: "/api/boom", method: .get)
+            #expect(api.status == .internalServerError)
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
+            #expect(json?["status"] as? Int == 500)
+            #expect(json?["message"] as? String == "Something went wrong on our side. Please try again.")
+        }
+    }
+
+    @Test("pages are readable on a phone and share one layout with a stylesheet")
+    func layout() async throws {
+        try await withTestApp { app in
+            for path in ["/signin", "/signup"] {
+                let html = try await app.client.execute(uri: path, method: .get).text
+                #expect(html.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
+                #expect(html.contains(#"<link rel="stylesheet" href="/assets/css/app.css">"#))
+            }
+            let css = try await app.client.execute(uri: "/assets/css/app.css", method: .get)
+            #expect(css.status == .ok)
+            #expect(css.headers[.contentType]?.hasPrefix("text/css") == true)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+@testable import App
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@Suite("Migrations")
+struct MigrationTests {
+    let files = try! Migrator.loadMigrations(from: "\(repositoryRoot)/migrations")
+
+    /// An empty database (not cloned from the migrated template).
+    func withEmptyDatabase(_ body: @Sendable (DatabaseURL) async throws -> Void) async throws {
+        try await withFreshDatabase { template in
+            let empty = template.with(database: template.database + "_empty")
+            try await withDatabase(template) { client in
+                try await client.query("CREATE DATABASE \(unescaped: empty.database)")
+            }
+            do {
+                try await body(empty)
+            } catch {
+                try? await withDatabase(template) { try await $0.query("DROP DATABASE \(unescaped: empty.database) WITH (FORCE)") }
+                throw error
+            }
+            try await withDatabase(template) { try await $0.query("DROP DATABASE \(unescaped: empty.database) WITH (FORCE)") }
+        }
+    }
+
+    @Test("apply in order on an empty database; a second run is a no-op")
+    func appliesThenNoOp() async throws {
+        let files = self.files
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                let migrator = Migrator(client: client, migrations: files, logger: testLogger)
+                #expect(try await migrator.pending().map(\.version) == files.map(\.version))
+                let first = try await migrator.migrate()
+                #expect(first.map(\.version) == files.map(\.version))
+                let second = try await migrator.migrate()
+                #expect(second.isEmpty)
+                #expect(try await migrator.pending().isEmpty)
+
+                var recorded: [(Int, String, String)] = []
+                for try await row in try await client.query("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+                    .decode((Int, String, String).self)
+                {
+                    recorded.append(row)
+                }
+                #expect(recorded.map(\.0) == files.map(\.version))
+                #expect(recorded.map(\.2) == files.map(\.checksum))
+                // the schema is really there
+                let tables = try await client.query("SELECT to_regclass('users') IS NOT NULL AND to_regclass('web_sessions') IS NOT NULL")
+                    .collect().first?.decode(Bool.self)
+                #expect(tables == true)
+            }
+        }
+    }
+
+    @Test("a changed applied migration is refused")
+    func changedMigrationRefused() async throws {
+        let files = self.files
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                try await Migrator(client: client, migrations: files, logger: testLogger).migrate()
+                var edited = files
+                edited[0] = Migration(version: files[0].version, name: files[0].name, sql: files[0].sql + "\n-- edited\n")
+                let migrator = Migrator(client: client, migrations: edited, logger: testLogger)
+                await #expect(throws: MigrationError.checksumMismatch(String(format: "%04d_%@", files[0].version, files[0].name))) {
+                    try await migrator.migrate()
+                }
+                await #expect(throws: MigrationError.self) { try await migrator.pending() }
+            }
+        }
+    }
+
+    @Test("a failing migration rolls back whole and is not recorded")
+    func failingMigrationRollsBack() async throws {
+        let files = self.files
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                let broken = Migration(version: 9999, name: "broken", sql: "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;")
+                let migrator = Migrator(client: client, migrations: files + [broken], logger: testLogger)
+                await #expect(throws: MigrationError.failed("9999_broken", reason: #"relation "no_such_table" does not exist"#)) {
+                    try await migrator.migrate()
+                }
+                let halfDone = try await client.query("SELECT to_regclass('half_done') IS NULL").collect().first?.decode(Bool.self)
+                #expect(halfDone == true)
+                #expect(try await migrator.pending().map(\.version) == [9999])
+            }
+        }
+    }
+
+    @Test("concurrent migrators apply each migration once (advisory lock)")
+    func concurrentMigrators() async throws {
+        let files = self.files
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                let applied = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<3 {
+                        group.addTask { try await Migrator(client: client, migrations: files, logger: testLogger).migrate().count }
+                    }
+                    return try await group.reduce(0, +)
+                }
+                #expect(applied == files.count)
+            }
+        }
+    }
+
+    @Test("serve refuses to start with pending migrations unless asked to migrate")
+    func serveRefusesPending() async throws {
+        try await withEmptyDatabase { url in
+            let config = try AppConfiguration.testing(database: url)
+            let refusing = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+            await #expect(throws: MigrationError.pending(files.map { $0.label })) {
+                try await refusing.run()
+            }
+        }
+    }
+
+    @Test("migration files are named NNNN_description.sql and numbered without gaps")
+    func fileNames() {
+        #expect(files.map(\.version) == Array(1...files.count))
+    }
+
+    @Test("SQL scripts split at top-level semicolons only")
+    func splitter() {
+        let script = """
+            -- comment; not a split
+            CREATE TABLE a (note text DEFAULT 'x;y');
+            /* block; comment */ INSERT INTO a VALUES ('it''s; fine');
+            CREATE FUNCTION f() RETURNS int AS $body$ BEGIN RETURN 1; END; $body$ LANGUAGE plpgsql;
+            SELECT "odd;name" FROM a WHERE note = $$;$$
+            """
+        let statements = SQLScript.statements(in: script)
+        #expect(statements.count == 4)
+        #expect(statements[1].hasSuffix("VALUES ('it''s; fine')"))
+        #expect(statements[2].contains("RETURN 1; END;"))
+        #expect(statements[3].hasSuffix("$$;$$"))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Sign in, sessions and sign out")
+struct SessionTests {
+    @Test("wrong password and unknown email get the same answer")
+    func signInFailureIsUniform() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email)
+
+            let wrongPassword = try await app.browser().signIn(email: email, password: "not the password")
+            let unknownEmail = try await app.browser().signIn(email: uniqueEmail("nobody"), password: "not the password")
+            for response in [wrongPassword, unknownEmail] {
+                #expect(response.status == .unauthorized)
+                #expect(response.text.contains("The email or password is incorrect."))
+                #expect(response.setCookieHeader(named: "selfie_session") == nil)
+            }
+        }
+    }
+
+    @Test("signing in works with any letter case of the email and returns to a local `next` page")
+    func signInSucceeds() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email)
+            let browser = app.browser()
+            let response = try await browser.signIn(email: email.uppercased(), next: "/account")
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/account")
+            #expect(try await browser.get("/account").status == .ok)
+        }
+    }
+
+    @Test("`next` never leads off the site", arguments: ["//evil.example/x", "https://evil.example", "/\\evil.example", "javascript:alert(1)"])
+    func openRedirectRefused(next: String) async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email)
+            let response = try await app.browser().signIn(email: email, next: next)
+            #expect(response.location == "/gallery")
+        }
+    }
+
+    @Test("pages for signed-in users send others to sign in, then back")
+    func requiresSignIn() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let response = try await browser.get("/account")
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/signin?next=%2Faccount")
+            let root = try await browser.get("/")
+            #expect(root.location == "/signin")
+        }
+    }
+
+    @Test("the session id is new at sign-in: a cookie planted before is not the one after, and is never honoured")
+    func sessionRotation() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email)
+
+            let browser = app.browser()
+            let planted = "attacker-chosen-session-id-0123456789abcdef"
+            browser.setCookie("selfie_session", planted)
+            let visitorBefore = try await {
+                _ = try await browser.get("/signin")
+                return browser.cookies["selfie_visitor"]
+            }()
+            try await browser.signIn(email: email)
+            let issued = try #require(browser.cookies["selfie_session"])
+            #expect(issued != planted)
+            #expect(issued != visitorBefore)
+
+            // signing in again (from a tab opened before) rotates again and ends the earlier session
+            try await browser.submit("/signin", from: "/account", [("email", email), ("password", "correct horse battery")])
+            let reissued = try #require(browser.cookies["selfie_session"])
+            #expect(reissued != issued)
+            let attacker = app.browser()
+            attacker.setCookie("selfie_session", issued)
+            #expect(try await attacker.get("/account").status == .seeOther)
+        }
+    }
+
+    @Test("the session cookie is HttpOnly, SameSite=Lax, and holds no database id")
+    func cookieAttributes() async throws {
+        try await withTestApp { app in
+            let response = try await app.browser().signUp(email: uniqueEmail())
+            let header = try #require(response.setCookieHeader(named: "selfie_session"))
+            #expect(header.contains("HttpOnly"))
+            #expect(header.contains("SameSite=Lax"))
+            #expect(header.contains("Path=/"))
+            #expect(!header.contains("Secure"), "plain http in tests")
+            // stored only as a hash
+            let token = String(header.split(separator: ";")[0].dropFirst("selfie_session=".count))
+            let plaintextRows: Int = try await app.scalar(
+                "SELECT count(*)::int FROM web_sessions WHERE encode(token_hash, 'escape') LIKE '%' || \(token) || '%'"
+            )
+            #expect(plaintextRows == 0)
+        }
+    }
+
+    @Test("with an https PUBLIC_URL the cookies are Secure")
+    func secureCookies() async throws {
+        try await withTestApp(configure: { $0.publicURL = URL(string: "https://selfie.example")! }) { app in
+            let response = try await app.browser().signUp(email: uniqueEmail())
+            #expect(response.setCookieHeader(named: "selfie_session")?.contains("Secure") == true)
+            #expect(response.setCookieHeader(named: "selfie_visitor") == nil || response.setCookieHeader(named: "selfie_visitor")!.contains("Secure"))
+        }
+    }
+
+    @Test("sign-out ends the session on the server: replaying the old cookie is refused")
+    func signOutKillsSession() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let oldCookie = try #require(browser.cookies["selfie_session"])
+
+            let response = try await browser.submit("/signout", from: "/account", [])
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/signin?notice=signed-out")
+            #expect(browser.cookies["selfie_session"] == nil, "the cookie is cleared")
+            #expect(try await browser.get("/signin?notice=signed-out").text.contains("You are signed out."))
+
+            let replay = app.browser()
+            replay.setCookie("selfie_session", oldCookie)
+            let account = try await replay.get("/account")
+            #expect(account.status == .seeOther)
+            #expect(account.setCookieHeader(named: "selfie_session")?.contains("Max-Age=0") == true)
+            let sessions: Int = try await app.scalar("SELECT count(*)::int FROM web_sessions")
+            #expect(sessions == 0)
+        }
+    }
+
+    @Test("expired sessions are not honoured")
+    func expiredSession() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            try await app.db { try await $0.query("UPDATE web_sessions SET expires_at = now() - interval '1 second'") }
+            #expect(try await browser.get("/account").status == .seeOther)
+        }
+    }
+
+    @Test("a disabled user's sessions stop working and they cannot sign in")
+    func disabledUser() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            try await app.db { try await $0.query("UPDATE users SET disabled = true WHERE email = \(email)") }
+            #expect(try await browser.get("/account").status == .seeOther)
+            #expect(try await app.browser().signIn(email: email).status == .unauthorized)
+        }
+    }
+}

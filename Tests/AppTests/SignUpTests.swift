@@ -1,0 +1,114 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Sign up in the browser")
+struct SignUpTests {
+    @Test("signing up creates the account, signs the person in and lands on the gallery")
+    func signUpSucceeds() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let email = uniqueEmail("ada")
+            let response = try await browser.signUp(name: "Ada Lovelace", email: email)
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/gallery?notice=welcome")
+            #expect(browser.cookies["selfie_session"] != nil)
+
+            let gallery = try await browser.get("/gallery?notice=welcome")
+            #expect(gallery.status == .ok)
+            #expect(gallery.text.contains("Hello, Ada"))
+            #expect(gallery.text.contains("Welcome to Selfie!"))
+            #expect(gallery.text.contains(">Ada Lovelace</a>"), "the header shows who is signed in")
+            #expect(gallery.text.contains("Sign out"))
+
+            let hash: String = try await app.scalar("SELECT password_hash FROM users WHERE email = \(email)")
+            #expect(hash.hasPrefix("$2b$12$"), "bcrypt with cost 12")
+            #expect(!hash.contains("correct horse"))
+        }
+    }
+
+    @Test("invalid input re-renders the form with a message next to each field, keeping what was typed")
+    func validationErrors() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let response = try await browser.submit(
+                "/signup",
+                from: "/signup",
+                [("full_name", "  "), ("email", "not-an-email"), ("password", "short"), ("password_confirmation", "short")]
+            )
+            #expect(response.status == .unprocessableContent)
+            let html = response.text
+            #expect(html.contains("Enter your name."))
+            #expect(html.contains("Enter an email address like name@example.com."))
+            #expect(html.contains("Use at least 8 characters."))
+            #expect(html.contains(#"value="not-an-email""#))
+            #expect(html.contains(#"aria-invalid="true" aria-describedby="email-error""#))
+            #expect(browser.cookies["selfie_session"] == nil)
+            let users: Int = try await app.scalar("SELECT count(*)::int FROM users")
+            #expect(users == 0)
+        }
+    }
+
+    @Test("mismatched confirmation is reported on the confirmation field")
+    func mismatch() async throws {
+        try await withTestApp { app in
+            let response = try await app.browser().submit(
+                "/signup",
+                from: "/signup",
+                [("full_name", "Ada"), ("email", uniqueEmail()), ("password", "long enough 1"), ("password_confirmation", "long enough 2")]
+            )
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains(#"id="password_confirmation-error">The two passwords do not match."#))
+        }
+    }
+
+    @Test("a password over 72 bytes is refused, not silently truncated")
+    func longPasswordRefused() async throws {
+        try await withTestApp { app in
+            let long = String(repeating: "é", count: 40)  // 40 characters, 80 bytes
+            let response = try await app.browser().signUp(email: uniqueEmail(), password: long)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("Use at most 72 bytes"))
+        }
+    }
+
+    @Test("a duplicate email, in any letter case, is refused by the unique index with a helpful message")
+    func duplicateEmail() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("grace")
+            try await app.browser().signUp(email: email)
+            let second = try await app.browser().signUp(name: "Someone Else", email: email.uppercased())
+            #expect(second.status == .unprocessableContent)
+            #expect(second.text.contains("An account with this email already exists."))
+            let count: Int = try await app.scalar("SELECT count(*)::int FROM users WHERE lower(email) = lower(\(email))")
+            #expect(count == 1)
+        }
+    }
+
+    @Test("concurrent sign-ups with one email: exactly one account, the other told the email is taken")
+    func concurrentDuplicate() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("race")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await app.browser().signUp(email: email).status.code }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [303, 422, 422, 422])
+            let count: Int = try await app.scalar("SELECT count(*)::int FROM users")
+            #expect(count == 1)
+        }
+    }
+
+    @Test("user text is escaped in pages")
+    func escapesUserText() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(name: #"<script>alert("x")</script>"#, email: uniqueEmail())
+            let html = try await browser.get("/account").text
+            #expect(!html.contains("<script>alert"))
+            #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"))
+        }
+    }
+}

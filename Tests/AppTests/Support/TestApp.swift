@@ -1,0 +1,71 @@
+import App
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+
+/// A running Selfie on a real loopback port, backed by its own fresh database.
+struct TestApp {
+    let client: any TestClientProtocol
+    let database: DatabaseURL
+
+    /// A new browser (own cookie jar) talking to this server.
+    func browser() -> Browser { Browser(client: client) }
+
+    /// Runs `body` with a client to this test's database.
+    func db<T: Sendable>(_ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        try await withDatabase(database, body)
+    }
+
+    /// The first column of the first row of `query`, decoded as `T`.
+    func scalar<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T {
+        try await db { client in
+            for try await value in try await client.query(query).decode(T.self) { return value }
+            throw TestSetupError("query returned no rows: \(query.sql)")
+        }
+    }
+}
+
+extension AppConfiguration {
+    /// A valid configuration for tests: secrets are fixed test values, the port is chosen by the OS.
+    static func testing(database: DatabaseURL) throws -> AppConfiguration {
+        try AppConfiguration.load(from: [
+            "HOST": "127.0.0.1",
+            "PORT": "0",
+            "PUBLIC_URL": "http://localhost",
+            "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789",
+            "DATABASE_URL": "postgres://unused@localhost/unused",
+            "API_AUTH_NAME": "test-app",
+            "API_AUTH_PASSWORD": "test-app-password",
+            "LOG_LEVEL": "warning",
+        ]).with(database: database)
+    }
+
+    func with(database: DatabaseURL) -> AppConfiguration {
+        var copy = self
+        copy.database = database
+        return copy
+    }
+}
+
+let testLogger: Logger = {
+    var logger = Logger(label: "selfie.tests")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// Boots the whole application (`buildApplication`) on a fresh database and drives it over HTTP.
+func withTestApp<T: Sendable>(
+    configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+    _ body: @escaping @Sendable (TestApp) async throws -> T
+) async throws -> T {
+    try await withFreshDatabase { database in
+        var config = try AppConfiguration.testing(database: database)
+        configure(&config)
+        let app = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+        return try await app.test(.live) { client in
+            try await body(TestApp(client: client, database: database))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import App
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One fresh PostgreSQL database per test, cloned from a template that is migrated once per
+/// test run. Tests therefore run in parallel and never see each other's rows.
+///
+/// The server and credentials come from `TEST_DATABASE_URL` (a role with CREATEDB; `make test`
+/// writes it to `.env`), falling back to `DATABASE_URL`.
+actor TestDatabases {
+    static let shared = TestDatabases()
+    static let templateName = "selfie_template"
+
+    private var adminClient: PostgresClient?
+    private var template: Task<Void, any Error>?
+    let logger: Logger = {
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// The server's maintenance connection settings (from the environment or `.env`).
+    nonisolated static func serverURL() throws -> DatabaseURL {
+        let environment = DotEnvFile.environment(overlaying: "\(repositoryRoot)/.env")
+        guard let text = environment["TEST_DATABASE_URL"] ?? environment["DATABASE_URL"] else {
+            throw TestSetupError(
+                "TEST_DATABASE_URL is not set: run the tests with `make test`, which starts PostgreSQL and writes it to .env"
+            )
+        }
+        return try DatabaseURL(text)
+    }
+
+    /// Creates a new database from the migrated template and returns its URL.
+    func makeDatabase() async throws -> DatabaseURL {
+        try await prepareTemplate()
+        let name = "selfie_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        try await admin().query("CREATE DATABASE \(unescaped: name) TEMPLATE \(unescaped: Self.templateName)", logger: logger)
+        return try Self.serverURL().with(database: name)
+    }
+
+    func dropDatabase(_ url: DatabaseURL) async throws {
+        guard url.database.hasPrefix("selfie_test_") else { return }
+        try await admin().query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
+    }
+
+    private func prepareTemplate() async throws {
+        if template == nil {
+            template = Task { try await self.buildTemplate() }
+        }
+        try await template!.value
+    }
+
+    /// Drops what earlier runs left behind and migrates a new template database.
+    private func buildTemplate() async throws {
+        let admin = try admin()
+        var leftovers: [String] = []
+        for try await name in try await admin.query(
+            "SELECT datname FROM pg_database WHERE datname LIKE 'selfie\\_test\\_%' OR datname = \(Self.templateName)",
+            logger: logger
+        ).decode(String.self) {
+            leftovers.append(name)
+        }
+        for name in leftovers {
+            try await admin.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: logger)
+        }
+        try await admin.query("CREATE DATABASE \(unescaped: Self.templateName)", logger: logger)
+        let migrations = try Migrator.loadMigrations(from: "\(repositoryRoot)/migrations")
+        let logger = self.logger
+        try await PostgresClient.withClient(Self.serverURL().with(database: Self.templateName), logger: logger) {
+            client in
+            try await Migrator(client: client, migrations: migrations, logger: logger).migrate()
+        }
+    }
+
+    /// A long-lived client to the maintenance database, for CREATE/DROP DATABASE.
+    private func admin() throws -> PostgresClient {
+        if let adminClient { return adminClient }
+        let client = PostgresClient(configuration: try Self.serverURL().clientConfiguration, backgroundLogger: logger)
+        Task.detached { await client.run() }
+        adminClient = client
+        return client
+    }
+}
+
+/// The repository checkout, found from this file's path (Tests/AppTests/Support/…).
+let repositoryRoot: String = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .path
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` with a fresh migrated database, dropped afterwards whatever happens.
+func withFreshDatabase<T: Sendable>(_ body: (DatabaseURL) async throws -> T) async throws -> T {
+    let url = try await TestDatabases.shared.makeDatabase()
+    do {
+        let result = try await body(url)
+        try await TestDatabases.shared.dropDatabase(url)
+        return result
+    } catch {
+        try? await TestDatabases.shared.dropDatabase(url)
+        throw error
+    }
+}
+
+/// Runs one query-using closure against `url` with a short-lived client (for test assertions).
+func withDatabase<T: Sendable>(_ url: DatabaseURL, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    var logger = Logger(label: "tests.db")
+    logger.logLevel = .warning
+    return try await PostgresClient.withClient(url, logger: logger, body)
+}

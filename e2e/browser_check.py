@@ -1,0 +1,126 @@
+"""Drives Selfie's browser pages in headless Chromium, as a person would, and saves screenshots.
+
+Usage: browser_check.py BASE_URL SCREENSHOT_DIR
+Checks: sign up, gallery greeting, sign out, sign in, account page with the session listed,
+password change (and that the new password works), no console errors, every form control labelled.
+"""
+import os
+import sys
+import uuid
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+base, shots = sys.argv[1], sys.argv[2]
+os.makedirs(shots, exist_ok=True)
+
+options = webdriver.ChromeOptions()
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=420,900"):
+    options.add_argument(flag)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(options=options)
+driver.implicitly_wait(5)
+passed = failed = 0
+
+
+def check(condition, what):
+    global passed, failed
+    if condition:
+        passed += 1
+        print(f"ok   {what}")
+    else:
+        failed += 1
+        print(f"FAIL {what}")
+
+
+def shot(name):
+    path = os.path.join(shots, f"{name}.png")
+    driver.save_screenshot(path)
+    print(f"     screenshot {path}")
+
+
+def fill(fields):
+    for name, value in fields.items():
+        element = driver.find_element(By.NAME, name)
+        element.clear()
+        element.send_keys(value)
+
+
+def click_and_wait(selector):
+    """Clicks a submit button and waits until the next page has replaced this one."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+
+
+def submit():
+    click_and_wait("main form button[type=submit]")
+
+
+def check_page_hygiene(page):
+    # A form re-rendered with its errors answers 401/422 on purpose; Chromium logs that document
+    # load as a failed resource. Anything else at SEVERE level is a real error.
+    errors = [
+        e for e in driver.get_log("browser")
+        if e["level"] == "SEVERE" and not (e["source"] == "network" and (" 422 " in e["message"] or " 401 " in e["message"]))
+    ]
+    check(not errors, f"{page}: no console errors {errors if errors else ''}")
+    unlabeled = driver.execute_script(
+        """return [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+             .filter(el => !(el.id && document.querySelector(`label[for="${el.id}"]`)) && !el.closest('label'))
+             .map(el => el.name)"""
+    )
+    check(not unlabeled, f"{page}: every form control has a label {unlabeled if unlabeled else ''}")
+
+
+email = f"ada+{uuid.uuid4().hex[:8]}@example.com"
+try:
+    driver.get(base + "/")
+    check(driver.current_url.endswith("/signin"), "/ sends a visitor to sign in")
+    driver.get(base + "/signup")
+    check_page_hygiene("sign-up")
+    fill({"full_name": "Ada", "email": "not-an-email", "password": "short", "password_confirmation": "short"})
+    submit()
+    check("Enter an email address" in driver.page_source, "sign-up shows field errors")
+    shot("01-signup-errors")
+
+    fill({"full_name": "Ada Lovelace", "email": email, "password": "first password 1", "password_confirmation": "first password 1"})
+    submit()
+    check(driver.current_url.startswith(base + "/gallery"), "sign-up lands on the gallery")
+    check("Hello, Ada" in driver.page_source, "gallery greets the new user")
+    shot("02-gallery")
+
+    click_and_wait("header form button")
+    check("You are signed out." in driver.page_source, "sign-out confirms")
+
+    driver.get(base + "/signin")
+    check_page_hygiene("sign-in")
+    fill({"email": email, "password": "wrong password"})
+    submit()
+    check("The email or password is incorrect." in driver.page_source, "wrong password is refused")
+    shot("03-signin-error")
+    fill({"email": email, "password": "first password 1"})
+    submit()
+    check("/gallery" in driver.current_url, "sign-in works")
+
+    driver.get(base + "/account")
+    check_page_hygiene("account")
+    check(email in driver.page_source and "This browser" in driver.page_source, "account lists this session")
+    shot("04-account")
+    fill({"current_password": "first password 1", "new_password": "second password 2", "new_password_confirmation": "second password 2"})
+    click_and_wait("form[action='/account/password'] button")
+    check("Your password was changed." in driver.page_source, "password change confirmed")
+    shot("05-password-changed")
+
+    click_and_wait("header form button")
+    driver.get(base + "/signin")
+    fill({"email": email, "password": "second password 2"})
+    submit()
+    check("/gallery" in driver.current_url, "the new password signs in")
+finally:
+    driver.quit()
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Brings a Debian 12 machine (as root) to the point where Selfie can build, migrate and run:
+# system packages, a running local PostgreSQL, the `selfie` role and databases, and a `.env`
+# with generated development secrets. Safe to run again and again, from any state.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '==> %s\n' "$*"; }
+
+# --- 1. System packages (only what is missing; apt-get update only when needed) -------------
+packages=(postgresql libmagic-dev pkg-config openssl ca-certificates ${EXTRA_APT_PACKAGES:-})
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# --- 2. A running PostgreSQL cluster -------------------------------------------------------
+if ! pg_lsclusters -h | grep -q .; then
+    version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+    log "creating PostgreSQL $version cluster"
+    pg_createcluster "$version" main
+fi
+read -r pg_version pg_cluster pg_port pg_status _ < <(pg_lsclusters -h | head -1)
+if [ "$pg_status" != "online" ]; then
+    log "starting PostgreSQL $pg_version/$pg_cluster on port $pg_port"
+    pg_ctlcluster "$pg_version" "$pg_cluster" start
+fi
+for _ in $(seq 1 30); do
+    pg_isready -q -h 127.0.0.1 -p "$pg_port" && break
+    sleep 1
+done
+pg_isready -q -h 127.0.0.1 -p "$pg_port" || { echo "PostgreSQL did not become ready on port $pg_port" >&2; exit 1; }
+
+# --- 3. Development secrets in .env, generated once ----------------------------------------
+random_hex() { openssl rand -hex "$1"; }
+touch .env
+chmod 600 .env
+ensure_env() { # NAME VALUE: append NAME=VALUE unless .env already sets NAME
+    grep -q "^$1=" .env || printf '%s=%s\n' "$1" "$2" >> .env
+}
+ensure_env DATABASE_PASSWORD "$(random_hex 16)"
+db_password=$(grep '^DATABASE_PASSWORD=' .env | head -1 | cut -d= -f2-)
+ensure_env DATABASE_URL "postgres://selfie:${db_password}@127.0.0.1:${pg_port}/selfie"
+ensure_env TEST_DATABASE_URL "postgres://selfie:${db_password}@127.0.0.1:${pg_port}/postgres"
+ensure_env SECRET_KEY "$(random_hex 32)"
+ensure_env API_AUTH_NAME "selfie-ios"
+ensure_env API_AUTH_PASSWORD "$(random_hex 16)"
+
+# --- 4. Role and database (password kept in step with .env) --------------------------------
+psql_admin() { runuser -u postgres -- psql -p "$pg_port" -v ON_ERROR_STOP=1 -qtA "$@"; }
+if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = 'selfie'")" != "1" ]; then
+    log "creating role selfie"
+    psql_admin -c "CREATE ROLE selfie LOGIN CREATEDB"
+fi
+psql_admin -v pw="$db_password" <<'SQL'
+ALTER ROLE selfie WITH LOGIN CREATEDB PASSWORD :'pw';
+SQL
+if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = 'selfie'")" != "1" ]; then
+    log "creating database selfie"
+    psql_admin -c "CREATE DATABASE selfie OWNER selfie"
+fi
+log "PostgreSQL ready; secrets in .env"
