@@ -44,10 +44,24 @@ chmod 600 .env
 ensure_env() { # NAME VALUE: append NAME=VALUE unless .env already sets NAME
     grep -q "^$1=" .env || printf '%s=%s\n' "$1" "$2" >> .env
 }
-ensure_env DATABASE_PASSWORD "$(random_hex 16)"
-db_password=$(grep '^DATABASE_PASSWORD=' .env | head -1 | cut -d= -f2-)
-ensure_env DATABASE_URL "postgres://selfie:${db_password}@127.0.0.1:${pg_port}/selfie"
-ensure_env TEST_DATABASE_URL "postgres://selfie:${db_password}@127.0.0.1:${pg_port}/postgres"
+# The local role's password is one per machine (not per checkout), so several checkouts, CI's
+# fresh clone among them, never reset it under each other.
+machine_dir="${XDG_CONFIG_HOME:-$HOME/.config}/selfie"
+mkdir -p "$machine_dir"
+[ -s "$machine_dir/database-password" ] || random_hex 16 > "$machine_dir/database-password"
+chmod 600 "$machine_dir/database-password"
+db_password=$(cat "$machine_dir/database-password")
+local_url() { printf 'postgres://selfie:%s@127.0.0.1:%s/%s' "$db_password" "$pg_port" "$1"; }
+# Local database URLs are rewritten if they point at this machine's selfie role; a URL to any
+# other server is the developer's choice and left alone.
+for pair in "DATABASE_URL selfie" "TEST_DATABASE_URL postgres"; do
+    set -- $pair
+    if grep -q "^$1=postgres://selfie:[^@]*@127.0.0.1:" .env; then
+        sed -i "/^$1=/d" .env
+    fi
+    ensure_env "$1" "$(local_url "$2")"
+done
+sed -i '/^DATABASE_PASSWORD=/d' .env
 ensure_env SECRET_KEY "$(random_hex 32)"
 ensure_env API_AUTH_NAME "selfie-ios"
 ensure_env API_AUTH_PASSWORD "$(random_hex 16)"

@@ -77,6 +77,24 @@ struct HealthAndErrorTests {
         }
     }
 
+    @Test("error pages keep the signed-in user in the header")
+    func errorPageForSignedInUser() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(name: "Grace Hopper", email: uniqueEmail())
+            let page = try await browser.get("/no/such/page")
+            #expect(page.status == .notFound)
+            #expect(page.text.contains(">Grace Hopper</a>"))
+        }
+    }
+
+    @Test("HTML escaping works per Unicode scalar")
+    func scalarEscaping() {
+        let hostile = "<a href=\"x\u{301}\">'&'</a>"
+        let expected = "&lt;a href=&quot;x\u{301}&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        #expect(ScalarHTMLEscaping().escapeText(hostile) == expected)
+    }
+
     @Test("an unexpected error is a 500 page that reveals nothing of the cause")
     func internalErrorHidden() async throws {
         struct Secret: Error, CustomStringConvertible { var description: String { "SELECT password_hash FROM users" } }

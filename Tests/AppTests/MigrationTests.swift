@@ -2,6 +2,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import HummingbirdTesting
 import Testing
 
 @Suite("Migrations")
@@ -104,14 +105,29 @@ struct MigrationTests {
         }
     }
 
-    @Test("serve refuses to start with pending migrations unless asked to migrate")
+    @Test("serve refuses to start with pending migrations; with --migrate it applies them and serves")
     func serveRefusesPending() async throws {
+        let labels = files.map(\.label)
         try await withEmptyDatabase { url in
             let config = try AppConfiguration.testing(database: url)
             let refusing = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
-            await #expect(throws: MigrationError.pending(files.map { $0.label })) {
+            await #expect(throws: MigrationError.pending(labels)) {
                 try await refusing.run()
             }
+            let migrating = try await buildApplication(
+                config,
+                paths: ResourcePaths(root: repositoryRoot),
+                migrations: .apply,
+                logger: testLogger
+            )
+            try await migrating.test(.live) { client in
+                let response = try await Browser(client: client).signUp(email: uniqueEmail())
+                #expect(response.status == .seeOther)
+            }
+            let pending = try await withDatabase(url) { client in
+                try await Migrator(client: client, migrations: try Migrator.loadMigrations(from: "\(repositoryRoot)/migrations"), logger: testLogger).pending()
+            }
+            #expect(pending.isEmpty)
         }
     }
 

@@ -1,3 +1,4 @@
+@testable import App
 import Foundation
 import HummingbirdTesting
 import Testing
@@ -55,31 +56,72 @@ struct SessionTests {
         }
     }
 
-    @Test("the session id is new at sign-in: a cookie planted before is not the one after, and is never honoured")
+    @Test("the session id is new at sign-in: a planted session cookie is ended, never adopted")
     func sessionRotation() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail()
-            try await app.browser().signUp(email: email)
-
-            let browser = app.browser()
-            let planted = "attacker-chosen-session-id-0123456789abcdef"
-            browser.setCookie("selfie_session", planted)
-            let visitorBefore = try await {
-                _ = try await browser.get("/signin")
-                return browser.cookies["selfie_visitor"]
-            }()
-            try await browser.signIn(email: email)
-            let issued = try #require(browser.cookies["selfie_session"])
-            #expect(issued != planted)
-            #expect(issued != visitorBefore)
-
-            // signing in again (from a tab opened before) rotates again and ends the earlier session
-            try await browser.submit("/signin", from: "/account", [("email", email), ("password", "correct horse battery")])
-            let reissued = try #require(browser.cookies["selfie_session"])
-            #expect(reissued != issued)
+            let victimEmail = uniqueEmail("victim")
+            try await app.browser().signUp(email: victimEmail)
+            // The attacker holds a real session of their own and plants its cookie in the victim's browser.
             let attacker = app.browser()
-            attacker.setCookie("selfie_session", issued)
+            try await attacker.signUp(email: uniqueEmail("attacker"))
+            let planted = try #require(attacker.cookies["selfie_session"])
+
+            let victim = app.browser()
+            victim.setCookie("selfie_session", planted)
+            try await victim.submit("/signin", from: "/account", [("email", victimEmail), ("password", "correct horse battery")])
+            let issued = try #require(victim.cookies["selfie_session"])
+            #expect(issued != planted)
+            #expect(try await victim.get("/account").text.contains(victimEmail))
+
+            // the planted session was ended, so the attacker's cookie now signs nobody in
             #expect(try await attacker.get("/account").status == .seeOther)
+        }
+    }
+
+    @Test("a session cannot be started with a password hash that is no longer current")
+    func sessionNeedsCurrentPassword() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let browser = app.browser()
+            try await browser.signUp(email: email, password: "first password 1")
+            let (id, oldHash): (Int64, String) = try await app.db { client in
+                for try await row in try await client.query("SELECT id, password_hash FROM users").decode((Int64, String).self) {
+                    return row
+                }
+                throw TestSetupError("no user")
+            }
+            try await browser.submit(
+                "/account/password",
+                from: "/account",
+                [("current_password", "first password 1"), ("new_password", "second password 2"), ("new_password_confirmation", "second password 2")]
+            )
+            // A sign-in that verified the old password just before the change lands now:
+            let started = try await app.db { client in
+                try await PostgresWebSessionRepository(client: client, logger: testLogger).create(
+                    userID: id,
+                    passwordHash: oldHash,
+                    tokenHash: Array(repeating: 7, count: 32),
+                    userAgent: "",
+                    ipAddress: "",
+                    expiresAt: .now.addingTimeInterval(3600)
+                )
+            }
+            #expect(started == false)
+            let sessions: Int = try await app.scalar("SELECT count(*)::int FROM web_sessions")
+            #expect(sessions == 1, "only the browser that changed the password")
+        }
+    }
+
+    @Test("a form from a page whose session has ended leads to sign-in, not to an error")
+    func staleSessionForm() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let token = try await browser.csrfToken(on: "/account")
+            try await app.db { try await $0.query("DELETE FROM web_sessions") }
+            let response = try await browser.post("/account/sessions/end-others", form: [("_csrf", token)])
+            #expect(response.status == .seeOther)
+            #expect(response.location == "/signin?next=%2F")
         }
     }
 
@@ -92,12 +134,17 @@ struct SessionTests {
             #expect(header.contains("SameSite=Lax"))
             #expect(header.contains("Path=/"))
             #expect(!header.contains("Secure"), "plain http in tests")
-            // stored only as a hash
+            // stored only as its SHA-256: the hash finds the row, the token itself is nowhere
             let token = String(header.split(separator: ";")[0].dropFirst("selfie_session=".count))
-            let plaintextRows: Int = try await app.scalar(
-                "SELECT count(*)::int FROM web_sessions WHERE encode(token_hash, 'escape') LIKE '%' || \(token) || '%'"
+            #expect(token.count == 43, "256 random bits, base64url")
+            let byHash: Int = try await app.scalar(
+                "SELECT count(*)::int FROM web_sessions WHERE token_hash = sha256(convert_to(\(token), 'UTF8'))"
             )
-            #expect(plaintextRows == 0)
+            #expect(byHash == 1)
+            let plaintext: Int = try await app.scalar(
+                "SELECT count(*)::int FROM web_sessions s WHERE position(\(token) IN s::text) > 0"
+            )
+            #expect(plaintext == 0)
         }
     }
 

@@ -101,6 +101,43 @@ struct SignUpTests {
         }
     }
 
+    @Test("control characters and over-long names are refused with a message, never a 500")
+    func hostileText() async throws {
+        try await withTestApp { app in
+            let family = String(repeating: "👨‍👩‍👧‍👦", count: 30)  // 30 characters, 210 code points
+            let cases: [(name: String, email: String, password: String, field: String)] = [
+                ("Ada\u{0}Lovelace", uniqueEmail(), "correct horse battery", "full_name-error"),
+                ("Ada", "ada\u{0}@example.com", "correct horse battery", "email-error"),
+                ("Ada", uniqueEmail(), "correct\u{0}horse battery", "password-error"),
+                (family, uniqueEmail(), "correct horse battery", "full_name-error"),
+            ]
+            for item in cases {
+                let response = try await app.browser().signUp(name: item.name, email: item.email, password: item.password)
+                #expect(response.status == .unprocessableContent)
+                #expect(response.text.contains(#"id="\#(item.field)""#))
+            }
+            let users: Int = try await app.scalar("SELECT count(*)::int FROM users")
+            #expect(users == 0)
+            let signIn = try await app.browser().signIn(email: "x\u{0}@example.com", password: "pass\u{0}word")
+            #expect(signIn.status == .unauthorized)
+        }
+    }
+
+    @Test("a quote hidden behind a combining mark is still escaped in attributes")
+    func combiningMarkCannotBreakAttributes() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let email = "a\"\u{301}onmouseover=alert(1)@example.com"
+            let response = try await browser.signUp(email: email)
+            #expect(response.status == .seeOther)
+            let html = try await browser.get("/account").text
+            let raw = "\"\u{301}onmouseover"
+            let escaped = "&quot;\u{301}onmouseover"
+            #expect(!html.contains(raw))
+            #expect(html.contains(escaped))
+        }
+    }
+
     @Test("user text is escaped in pages")
     func escapesUserText() async throws {
         try await withTestApp { app in

@@ -36,8 +36,10 @@ public struct SignUpRequest: Sendable {
         var errors = FieldErrors()
         if fullName.isEmpty {
             errors["fullName"] = "Enter your name."
-        } else if fullName.count > 100 {
+        } else if fullName.unicodeScalars.count > 100 {  // as PostgreSQL's length() counts
             errors["fullName"] = "Use at most 100 characters."
+        } else if fullName.containsControlCharacters {
+            errors["fullName"] = "Use letters, spaces and punctuation only."
         }
         if !EmailAddress.isPlausible(email) {
             errors["email"] = "Enter an email address like name@example.com."
@@ -55,7 +57,9 @@ enum EmailAddress {
     /// A light check (one `@`, a dotted domain, no spaces, ≤ 254 bytes): the real test of an
     /// address is mail reaching it, not a regular expression.
     static func isPlausible(_ email: String) -> Bool {
-        guard email.utf8.count <= 254, !email.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+        guard email.utf8.count <= 254, !email.containsControlCharacters,
+            !email.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+        else {
             return false
         }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -63,6 +67,14 @@ enum EmailAddress {
         let domain = parts[1]
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
+    }
+}
+
+extension String {
+    /// C0 controls (NUL included) and DEL: never part of a name, an email or a password, and
+    /// NUL would be cut off by bcrypt's C string or refused by PostgreSQL.
+    var containsControlCharacters: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 }
 
@@ -88,23 +100,25 @@ public struct AccountService: Sendable {
 
     /// Creates the account. Throws `FieldErrors` for invalid input, including a taken email
     /// (decided by the unique index, not by a read beforehand).
-    public func signUp(_ request: SignUpRequest) async throws -> User {
+    public func signUp(_ request: SignUpRequest) async throws -> UserCredentials {
         var errors = request.validate()
         guard errors.isEmpty else { throw errors }
         let hash = try await hasher.hash(request.password)
         do {
-            return try await users.create(email: request.email, fullName: request.fullName, passwordHash: hash)
+            let user = try await users.create(email: request.email, fullName: request.fullName, passwordHash: hash)
+            return UserCredentials(user: user, passwordHash: hash)
         } catch AccountError.emailTaken {
             errors["email"] = "An account with this email already exists. Sign in instead?"
             throw errors
         }
     }
 
-    /// The user whose email and password these are. Unknown email, wrong password and a disabled
+    /// The user whose email and password these are, with the hash that was verified (a session
+    /// is only started while it is still current). Unknown email, wrong password and a disabled
     /// account all throw the same `AccountError.invalidCredentials`, after the same bcrypt work.
-    public func authenticate(email: String, password: String) async throws -> User {
+    public func authenticate(email: String, password: String) async throws -> UserCredentials {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard password.utf8.count <= PasswordPolicy.maximumBytes,
+        guard PasswordPolicy.problem(with: password) == nil, EmailAddress.isPlausible(email),
             let credentials = try await users.credentials(forEmail: email)
         else {
             try await hasher.verifyAgainstDecoy(password)
@@ -113,7 +127,7 @@ public struct AccountService: Sendable {
         guard try await hasher.verify(password, against: credentials.passwordHash), !credentials.user.isDisabled else {
             throw AccountError.invalidCredentials
         }
-        return credentials.user
+        return credentials
     }
 
     /// Checks the current password, stores the new one and ends the user's other browser sessions.
@@ -137,21 +151,25 @@ public struct AccountService: Sendable {
             throw errors
         }
         guard errors.isEmpty else { throw errors }
-        try await users.updatePasswordHash(userID: user.id, passwordHash: try await hasher.hash(new))
-        try await sessions.deleteAll(userID: user.id, keeping: sessionID)
+        try await users.replacePassword(userID: user.id, passwordHash: try await hasher.hash(new), keepingSession: sessionID)
     }
 
     /// Starts a browser session and returns the token for its cookie. A fresh token every time:
-    /// a session id is never taken from the client, which rules out session fixation.
-    public func startSession(for user: User, userAgent: String, ipAddress: String) async throws -> String {
+    /// a session id is never taken from the client, which rules out session fixation. Throws
+    /// `invalidCredentials` if the password changed or the user was disabled since it was checked.
+    public func startSession(for credentials: UserCredentials, userAgent: String, ipAddress: String) async throws
+        -> String
+    {
         let token = RandomToken.urlSafe()
-        try await sessions.create(
-            userID: user.id,
+        let started = try await sessions.create(
+            userID: credentials.user.id,
+            passwordHash: credentials.passwordHash,
             tokenHash: RandomToken.hash(token),
             userAgent: userAgent,
             ipAddress: ipAddress,
             expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds))
         )
+        guard started else { throw AccountError.invalidCredentials }
         return token
     }
 

@@ -1,9 +1,12 @@
 import Foundation
 import HummingbirdBcrypt
+import NIOConcurrencyHelpers
+import NIOCore
 import NIOPosix
 
-/// bcrypt hashing and checking on NIO's thread pool: one hash costs ~200 ms of CPU at cost 12
-/// and must never run on an event loop.
+/// bcrypt hashing and checking: one hash costs ~200 ms of CPU at cost 12 and must never run on an
+/// event loop. It runs on a pool of its own, so a burst of sign-ins cannot starve file I/O, which
+/// uses NIO's shared pool.
 public struct PasswordHasher: Sendable {
     public let cost: UInt8
 
@@ -14,21 +17,35 @@ public struct PasswordHasher: Sendable {
 
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        return try await Self.pool.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
     func verify(_ password: String, against hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        try await Self.pool.runIfActive { Bcrypt.verify(password, hash: hash) }
     }
 
     /// Spends the same time as a real check, for sign-ins with an unknown email, so that response
     /// time does not tell whether an account exists.
     func verifyAgainstDecoy(_ password: String) async throws {
-        _ = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: Self.decoyHash) }
+        let cost = self.cost
+        _ = try await Self.pool.runIfActive { Bcrypt.verify(password, hash: Self.decoyHash(cost: cost)) }
     }
 
-    /// A hash of nothing anyone knows, made once, lazily, on the thread pool (first decoy check).
-    private static let decoyHash = Bcrypt.hash(RandomToken.urlSafe(), cost: 12)
+    /// One thread per core: bcrypt is pure CPU work.
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: System.coreCount)
+        pool.start()
+        return pool
+    }()
+
+    /// A hash of nothing anyone knows, at the configured cost, made once (on the pool) per cost.
+    private static let decoys = NIOLockedValueBox<[UInt8: String]>([:])
+    private static func decoyHash(cost: UInt8) -> String {
+        if let hash = decoys.withLockedValue({ $0[cost] }) { return hash }
+        let hash = Bcrypt.hash(RandomToken.urlSafe(), cost: cost)
+        decoys.withLockedValue { $0[cost] = hash }
+        return hash
+    }
 }
 
 /// What Selfie accepts as a password.
@@ -41,6 +58,9 @@ public enum PasswordPolicy {
 
     /// A message for the person choosing `password`, or nil when it is acceptable.
     public static func problem(with password: String) -> String? {
+        if password.containsControlCharacters {
+            return "Use letters, digits, spaces and symbols only (no control characters)."
+        }
         if password.count < minimumCharacters {
             return "Use at least \(minimumCharacters) characters."
         }

@@ -9,7 +9,9 @@ public protocol UserRepository: Sendable {
     func find(id: Int64) async throws -> User?
     func credentials(forEmail email: String) async throws -> UserCredentials?
     func credentials(forID id: Int64) async throws -> UserCredentials?
-    func updatePasswordHash(userID: Int64, passwordHash: String) async throws
+    /// Stores a new password hash and, in the same transaction, ends every browser session of the
+    /// user but `keepingSession`: no session started with the old password outlives the change.
+    func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws
 }
 
 public struct PostgresUserRepository: UserRepository {
@@ -57,11 +59,17 @@ public struct PostgresUserRepository: UserRepository {
         try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id)")
     }
 
-    public func updatePasswordHash(userID: Int64, passwordHash: String) async throws {
-        try await client.query(
-            "UPDATE users SET password_hash = \(passwordHash), updated_at = now() WHERE id = \(userID)",
-            logger: logger
-        )
+    public func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "UPDATE users SET password_hash = \(passwordHash), updated_at = now() WHERE id = \(userID)",
+                logger: logger
+            )
+            try await connection.query(
+                "DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keepingSession)",
+                logger: logger
+            )
+        }
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> UserCredentials? {

@@ -21,7 +21,17 @@ public struct SessionSummary: Sendable {
 
 /// Server-side browser sessions. Looked up by the SHA-256 of the cookie's token.
 public protocol WebSessionRepository: Sendable {
-    func create(userID: Int64, tokenHash: [UInt8], userAgent: String, ipAddress: String, expiresAt: Date) async throws
+    /// Starts a session, but only while the user is enabled and their password hash is still
+    /// `passwordHash` (the one just verified). Returns false otherwise: a password change or a
+    /// disable that lands while bcrypt runs cannot be outlived by the session being created.
+    func create(
+        userID: Int64,
+        passwordHash: String,
+        tokenHash: [UInt8],
+        userAgent: String,
+        ipAddress: String,
+        expiresAt: Date
+    ) async throws -> Bool
     /// The live session for a token: not expired, and its user not disabled.
     func findActive(tokenHash: [UInt8]) async throws -> ActiveSession?
     func touch(sessionID: Int64) async throws
@@ -43,18 +53,24 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
 
     public func create(
         userID: Int64,
+        passwordHash: String,
         tokenHash: [UInt8],
         userAgent: String,
         ipAddress: String,
         expiresAt: Date
-    ) async throws {
-        try await client.query(
+    ) async throws -> Bool {
+        // FOR SHARE waits for a concurrent password change (which holds the row) and then re-checks.
+        let rows = try await client.query(
             """
             INSERT INTO web_sessions (token_hash, user_id, user_agent, ip_address, expires_at)
-            VALUES (\(ByteBuffer(bytes: tokenHash)), \(userID), \(String(userAgent.prefix(512))), \(ipAddress), \(expiresAt))
+            SELECT \(ByteBuffer(bytes: tokenHash)), id, \(String(userAgent.prefix(512))), \(ipAddress), \(expiresAt)
+            FROM users WHERE id = \(userID) AND password_hash = \(passwordHash) AND NOT disabled
+            FOR SHARE
+            RETURNING id
             """,
             logger: logger
         )
+        return try await rows.collect().count == 1
     }
 
     public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {

@@ -98,12 +98,15 @@ public struct Migrator: Sendable {
     }
 
     /// Applies every pending migration; returns those it applied (empty when up to date).
+    ///
+    /// Each migration runs in its own transaction holding a transaction-scoped advisory lock, so
+    /// instances starting together apply it once, and the lock can never outlive its transaction.
     @discardableResult
     public func migrate() async throws -> [Migration] {
         try await client.withConnection { connection in
-            try await connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))", logger: logger)
-            do {
-                try await connection.query(
+            try await connection.withTransaction(logger: logger) { transaction in
+                try await lockMigrations(on: transaction)
+                try await transaction.query(
                     """
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version integer PRIMARY KEY,
@@ -114,35 +117,49 @@ public struct Migrator: Sendable {
                     """,
                     logger: logger
                 )
-                let pending = try await pending(on: connection)
-                for migration in pending {
-                    logger.info("applying migration \(migration.label)")
-                    do {
-                        try await connection.withTransaction(logger: logger) { transaction in
-                            for statement in SQLScript.statements(in: migration.sql) {
-                                try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                            }
-                            try await transaction.query(
-                                """
-                                INSERT INTO schema_migrations (version, name, checksum)
-                                VALUES (\(migration.version), \(migration.name), \(migration.checksum))
-                                """,
-                                logger: logger
-                            )
-                        }
-                    } catch let error as PostgresTransactionError {
-                        let cause = error.closureError ?? error.beginError ?? error.commitError ?? error
-                        let reason = (cause as? PSQLError)?.serverInfo?[.message] ?? String(describing: cause)
-                        throw MigrationError.failed(migration.label, reason: reason)
-                    }
-                }
-                try await connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))", logger: logger)
-                return pending
-            } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))", logger: logger)
-                throw error
             }
+            var applied: [Migration] = []
+            for migration in try await pending(on: connection) {
+                do {
+                    let ran = try await connection.withTransaction(logger: logger) { transaction in
+                        try await lockMigrations(on: transaction)
+                        // Another instance may have applied it while this one waited for the lock.
+                        guard try await !isApplied(migration, on: transaction) else { return false }
+                        logger.info("applying migration \(migration.label)")
+                        for statement in SQLScript.statements(in: migration.sql) {
+                            try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        }
+                        try await transaction.query(
+                            """
+                            INSERT INTO schema_migrations (version, name, checksum)
+                            VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                            """,
+                            logger: logger
+                        )
+                        return true
+                    }
+                    if ran { applied.append(migration) }
+                } catch let error as PostgresTransactionError {
+                    let cause = error.closureError ?? error.beginError ?? error.commitError ?? error
+                    let reason = (cause as? PSQLError)?.serverInfo?[.message] ?? String(describing: cause)
+                    throw MigrationError.failed(migration.label, reason: reason)
+                }
+            }
+            return applied
         }
+    }
+
+    /// Waits (at most two minutes) for the migration lock, released when the transaction ends.
+    private func lockMigrations(on transaction: PostgresConnection) async throws {
+        try await transaction.query("SET LOCAL lock_timeout = '120s'", logger: logger)
+        try await transaction.query("SELECT pg_advisory_xact_lock(\(Self.advisoryLockKey))", logger: logger)
+    }
+
+    private func isApplied(_ migration: Migration, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query(
+            "SELECT count(*)::int FROM schema_migrations WHERE version = \(migration.version)",
+            logger: logger
+        ).collect().first?.decode(Int.self) == 1
     }
 
     private func pending(on connection: PostgresConnection) async throws -> [Migration] {

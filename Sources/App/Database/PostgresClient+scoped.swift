@@ -40,6 +40,12 @@ extension PSQLError {
         return serverInfo?[.constraintName] == constraint
     }
 
+    /// True when PostgreSQL refused a value (data exception, class 22; check violation, 23514).
+    var isRejectedValue: Bool {
+        guard let state = sqlState else { return false }
+        return state.hasPrefix("22") || state == "23514"
+    }
+
     /// True when the database could not be reached or the connection broke: a 503, not a bug.
     var isUnavailable: Bool {
         switch code {

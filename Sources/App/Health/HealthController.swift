@@ -51,10 +51,13 @@ func withDeadline<T: Sendable>(
             let work = Task {
                 do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
             }
-            outcome.onFinish { work.cancel() }
-            Task {
-                try? await Task.sleep(for: duration)
+            let timer = Task {
+                try await Task.sleep(for: duration)
                 outcome.resume(with: .failure(DeadlineExceeded()))
+            }
+            outcome.onFinish {
+                work.cancel()
+                timer.cancel()
             }
         }
     } onCancel: {

@@ -16,6 +16,9 @@ public struct AppRequestContext: PageContext {
     public let remoteAddress: String
     public var session: ActiveSession?
     public var csrfToken: String = ""
+    /// The browser sent a session cookie that no longer matches a live session (expired, signed
+    /// out elsewhere): its forms are answered with "sign in again", not a CSRF error.
+    public var hasStaleSession = false
 
     public var signedInUser: User? { session?.user }
 

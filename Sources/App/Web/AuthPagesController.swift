@@ -50,9 +50,9 @@ struct AuthPagesController {
             passwordConfirmation: form.passwordConfirmation ?? ""
         )
         do {
-            let user = try await accounts.signUp(signUp)
-            context.logger.info("user signed up", metadata: ["user": "\(user.id)"])
-            return try await startSession(for: user, replacing: context.session, request: request, context: context)
+            let credentials = try await accounts.signUp(signUp)
+            context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
+            return try await startSession(for: credentials, replacing: context.session, request: request, context: context)
         } catch let errors as FieldErrors {
             let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, errors: errors.messages)
             return try renderSignUp(page, context: context, status: .unprocessableContent)
@@ -81,12 +81,12 @@ struct AuthPagesController {
     }
 
     func showSignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let next = request.uri.queryParameters["next"].map(String.init) ?? ""
+        let next = request.uri.queryParameters["next"].map(String.init)
         if context.session != nil { return .seeOther(SafeRedirect.localPath(next)) }
         return try pages.render(
             "signin",
             title: "Sign in",
-            page: SignInPage(next: next),
+            page: SignInPage(next: SafeRedirect.localPath(next, default: "")),
             context: context,
             notice: Notice.message(from: request)
         ).response(from: request, context: context)
@@ -96,9 +96,9 @@ struct AuthPagesController {
         let form = try await URLEncodedFormDecoder().decode(SignInForm.self, from: request, context: context)
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         do {
-            let user = try await accounts.authenticate(email: email, password: form.password ?? "")
+            let credentials = try await accounts.authenticate(email: email, password: form.password ?? "")
             return try await startSession(
-                for: user,
+                for: credentials,
                 replacing: context.session,
                 redirectTo: SafeRedirect.localPath(form.next),
                 request: request,
@@ -108,7 +108,7 @@ struct AuthPagesController {
             context.logger.notice("sign-in failed", metadata: ["ip": "\(context.remoteAddress)"])
             let page = SignInPage(
                 email: email,
-                next: form.next ?? "",
+                next: SafeRedirect.localPath(form.next, default: ""),
                 error: "The email or password is incorrect."
             )
             return try pages.render("signin", title: "Sign in", page: page, context: context, status: .unauthorized)
@@ -118,7 +118,7 @@ struct AuthPagesController {
 
     /// A new session (new random id) at every sign-in; a session the browser already had is ended.
     private func startSession(
-        for user: User,
+        for credentials: UserCredentials,
         replacing previous: ActiveSession?,
         redirectTo location: String = "/gallery?notice=welcome",
         request: Request,
@@ -126,7 +126,7 @@ struct AuthPagesController {
     ) async throws -> Response {
         if let previous { try await accounts.endSession(previous.sessionID) }
         let token = try await accounts.startSession(
-            for: user,
+            for: credentials,
             userAgent: request.headers[.userAgent] ?? "",
             ipAddress: context.remoteAddress
         )

@@ -45,6 +45,8 @@ struct CSRFMiddleware: RouterMiddleware {
         guard let candidate, !context.csrfToken.isEmpty,
             constantTimeEquals(Array(candidate.utf8), Array(context.csrfToken.utf8))
         else {
+            // A form from a page whose session has since ended: ask to sign in again.
+            if context.hasStaleSession { throw SignInRequired() }
             context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.uri.path)"])
             throw AppError.csrfRejected
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PostgresNIO
 
 /// Catches whatever the rest of the chain throws and answers it through `ErrorResponder`.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -38,7 +39,8 @@ struct ErrorResponder: Sendable {
         if request.uri.path.isAPIPath {
             return APIErrorBody(status: status, message: message).response()
         }
-        return pages.renderError(status: status, message: message).response(from: request, context: context)
+        let user = (context as? any PageContext)?.signedInUser
+        return pages.renderError(status: status, message: message, user: user).response(from: request, context: context)
     }
 
     /// The status and the client-safe message for an error.
@@ -52,6 +54,9 @@ struct ErrorResponder: Sendable {
             return (error.status, error.body ?? genericMessage(for: error.status))
         case let error where DatabaseAvailability.isUnavailable(error):
             return (.serviceUnavailable, genericMessage(for: .serviceUnavailable))
+        case let error as PSQLError where error.isRejectedValue:
+            // A value our validation let through but the database refused: the input's fault.
+            return (.badRequest, genericMessage(for: .badRequest))
         case is DecodingError:
             return (.badRequest, genericMessage(for: .badRequest))
         default:
@@ -75,12 +80,16 @@ struct ErrorResponder: Sendable {
         }
     }
 
-    /// Where to come back to after signing in: this page for a GET, the home page otherwise.
+    /// Where to come back to after signing in, percent-encoded: this page for a GET, else the home page.
     static func returnPath(for request: Request) -> String {
         guard request.method == .get else { return "%2F" }
         let path = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
-        return path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
+        return path.addingPercentEncoding(withAllowedCharacters: asciiUnreserved) ?? "%2F"
     }
+
+    private static let asciiUnreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    )
 }
 
 /// The API's error shape: `{"status": <HTTP status>, "message": "…"}` (the iOS app reads `message`).

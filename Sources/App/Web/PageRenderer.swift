@@ -8,7 +8,17 @@ public struct PageRenderer: Sendable {
     let library: MustacheLibrary
 
     public init(templatesDirectory: String) async throws {
-        self.library = try await MustacheLibrary(directory: templatesDirectory)
+        MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
+        var library = MustacheLibrary()
+        let directory = URL(fileURLWithPath: templatesDirectory)
+        let files = try FileManager.default.contentsOfDirectory(atPath: templatesDirectory)
+        for file in files.sorted() where file.hasSuffix(".mustache") {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            // Every template escapes with ScalarHTMLEscaping; no template can forget to ask for it.
+            let template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(ScalarHTMLEscaping.name) }}" + text)
+            library.register(template, named: String(file.dropLast(".mustache".count)))
+        }
+        self.library = library
     }
 
     /// What every page template sees: the layout's data plus `page`, the template's own.
@@ -24,6 +34,12 @@ public struct PageRenderer: Sendable {
         let fullName: String
         let email: String
         let isAdmin: Bool
+
+        init(_ user: User) {
+            self.fullName = user.fullName
+            self.email = user.email
+            self.isAdmin = user.role == .admin
+        }
     }
 
     func render<Content: Sendable>(
@@ -34,9 +50,7 @@ public struct PageRenderer: Sendable {
         notice: String? = nil,
         status: HTTPResponse.Status = .ok
     ) throws -> HTML {
-        let user = context.signedInUser.map {
-            UserView(fullName: $0.fullName, email: $0.email, isAdmin: $0.role == .admin)
-        }
+        let user = context.signedInUser.map(UserView.init)
         let object = Page(title: title, user: user, csrfToken: context.csrfToken, notice: notice, page: page)
         guard let body = library.render(object, withTemplate: template) else {
             throw TemplateMissing(name: template)
@@ -44,8 +58,8 @@ public struct PageRenderer: Sendable {
         return HTML(body: body, status: status)
     }
 
-    /// An error page: no session data, so it can be drawn even when the database is down.
-    func renderError(status: HTTPResponse.Status, message: String) -> HTML {
+    /// An error page, with the signed-in user in the header when there is one.
+    func renderError(status: HTTPResponse.Status, message: String, user: User? = nil) -> HTML {
         struct ErrorPage: Sendable {
             let code: Int
             let heading: String
@@ -53,7 +67,7 @@ public struct PageRenderer: Sendable {
         }
         let page = Page(
             title: status.reasonPhrase,
-            user: nil,
+            user: user.map(UserView.init),
             csrfToken: "",
             notice: nil,
             page: ErrorPage(code: status.code, heading: status.reasonPhrase, message: message)
@@ -67,6 +81,29 @@ public struct PageRenderer: Sendable {
 
 struct TemplateMissing: Error {
     let name: String
+}
+
+/// HTML escaping per Unicode scalar. swift-mustache's built-in escaper compares whole Characters,
+/// so `"` followed by a combining mark (one Character) slipped through unescaped and could end an
+/// attribute value; here every `<`, `>`, `&`, `"` and `'` scalar is escaped wherever it stands.
+struct ScalarHTMLEscaping: MustacheContentType {
+    static let name = "SELFIE_HTML"
+
+    func escapeText(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
 }
 
 extension Date {

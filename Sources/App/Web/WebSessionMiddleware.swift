@@ -24,8 +24,10 @@ struct WebSessionMiddleware: RouterMiddleware {
         var context = context
         let sessionToken = request.cookies[BrowserCookies.sessionName]?.value ?? ""
         var newVisitor: String?
+        context.hasStaleSession = !sessionToken.isEmpty
         if !sessionToken.isEmpty, let session = try await accounts.session(forToken: sessionToken) {
             context.session = session
+            context.hasStaleSession = false
             context.csrfToken = csrf.token(forSession: session.sessionID)
         } else if let visitor = request.cookies[BrowserCookies.visitorName]?.value, visitor.count == 22 {
             context.csrfToken = csrf.token(forVisitor: visitor)

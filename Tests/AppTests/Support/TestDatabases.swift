@@ -6,11 +6,16 @@ import PostgresNIO
 /// One fresh PostgreSQL database per test, cloned from a template that is migrated once per
 /// test run. Tests therefore run in parallel and never see each other's rows.
 ///
+/// Names carry the test process's pid (`selfie_t<pid>_…`), so two test runs against one server
+/// (two checkouts, CI beside a developer) leave each other alone; leftovers of runs whose process
+/// is gone are dropped at start.
+///
 /// The server and credentials come from `TEST_DATABASE_URL` (a role with CREATEDB; `make test`
 /// writes it to `.env`), falling back to `DATABASE_URL`.
 actor TestDatabases {
     static let shared = TestDatabases()
-    static let templateName = "selfie_template"
+    static let prefix = "selfie_t\(getpid())_"
+    static let templateName = prefix + "template"
 
     private var adminClient: PostgresClient?
     private var template: Task<Void, any Error>?
@@ -34,13 +39,13 @@ actor TestDatabases {
     /// Creates a new database from the migrated template and returns its URL.
     func makeDatabase() async throws -> DatabaseURL {
         try await prepareTemplate()
-        let name = "selfie_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        let name = Self.prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try await admin().query("CREATE DATABASE \(unescaped: name) TEMPLATE \(unescaped: Self.templateName)", logger: logger)
         return try Self.serverURL().with(database: name)
     }
 
     func dropDatabase(_ url: DatabaseURL) async throws {
-        guard url.database.hasPrefix("selfie_test_") else { return }
+        guard url.database.hasPrefix(Self.prefix) else { return }
         try await admin().query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
     }
 
@@ -51,15 +56,16 @@ actor TestDatabases {
         try await template!.value
     }
 
-    /// Drops what earlier runs left behind and migrates a new template database.
+    /// Drops what finished runs left behind and migrates a new template database.
     private func buildTemplate() async throws {
         let admin = try admin()
         var leftovers: [String] = []
         for try await name in try await admin.query(
-            "SELECT datname FROM pg_database WHERE datname LIKE 'selfie\\_test\\_%' OR datname = \(Self.templateName)",
+            "SELECT datname FROM pg_database WHERE datname LIKE 'selfie\\_t%\\_%'",
             logger: logger
         ).decode(String.self) {
-            leftovers.append(name)
+            let pid = name.dropFirst("selfie_t".count).prefix(while: \.isNumber)
+            if let pid = Int32(pid), pid == getpid() || kill(pid, 0) != 0 { leftovers.append(name) }
         }
         for name in leftovers {
             try await admin.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: logger)
@@ -107,6 +113,7 @@ func withFreshDatabase<T: Sendable>(_ body: (DatabaseURL) async throws -> T) asy
 }
 
 /// Runs one query-using closure against `url` with a short-lived client (for test assertions).
+@discardableResult
 func withDatabase<T: Sendable>(_ url: DatabaseURL, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
     var logger = Logger(label: "tests.db")
     logger.logLevel = .warning
