@@ -23,8 +23,11 @@ migrate: build
 run: migrate
 	.build/debug/selfie serve
 
+## test: also starts the S3 test peers (nanio, moto) on loopback and stops them afterwards
 test: setup
-	swift test --disable-xctest
+	@bash scripts/test-peers.sh start
+	@set -a && . .build/test-peers/env && set +a && swift test --disable-xctest; \
+		status=$$?; bash scripts/test-peers.sh stop; exit $$status
 
 ## e2e: a real headless Chromium through sign-up, sign-in, account, password change, sign-out
 e2e: build

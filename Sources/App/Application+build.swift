@@ -25,6 +25,40 @@ public enum PendingMigrationPolicy: Sendable {
     case apply
 }
 
+/// The parts the server is made of, built from the configuration.
+struct AppServices {
+    let postgres: PostgresClient
+    let sessions: any WebSessionRepository
+    let accounts: AccountService
+    let photos: PhotoService
+    let sweeper: BlobSweeper
+    let pages: PageRenderer
+    let health: HealthController
+
+    init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
+        postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger)
+        sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
+        accounts = AccountService(
+            users: PostgresUserRepository(client: postgres, logger: logger),
+            sessions: sessions,
+            hasher: PasswordHasher(cost: config.bcryptCost),
+            sessionLifetime: config.sessionLifetime
+        )
+        let blobs = try makeBlobStore(config, logger: logger)
+        let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
+        photos = PhotoService(
+            photos: photoRows,
+            blobs: blobs,
+            maxUploadBytes: config.maxUploadBytes,
+            urlLifetime: config.signedURLLifetime,
+            logger: logger
+        )
+        sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
+        pages = try await PageRenderer(templatesDirectory: paths.templates)
+        health = HealthController(database: postgres)
+    }
+}
+
 /// Builds the whole server: the PostgreSQL pool, repositories, services, router and background jobs.
 public func buildApplication(
     _ config: AppConfiguration,
@@ -32,36 +66,26 @@ public func buildApplication(
     migrations policy: PendingMigrationPolicy = .refuse,
     logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger)
-    let users = PostgresUserRepository(client: postgres, logger: logger)
-    let sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
-    let accounts = AccountService(
-        users: users,
-        sessions: sessions,
-        hasher: PasswordHasher(cost: config.bcryptCost),
-        sessionLifetime: config.sessionLifetime
-    )
-    let pages = try await PageRenderer(templatesDirectory: paths.templates)
-    let router = buildRouter(
-        config: config,
-        paths: paths,
-        accounts: accounts,
-        pages: pages,
-        health: HealthController(database: postgres),
-        logger: logger
-    )
-
+    let services = try await AppServices(config, paths: paths, logger: logger)
+    let router = buildRouter(config: config, paths: paths, services: services, logger: logger)
     let migrator = Migrator(
-        client: postgres,
+        client: services.postgres,
         migrations: try Migrator.loadMigrations(from: paths.migrations),
         logger: logger
     )
+    let (sessions, sweeper) = (services.sessions, services.sweeper)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
         services: [
-            postgres,
-            ExpiredSessionSweeper(sessions: sessions, interval: .seconds(600), logger: logger),
+            services.postgres,
+            PeriodicTask(name: "expired session cleanup", interval: .seconds(600), logger: logger) {
+                let count = try await sessions.deleteExpired()
+                if count > 0 { logger.info("deleted \(count) expired session(s)") }
+            },
+            PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger) {
+                _ = try await sweeper.sweep()
+            },
         ],
         logger: logger
     )
@@ -78,15 +102,24 @@ public func buildApplication(
     return app
 }
 
+/// The configured blob store: the filesystem (default) or S3-compatible.
+public func makeBlobStore(_ config: AppConfiguration, logger: Logger) throws -> any BlobStore {
+    switch config.blobStore {
+    case .filesystem(let directory):
+        return try FileBlobStore(root: directory, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
+    case .s3(let s3):
+        return S3BlobStore(configuration: s3, logger: logger)
+    }
+}
+
 /// The routes and middleware. Dependencies come in as values so tests can build exactly this.
 func buildRouter(
     config: AppConfiguration,
     paths: ResourcePaths,
-    accounts: AccountService,
-    pages: PageRenderer,
-    health: HealthController,
+    services: AppServices,
     logger: Logger
 ) -> Router<AppRequestContext> {
+    let (accounts, photos, pages) = (services.accounts, services.photos, services.pages)
     let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)
     let errors = ErrorResponder(pages: pages)
     let router = Router(context: AppRequestContext.self)
@@ -109,10 +142,13 @@ func buildRouter(
     )
     router.add(middleware: CSRFMiddleware())
 
-    health.addRoutes(to: router)
+    services.health.addRoutes(to: router)
     let signedIn = router.group(context: SignedInContext.self)
     AuthPagesController(accounts: accounts, pages: pages, cookies: cookies).addRoutes(to: router)
     AccountPagesController(accounts: accounts, pages: pages).addRoutes(to: signedIn)
-    HomeController(pages: pages).addRoutes(to: router, signedIn: signedIn)
+    PhotoPagesController(photos: photos, pages: pages).addRoutes(to: signedIn)
+    MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
+        .addRoutes(to: router)
+    HomeController().addRoutes(to: router)
     return router
 }

@@ -24,22 +24,9 @@ struct HealthAndErrorTests {
         let unreachable = try DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie")
         var config = try AppConfiguration.testing(database: unreachable)
         config.logLevel = .critical
-        let postgres = PostgresClient(configuration: unreachable.clientConfiguration, backgroundLogger: testLogger)
-        let accounts = AccountService(
-            users: PostgresUserRepository(client: postgres, logger: testLogger),
-            sessions: PostgresWebSessionRepository(client: postgres, logger: testLogger),
-            hasher: PasswordHasher(cost: 12),
-            sessionLifetime: .seconds(3600)
-        )
-        let router = buildRouter(
-            config: config,
-            paths: ResourcePaths(root: repositoryRoot),
-            accounts: accounts,
-            pages: try await PageRenderer(templatesDirectory: "\(repositoryRoot)/Templates"),
-            health: HealthController(database: postgres),
-            logger: testLogger
-        )
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [postgres], logger: testLogger)
+        let services = try await AppServices(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+        let router = buildRouter(config: config, paths: ResourcePaths(root: repositoryRoot), services: services, logger: testLogger)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.postgres], logger: testLogger)
         try await app.test(.live) { client in
             let started = ContinuousClock.now
             let health = try await client.execute(uri: "/healthz", method: .get)

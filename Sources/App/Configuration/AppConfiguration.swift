@@ -19,6 +19,12 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// bcrypt work factor; never below 12 outside tests of the hashing code itself.
     public var bcryptCost: UInt8
+    /// Where photos are stored.
+    public var blobStore: BlobStoreConfiguration
+    /// The largest photo accepted, in bytes (`MAX_UPLOAD_BYTES`).
+    public var maxUploadBytes: Int
+    /// How long a signed image URL stays valid.
+    public var signedURLLifetime: Duration
 
     /// Cookies get `Secure` when the public URL is https.
     public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
@@ -33,7 +39,10 @@ public struct AppConfiguration: Sendable {
         apiAuthPassword: String,
         logLevel: Logger.Level = .info,
         sessionLifetime: Duration = .seconds(30 * 24 * 3600),
-        bcryptCost: UInt8 = 12
+        bcryptCost: UInt8 = 12,
+        blobStore: BlobStoreConfiguration = .filesystem(directory: "data/blobs"),
+        maxUploadBytes: Int = 20 * 1024 * 1024,
+        signedURLLifetime: Duration = .seconds(3600)
     ) {
         self.host = host
         self.port = port
@@ -45,6 +54,9 @@ public struct AppConfiguration: Sendable {
         self.logLevel = logLevel
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost
+        self.blobStore = blobStore
+        self.maxUploadBytes = maxUploadBytes
+        self.signedURLLifetime = signedURLLifetime
     }
 
     /// Reads and validates the configuration, naming every missing or invalid variable at once.
@@ -114,7 +126,17 @@ public struct AppConfiguration: Sendable {
             }
         }
 
-        guard problems.isEmpty, let secretKey, let database, let apiAuthName, let apiAuthPassword else {
+        var maxUploadBytes = 20 * 1024 * 1024
+        if let raw = value("MAX_UPLOAD_BYTES") {
+            if let parsed = Int(raw), parsed >= 1024 {
+                maxUploadBytes = parsed
+            } else {
+                problems.append("MAX_UPLOAD_BYTES must be a whole number of bytes, at least 1024, got \"\(raw)\"")
+            }
+        }
+        let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
+
+        guard problems.isEmpty, let secretKey, let database, let apiAuthName, let apiAuthPassword, let blobStore else {
             throw ConfigurationError(problems: problems)
         }
         return AppConfiguration(
@@ -125,7 +147,9 @@ public struct AppConfiguration: Sendable {
             database: database,
             apiAuthName: apiAuthName,
             apiAuthPassword: apiAuthPassword,
-            logLevel: logLevel
+            logLevel: logLevel,
+            blobStore: blobStore,
+            maxUploadBytes: maxUploadBytes
         )
     }
 }

@@ -21,8 +21,10 @@ struct CSRFTokens: Sendable {
     }
 }
 
-/// Refuses state-changing browser requests that do not carry the page's CSRF token, in the
-/// `_csrf` form field or the `X-CSRF-Token` header. The JSON API (token auth, no cookies) is exempt.
+/// Refuses state-changing browser requests that do not carry the page's CSRF token: in the
+/// `_csrf` form field, the `X-CSRF-Token` header, or (for multipart uploads, whose body streams
+/// past this point unread) the `_csrf` query parameter of the form's action. The JSON API (token
+/// auth, no cookies) is exempt.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// Forms are small; the limit stops a huge body from being buffered just to find the token.
@@ -36,11 +38,12 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         var request = request
         var candidate = request.headers[.csrfToken]
-        if candidate == nil,
-            request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-        {
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        if candidate == nil, contentType.hasPrefix("application/x-www-form-urlencoded") {
             let body = try await request.collectBody(upTo: Self.maximumFormBytes)
             candidate = URLEncodedForm.value(of: "_csrf", in: String(buffer: body))
+        } else if candidate == nil, contentType.hasPrefix("multipart/form-data") {
+            candidate = request.uri.queryParameters["_csrf"].map(String.init)
         }
         guard let candidate, !context.csrfToken.isEmpty,
             constantTimeEquals(Array(candidate.utf8), Array(context.csrfToken.utf8))

@@ -52,6 +52,10 @@ struct ErrorResponder: Sendable {
             return (.unauthorized, "Sign in first.")
         case let error as HTTPError:
             return (error.status, error.body ?? genericMessage(for: error.status))
+        case BlobStoreError.unavailable:
+            return (.serviceUnavailable, "Photo storage is unavailable right now. Please try again shortly.")
+        case BlobStoreError.insufficientStorage:
+            return (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "Photo storage is full right now. Please try again later.")
         case let error where DatabaseAvailability.isUnavailable(error):
             return (.serviceUnavailable, genericMessage(for: .serviceUnavailable))
         case let error as PSQLError where error.isRejectedValue:

@@ -1,28 +1,10 @@
 import Hummingbird
 
-/// `/` and the gallery page. The gallery is a placeholder until photos exist.
+/// `/`: the gallery for a signed-in user, the sign-in page for everyone else.
 struct HomeController {
-    let pages: PageRenderer
-
-    func addRoutes(to router: Router<AppRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+    func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/") { _, context in
             Response.seeOther(context.session == nil ? "/signin" : "/gallery")
         }
-        signedIn.get("/gallery", use: gallery)
-    }
-
-    struct GalleryPage: Sendable {
-        let firstName: String
-    }
-
-    func gallery(_ request: Request, context: SignedInContext) async throws -> Response {
-        let firstName = context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName
-        return try pages.render(
-            "gallery",
-            title: "Your gallery",
-            page: GalleryPage(firstName: firstName),
-            context: context,
-            notice: Notice.message(from: request)
-        ).response(from: request, context: context)
     }
 }

@@ -17,6 +17,8 @@ enum Notice: String {
     case welcome
     case passwordChanged = "password-changed"
     case otherSessionsEnded = "sessions-ended"
+    case photoUploaded = "uploaded"
+    case photoDeleted = "deleted"
 
     var message: String {
         switch self {
@@ -24,6 +26,8 @@ enum Notice: String {
         case .welcome: "Welcome to Selfie! Your account is ready."
         case .passwordChanged: "Your password was changed. Your other sessions were signed out."
         case .otherSessionsEnded: "Your other sessions were signed out."
+        case .photoUploaded: "Your photo was uploaded."
+        case .photoDeleted: "The photo was deleted."
         }
     }
 

@@ -16,8 +16,8 @@ struct WebSessionMiddleware: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
-        // The API authenticates with tokens; static assets and the health check need no session.
-        guard !path.isAPIPath, !path.hasPrefix("/assets/"), path != "/healthz" else {
+        // The API authenticates with tokens; static assets, signed media and the health check need no session.
+        guard !path.isAPIPath, !path.hasPrefix("/assets/"), !path.hasPrefix("/media/"), path != "/healthz" else {
             return try await next(request, context)
         }
 

@@ -18,7 +18,7 @@ final class Browser: @unchecked Sendable {
 
     @discardableResult
     func get(_ path: String) async throws -> TestResponse {
-        try await send(path, method: .get, body: nil, contentType: nil)
+        try await send(path, method: .get, body: nil as ByteBuffer?, contentType: nil)
     }
 
     /// POSTs `fields` as an urlencoded form, exactly as given (no token added).
@@ -58,7 +58,11 @@ final class Browser: @unchecked Sendable {
         try await submit("/signin", from: "/signin", [("email", email), ("password", password), ("next", next)])
     }
 
-    private func send(_ path: String, method: HTTPRequest.Method, body: String?, contentType: String?) async throws
+    func send(_ path: String, method: HTTPRequest.Method, body: String?, contentType: String?) async throws -> TestResponse {
+        try await send(path, method: method, body: body.map { ByteBuffer(string: $0) }, contentType: contentType)
+    }
+
+    func send(_ path: String, method: HTTPRequest.Method, body: ByteBuffer?, contentType: String?) async throws
         -> TestResponse
     {
         var headers: HTTPFields = [.userAgent: userAgent]
@@ -70,7 +74,7 @@ final class Browser: @unchecked Sendable {
             uri: path,
             method: method,
             headers: headers,
-            body: body.map { ByteBuffer(string: $0) }
+            body: body
         )
         for header in response.headers[values: .setCookie] {
             let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -9,6 +9,9 @@ import PostgresNIO
 struct TestApp {
     let client: any TestClientProtocol
     let database: DatabaseURL
+    let config: AppConfiguration
+    /// The same store the server uses, for checking what is (not) in it.
+    let blobs: any BlobStore
 
     /// A new browser (own cookie jar) talking to this server.
     func browser() -> Browser { Browser(client: client) }
@@ -39,7 +42,13 @@ extension AppConfiguration {
             "API_AUTH_NAME": "test-app",
             "API_AUTH_PASSWORD": "test-app-password",
             "LOG_LEVEL": "warning",
-        ]).with(database: database)
+        ]).with(database: database).with(blobStore: .filesystem(directory: temporaryBlobDirectory()))
+    }
+
+    func with(blobStore: BlobStoreConfiguration) -> AppConfiguration {
+        var copy = self
+        copy.blobStore = blobStore
+        return copy
     }
 
     func with(database: DatabaseURL) -> AppConfiguration {
@@ -61,11 +70,21 @@ func withTestApp<T: Sendable>(
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     try await withFreshDatabase { database in
-        var config = try AppConfiguration.testing(database: database)
-        configure(&config)
+        var settings = try AppConfiguration.testing(database: database)
+        configure(&settings)
+        let config = settings
         let app = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+        defer {
+            if case .filesystem(let directory) = config.blobStore { try? FileManager.default.removeItem(atPath: directory) }
+        }
+        let blobs = try makeBlobStore(config, logger: testLogger)
         return try await app.test(.live) { client in
-            try await body(TestApp(client: client, database: database))
+            try await body(TestApp(client: client, database: database, config: config, blobs: blobs))
         }
     }
+}
+
+/// A fresh folder for one test's filesystem blob store.
+func temporaryBlobDirectory() -> String {
+    "\(NSTemporaryDirectory())selfie-tests/\(UUID().uuidString)"
 }

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+
+/// Finds what "blob first, row second" can leave behind after a crash: blobs without a row
+/// (deleted once older than `minimumAge`, so uploads in flight are safe) and rows whose blob is
+/// missing (reported, never deleted: that needs a person).
+public struct BlobSweeper: Sendable {
+    let photos: any PhotoRepository
+    let blobs: any BlobStore
+    let logger: Logger
+
+    public init(photos: any PhotoRepository, blobs: any BlobStore, logger: Logger) {
+        self.photos = photos
+        self.blobs = blobs
+        self.logger = logger
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var orphansDeleted: [BlobKey] = []
+        /// Public ids of photos whose blob is gone.
+        public var rowsMissingBlobs: [String] = []
+    }
+
+    public func sweep(minimumAge: Duration = .seconds(3600), now: Date = .now) async throws -> Report {
+        var report = Report()
+        let listings = try await blobs.list()
+        let cutoff = now.addingTimeInterval(-TimeInterval(minimumAge.components.seconds))
+        let candidates = listings.filter { $0.lastModified < cutoff }.map(\.key)
+        var referenced: Set<BlobKey> = []
+        for start in stride(from: 0, to: candidates.count, by: 1000) {
+            referenced.formUnion(try await photos.existingBlobKeys(among: Array(candidates[start..<min(start + 1000, candidates.count)])))
+        }
+        for key in candidates where !referenced.contains(key) {
+            try await blobs.delete(key)
+            report.orphansDeleted.append(key)
+            logger.info("deleted orphan blob", metadata: ["blob": "\(key)"])
+        }
+        let present = Set(listings.map(\.key))
+        for (publicID, key) in try await photos.allBlobKeys() where !present.contains(key) {
+            report.rowsMissingBlobs.append(publicID)
+            logger.warning("photo row without its blob", metadata: ["photo": "\(publicID)", "blob": "\(key)"])
+        }
+        return report
+    }
+}
+

@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+
+/// `GET /media/<blob>?expires=…&sig=…`: serves blobs through signed URLs (the filesystem store's
+/// image URLs). No session is needed and none is looked at: the signature is the permission.
+struct MediaController {
+    let blobs: any BlobStore
+    let signer: MediaURLSigner
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/media/:blob", use: serve)
+        router.head("/media/:blob", use: serve)
+    }
+
+    func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let key = context.parameters.get("blob").flatMap(BlobKey.init) else {
+            throw AppError.notFound("There is no such image.")
+        }
+        let query = request.uri.queryParameters
+        switch signer.verify(blob: key, expires: query["expires"].map(String.init), signature: query["sig"].map(String.init)) {
+        case .valid: break
+        case .badSignature: throw AppError(.forbidden, "This image link is not valid.")
+        case .expired: throw AppError(.forbidden, "This image link has expired. Reload the page to get a fresh one.")
+        }
+
+        var headers: HTTPFields = [
+            .eTag: "\"\(key.value)\"",
+            .cacheControl: "private, max-age=\(Self.maxAge(expires: query["expires"]))",
+            .acceptRanges: "bytes",
+            .init("X-Content-Type-Options")!: "nosniff",
+        ]
+        if request.headers[.ifNoneMatch] == "\"\(key.value)\"" {
+            return Response(status: .notModified, headers: headers)
+        }
+        let range = request.headers[.range].flatMap(ByteRangeRequest.init(header:))
+        let content: BlobContent
+        do {
+            guard let found = try await blobs.read(key, range: range) else {
+                throw AppError.notFound("This photo no longer exists.")
+            }
+            content = found
+        } catch let error as BlobRangeNotSatisfiable {
+            headers[.contentRange] = "bytes */\(error.size)"
+            headers[.contentLength] = "0"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentType] = content.contentType
+        headers[.contentDisposition] = "inline"
+        headers[.contentLength] = String(content.totalSize == 0 ? 0 : content.range.count)
+        var status = HTTPResponse.Status.ok
+        if range != nil {
+            status = .partialContent
+            headers[.contentRange] = "bytes \(content.range.lowerBound)-\(content.range.upperBound)/\(content.totalSize)"
+        }
+        return Response(status: status, headers: headers, body: request.method == .head ? ResponseBody() : content.body)
+    }
+
+    /// Browsers may cache the image until its link expires.
+    static func maxAge(expires: Substring?) -> Int {
+        guard let expires = expires.flatMap({ Int($0) }) else { return 0 }
+        return max(0, expires - Int(Date.now.timeIntervalSince1970))
+    }
+}

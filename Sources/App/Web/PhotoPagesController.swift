@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+
+/// The gallery, the upload form, a photo's page and deleting it, in the browser.
+struct PhotoPagesController {
+    let photos: PhotoService
+    let pages: PageRenderer
+    static let pageSize = 24
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/gallery", use: gallery)
+        group.get("/photos/new", use: newPhoto)
+        group.post("/photos", use: upload)
+        group.get("/photos/:id", use: show)
+        group.get("/photos/:id/delete", use: confirmDelete)
+        group.post("/photos/:id/delete", use: delete)
+    }
+
+    struct PhotoCard: Sendable {
+        let id: String
+        let title: String
+        let imageURL: String
+        let date: String
+        let altText: String
+
+        init(_ photo: Photo, url: String) {
+            self.id = photo.publicID
+            self.title = photo.title
+            self.imageURL = url
+            self.date = photo.createdAt.displayString
+            self.altText = photo.title.isEmpty ? "Selfie from \(photo.createdAt.displayString)" : photo.title
+        }
+    }
+
+    struct GalleryPage: Sendable {
+        let firstName: String
+        let photos: [PhotoCard]
+        let isEmpty: Bool
+        let olderPageURL: String?
+        let isFirstPage: Bool
+    }
+
+    func gallery(_ request: Request, context: SignedInContext) async throws -> Response {
+        let after = request.uri.queryParameters["after"].map(String.init)
+        let (found, hasMore) = try await photos.page(for: context.user, after: after, size: Self.pageSize)
+        let cards = found.map { PhotoCard($0, url: photos.imageURL(for: $0)) }
+        let page = GalleryPage(
+            firstName: context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName,
+            photos: cards,
+            isEmpty: cards.isEmpty && after == nil,
+            olderPageURL: hasMore ? cards.last.map { "/gallery?after=\($0.id)" } : nil,
+            isFirstPage: after == nil
+        )
+        return try pages.render("gallery", title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
+            .response(from: request, context: context)
+    }
+
+    struct UploadPage: Sendable {
+        let maxSize: String
+        let maxBytes: Int
+        var error: String?
+    }
+
+    func newPhoto(_ request: Request, context: SignedInContext) async throws -> Response {
+        try renderUploadForm(error: nil, status: .ok, context: context).response(from: request, context: context)
+    }
+
+    func upload(_ request: Request, context: SignedInContext) async throws -> Response {
+        do {
+            _ = try await photos.upload(for: context.user, request: request)
+            return .seeOther("/gallery?notice=\(Notice.photoUploaded.rawValue)")
+        } catch let error as AppError where error.status.code < 500 {
+            return try renderUploadForm(error: error.message, status: error.status, context: context)
+                .response(from: request, context: context)
+        }
+    }
+
+    private func renderUploadForm(error: String?, status: HTTPResponse.Status, context: SignedInContext) throws -> HTML {
+        let page = UploadPage(
+            maxSize: ByteCountText.describe(photos.maxUploadBytes),
+            maxBytes: photos.maxUploadBytes,
+            error: error
+        )
+        return try pages.render("upload", title: "Upload a selfie", page: page, context: context, status: status)
+    }
+
+    struct PhotoPage: Sendable {
+        let photo: PhotoCard
+    }
+
+    func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
+        let title = photo.title.isEmpty ? "Photo" : photo.title
+        return try pages.render("photo", title: title, page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))), context: context)
+            .response(from: request, context: context)
+    }
+
+    func confirmDelete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
+        return try pages.render(
+            "photo-delete",
+            title: "Delete this photo?",
+            page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))),
+            context: context
+        ).response(from: request, context: context)
+    }
+
+    func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await photos.delete(try context.parameters.require("id"), of: context.user)
+        return .seeOther("/gallery?notice=\(Notice.photoDeleted.rawValue)")
+    }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Starts (or stops) the S3-compatible servers the tests talk to, on free loopback ports:
+#   nanio  - verifies SigV4 signatures strictly
+#   moto   - broad S3 behaviour (does not check signatures)
+# `start` writes their addresses to .build/test-peers/env for `make test` to export.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=.build/test-peers
+mkdir -p "$dir"
+
+stop() {
+    for name in nanio moto; do
+        if [ -f "$dir/$name.pid" ]; then
+            kill "$(cat "$dir/$name.pid")" 2>/dev/null || true
+            rm -f "$dir/$name.pid"
+        fi
+    done
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+wait_for() { # NAME PORT
+    for _ in $(seq 1 100); do
+        if python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $2), 0.2)" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "$1 did not start; its log:" >&2
+    cat "$dir/$1.log" >&2
+    return 1
+}
+
+start() {
+    stop
+    python3 -c "import nanio, moto.server, flask_cors" 2>/dev/null || python3 -m pip install -q nanio "moto[server]"
+    rm -rf "$dir/nanio-data"
+    mkdir -p "$dir/nanio-data"
+    nanio_port=$(free_port)
+    moto_port=$(free_port)
+    NANIO_ACCESS_KEY=selfie-test NANIO_SECRET_KEY=selfie-test-secret-key \
+        python3 -m nanio serve --host 127.0.0.1 --port "$nanio_port" --data-dir "$dir/nanio-data" \
+        --no-access-log --log-level warning > "$dir/nanio.log" 2>&1 &
+    echo $! > "$dir/nanio.pid"
+    python3 -m moto.server -H 127.0.0.1 -p "$moto_port" > "$dir/moto.log" 2>&1 &
+    echo $! > "$dir/moto.pid"
+    wait_for nanio "$nanio_port"
+    wait_for moto "$moto_port"
+    cat > "$dir/env" <<ENV
+TEST_S3_NANIO_ENDPOINT=http://127.0.0.1:$nanio_port
+TEST_S3_NANIO_ACCESS_KEY=selfie-test
+TEST_S3_NANIO_SECRET_KEY=selfie-test-secret-key
+TEST_S3_MOTO_ENDPOINT=http://127.0.0.1:$moto_port
+ENV
+    echo "==> test peers: nanio on $nanio_port, moto on $moto_port"
+}
+
+case "${1:-start}" in
+    start) start ;;
+    stop) stop ;;
+    *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac
