@@ -1,12 +1,16 @@
 """Drives Selfie's browser pages in headless Chromium, as a person would, and saves screenshots.
 
 Usage: browser_check.py BASE_URL SCREENSHOT_DIR
-Checks: sign up, gallery greeting, sign out, sign in, account page with the session listed,
-password change (and that the new password works), no console errors, every form control labelled.
+Checks: sign up, empty gallery, upload a JPEG with a caption (progress bar), see it in the
+gallery, open it, delete it behind the confirmation, gallery empty again; sign out, sign in,
+account page with the session listed, password change (and that the new password works); no
+console errors and every form control labelled on each page.
 """
 import os
 import sys
 import uuid
+
+from PIL import Image, ImageDraw
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -75,7 +79,19 @@ def check_page_hygiene(page):
     check(not unlabeled, f"{page}: every form control has a label {unlabeled if unlabeled else ''}")
 
 
+def make_jpeg(path):
+    """A real 640x480 JPEG: a sky-to-sand gradient with a sun, so the screenshots show something."""
+    image = Image.new("RGB", (640, 480))
+    draw = ImageDraw.Draw(image)
+    for y in range(480):
+        draw.line([(0, y), (640, y)], fill=(40 + y // 4, 120 + y // 6, 220 - y // 3))
+    draw.ellipse([440, 60, 560, 180], fill=(255, 210, 80))
+    image.save(path, "JPEG", quality=85)
+
+
 email = f"ada+{uuid.uuid4().hex[:8]}@example.com"
+jpeg = os.path.abspath(os.path.join(shots, "beach.jpg"))
+make_jpeg(jpeg)
 try:
     driver.get(base + "/")
     check(driver.current_url.endswith("/signin"), "/ sends a visitor to sign in")
@@ -90,7 +106,33 @@ try:
     submit()
     check(driver.current_url.startswith(base + "/gallery"), "sign-up lands on the gallery")
     check("Hello, Ada" in driver.page_source, "gallery greets the new user")
-    shot("02-gallery")
+    check("Your gallery is empty." in driver.page_source, "empty gallery invites the first upload")
+    shot("02-gallery-empty")
+
+    driver.find_element(By.LINK_TEXT, "Upload your first selfie").click()
+    check_page_hygiene("upload")
+    driver.find_element(By.ID, "image").send_keys(jpeg)
+    driver.find_element(By.ID, "title").send_keys("Sunny day at the beach")
+    driver.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(driver, 15).until(lambda d: "/gallery" in d.current_url)
+    WebDriverWait(driver, 5).until(lambda d: "Your photo was uploaded." in d.page_source)
+    check("Sunny day at the beach" in driver.page_source, "the upload appears in the gallery with its caption")
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script("const i=document.querySelector('.gallery img'); return i && i.complete && i.naturalWidth > 0;"))
+    check(driver.execute_script("return document.querySelector('.gallery img').naturalWidth") == 640, "the image loads through its signed URL")
+    check_page_hygiene("gallery")
+    shot("03-gallery-one-photo")
+
+    driver.find_element(By.CSS_SELECTOR, ".gallery a").click()
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script("const i=document.querySelector('img.full'); return i && i.complete && i.naturalWidth > 0;"))
+    check("Sunny day at the beach" in driver.find_element(By.TAG_NAME, "h1").text, "the photo page shows the caption")
+    shot("04-photo-page")
+    driver.find_element(By.LINK_TEXT, "Delete this photo…").click()
+    check("Delete this photo?" in driver.page_source, "delete asks for confirmation")
+    shot("05-delete-confirmation")
+    click_and_wait("main form button[type=submit]")
+    check("The photo was deleted." in driver.page_source, "delete confirms")
+    check("Your gallery is empty." in driver.page_source, "the gallery is empty again")
+    shot("06-gallery-empty-again")
 
     click_and_wait("header form button")
     check("You are signed out." in driver.page_source, "sign-out confirms")
@@ -100,7 +142,7 @@ try:
     fill({"email": email, "password": "wrong password"})
     submit()
     check("The email or password is incorrect." in driver.page_source, "wrong password is refused")
-    shot("03-signin-error")
+    shot("07-signin-error")
     fill({"email": email, "password": "first password 1"})
     submit()
     check("/gallery" in driver.current_url, "sign-in works")
@@ -108,11 +150,11 @@ try:
     driver.get(base + "/account")
     check_page_hygiene("account")
     check(email in driver.page_source and "This browser" in driver.page_source, "account lists this session")
-    shot("04-account")
+    shot("08-account")
     fill({"current_password": "first password 1", "new_password": "second password 2", "new_password_confirmation": "second password 2"})
     click_and_wait("form[action='/account/password'] button")
     check("Your password was changed." in driver.page_source, "password change confirmed")
-    shot("05-password-changed")
+    shot("09-password-changed")
 
     click_and_wait("header form button")
     driver.get(base + "/signin")

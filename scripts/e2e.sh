@@ -5,14 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 set -a; . ./.env; set +a
 
-python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q selenium
+python3 -c "import selenium, PIL" 2>/dev/null || python3 -m pip install -q selenium pillow
 
 db="selfie_e2e"
 base="${DATABASE_URL%/*}"
 runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null
 port=${E2E_PORT:-18080}
 mkdir -p .build/e2e
-DATABASE_URL="$base/$db" PORT=$port .build/debug/selfie serve --migrate > .build/e2e/server.log 2>&1 &
+rm -rf .build/e2e/blobs
+DATABASE_URL="$base/$db" PORT=$port BLOB_DIR=.build/e2e/blobs .build/debug/selfie serve --migrate > .build/e2e/server.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
@@ -9,11 +10,13 @@ public struct ResourcePaths: Sendable {
     public var templates: String
     public var publicFiles: String
     public var migrations: String
+    public var openAPIDocument: String
 
     public init(root: String = ".") {
         self.templates = "\(root)/Templates"
         self.publicFiles = "\(root)/Public"
         self.migrations = "\(root)/migrations"
+        self.openAPIDocument = "\(root)/openapi.yaml"
     }
 }
 
@@ -29,22 +32,30 @@ public enum PendingMigrationPolicy: Sendable {
 struct AppServices {
     let postgres: PostgresClient
     let sessions: any WebSessionRepository
+    let tokens: any APITokenRepository
     let accounts: AccountService
+    let appKeys: any AppKeyStore
     let photos: PhotoService
     let sweeper: BlobSweeper
     let pages: PageRenderer
     let health: HealthController
+    let http: HTTPClientService
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
         postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger)
+        http = HTTPClientService()
         sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
+        tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
         accounts = AccountService(
             users: PostgresUserRepository(client: postgres, logger: logger),
             sessions: sessions,
+            tokens: tokens,
             hasher: PasswordHasher(cost: config.bcryptCost),
-            sessionLifetime: config.sessionLifetime
+            sessionLifetime: config.sessionLifetime,
+            tokenLifetime: config.tokenLifetime
         )
-        let blobs = try makeBlobStore(config, logger: logger)
+        appKeys = ConfiguredAppKeys(AppKey(name: config.apiAuthName, password: config.apiAuthPassword))
+        let blobs = try makeBlobStore(config, http: http.client, logger: logger)
         let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
         photos = PhotoService(
             photos: photoRows,
@@ -73,15 +84,16 @@ public func buildApplication(
         migrations: try Migrator.loadMigrations(from: paths.migrations),
         logger: logger
     )
-    let (sessions, sweeper) = (services.sessions, services.sweeper)
+    let (sessions, tokens, sweeper) = (services.sessions, services.tokens, services.sweeper)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
         services: [
             services.postgres,
-            PeriodicTask(name: "expired session cleanup", interval: .seconds(600), logger: logger) {
-                let count = try await sessions.deleteExpired()
-                if count > 0 { logger.info("deleted \(count) expired session(s)") }
+            services.http,
+            PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
+                let count = try await sessions.deleteExpired() + tokens.deleteExpired()
+                if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
             },
             PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger) {
                 _ = try await sweeper.sweep()
@@ -103,12 +115,12 @@ public func buildApplication(
 }
 
 /// The configured blob store: the filesystem (default) or S3-compatible.
-public func makeBlobStore(_ config: AppConfiguration, logger: Logger) throws -> any BlobStore {
+public func makeBlobStore(_ config: AppConfiguration, http: HTTPClient = .shared, logger: Logger) throws -> any BlobStore {
     switch config.blobStore {
     case .filesystem(let directory):
         return try FileBlobStore(root: directory, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
     case .s3(let s3):
-        return S3BlobStore(configuration: s3, logger: logger)
+        return S3BlobStore(configuration: s3, http: http, logger: logger)
     }
 }
 
@@ -150,5 +162,6 @@ func buildRouter(
     MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
         .addRoutes(to: router)
     HomeController().addRoutes(to: router)
+    APIController(services: services, paths: paths).addRoutes(to: router)
     return router
 }

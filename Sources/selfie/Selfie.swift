@@ -10,7 +10,7 @@ struct Selfie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfie",
         abstract: "Accounts and a private photo gallery.",
-        subcommands: [Serve.self, Migrate.self],
+        subcommands: [Serve.self, Migrate.self, Blobs.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -50,6 +50,40 @@ struct Migrate: AsyncParsableCommand {
             exitWithMessage("selfie: \(error)")
         } catch let error as PSQLError {
             exitWithMessage("selfie: cannot migrate the database: \(String(reflecting: error))")
+        }
+    }
+}
+
+struct Blobs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Look after the photo blob store.",
+        subcommands: [Sweep.self]
+    )
+
+    struct Sweep: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete blobs that have no photo row (older than an hour) and report rows whose blob is missing."
+        )
+
+        @Option(help: "Only blobs at least this many minutes old are deleted (uploads in flight are younger).")
+        var minimumAgeMinutes = 60
+
+        func run() async throws {
+            let config = try loadConfiguration()
+            let logger = makeLogger(config)
+            let blobs = try makeBlobStore(config, logger: logger)
+            let minimumAge = Duration.seconds(max(minimumAgeMinutes, 0) * 60)
+            let report = try await PostgresClient.withClient(config.database, logger: logger) { client in
+                try await BlobSweeper(photos: PostgresPhotoRepository(client: client, logger: logger), blobs: blobs, logger: logger)
+                    .sweep(minimumAge: minimumAge)
+            }
+            print("Deleted \(report.orphansDeleted.count) orphan blob(s).")
+            if report.rowsMissingBlobs.isEmpty {
+                print("Every photo has its blob.")
+            } else {
+                print("\(report.rowsMissingBlobs.count) photo(s) whose blob is missing:")
+                for id in report.rowsMissingBlobs { print("  \(id)") }
+            }
         }
     }
 }

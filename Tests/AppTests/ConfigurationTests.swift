@@ -20,6 +20,33 @@ struct ConfigurationTests {
         #expect(config.database.database == "selfie")
         #expect(config.database.password == "pw")
         #expect(config.usesHTTPS == false)
+        #expect(config.bcryptCost == 12)
+        #expect(config.maxUploadBytes == 20 * 1024 * 1024)
+        #expect(config.tokenLifetime == .seconds(86400))
+        #expect(config.blobStore == .filesystem(directory: "data/blobs"))
+    }
+
+    @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")
+    func s3Configuration() throws {
+        var environment = complete
+        environment["BLOB_STORE"] = "s3"
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        for name in ["S3_BUCKET_NAME", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] {
+            #expect(error?.description.contains("\(name) is missing") == true)
+        }
+        environment["S3_BUCKET_NAME"] = "photos"
+        environment["AWS_ACCESS_KEY_ID"] = "key"
+        environment["AWS_SECRET_ACCESS_KEY"] = "secret"
+        environment["S3_REGION"] = "eu-west-1"
+        guard case .s3(let aws) = try AppConfiguration.load(from: environment).blobStore else {
+            Issue.record("expected an S3 store")
+            return
+        }
+        #expect(aws.endpoint.absoluteString == "https://s3.eu-west-1.amazonaws.com")
+        #expect(aws.addressing == .virtualHost)
+        environment["S3_ENDPOINT"] = "http://127.0.0.1:9000"
+        guard case .s3(let local) = try AppConfiguration.load(from: environment).blobStore else { return }
+        #expect(local.addressing == .path)
     }
 
     @Test("a missing SECRET_KEY stops start-up with a message naming it")

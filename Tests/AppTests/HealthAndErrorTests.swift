@@ -26,7 +26,7 @@ struct HealthAndErrorTests {
         config.logLevel = .critical
         let services = try await AppServices(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
         let router = buildRouter(config: config, paths: ResourcePaths(root: repositoryRoot), services: services, logger: testLogger)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.postgres], logger: testLogger)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.postgres, services.http], logger: testLogger)
         try await app.test(.live) { client in
             let started = ContinuousClock.now
             let health = try await client.execute(uri: "/healthz", method: .get)

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Sign up in the browser")
 struct SignUpTests {
-    @Test("signing up creates the account, signs the person in and lands on the gallery")
+    @Test("signing up creates the account (bcrypt, production cost 12), signs the person in and lands on the gallery")
     func signUpSucceeds() async throws {
-        try await withTestApp { app in
+        try await withTestApp(configure: { $0.bcryptCost = 12 }) { app in
             let browser = app.browser()
             let email = uniqueEmail("ada")
             let response = try await browser.signUp(name: "Ada Lovelace", email: email)

@@ -83,19 +83,25 @@ extension String {
 public struct AccountService: Sendable {
     let users: any UserRepository
     let sessions: any WebSessionRepository
+    let tokens: any APITokenRepository
     let hasher: PasswordHasher
     let sessionLifetime: Duration
+    let tokenLifetime: Duration
 
     public init(
         users: any UserRepository,
         sessions: any WebSessionRepository,
+        tokens: any APITokenRepository,
         hasher: PasswordHasher,
-        sessionLifetime: Duration
+        sessionLifetime: Duration,
+        tokenLifetime: Duration
     ) {
         self.users = users
         self.sessions = sessions
+        self.tokens = tokens
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
+        self.tokenLifetime = tokenLifetime
     }
 
     /// Creates the account. Throws `FieldErrors` for invalid input, including a taken email
@@ -130,14 +136,16 @@ public struct AccountService: Sendable {
         return credentials
     }
 
-    /// Checks the current password, stores the new one and ends the user's other browser sessions.
+    /// Checks the current password, stores the new one, ends the user's other browser sessions
+    /// and revokes their API tokens. Returns the credentials with the new hash.
+    @discardableResult
     public func changePassword(
         of user: User,
         current: String,
         new: String,
         confirmation: String?,
         keepingSession sessionID: Int64?
-    ) async throws {
+    ) async throws -> UserCredentials {
         var errors = FieldErrors()
         if let problem = PasswordPolicy.problem(with: new) {
             errors["newPassword"] = problem
@@ -151,7 +159,9 @@ public struct AccountService: Sendable {
             throw errors
         }
         guard errors.isEmpty else { throw errors }
-        try await users.replacePassword(userID: user.id, passwordHash: try await hasher.hash(new), keepingSession: sessionID)
+        let hash = try await hasher.hash(new)
+        try await users.replacePassword(userID: user.id, passwordHash: hash, keepingSession: sessionID)
+        return UserCredentials(user: user, passwordHash: hash)
     }
 
     /// Starts a browser session and returns the token for its cookie. A fresh token every time:
@@ -180,6 +190,34 @@ public struct AccountService: Sendable {
             try await sessions.touch(sessionID: session.sessionID)
         }
         return session
+    }
+
+    /// Issues an API token (≥ 256 random bits; only its hash is stored) through `appKey`.
+    public func issueToken(for credentials: UserCredentials, appKey: String) async throws -> (token: String, expiresAt: Date) {
+        let token = RandomToken.urlSafe()
+        let expiresAt = Date.now.addingTimeInterval(TimeInterval(tokenLifetime.components.seconds))
+        let issued = try await tokens.create(
+            userID: credentials.user.id,
+            passwordHash: credentials.passwordHash,
+            tokenHash: RandomToken.hash(token),
+            appKeyName: appKey,
+            expiresAt: expiresAt
+        )
+        guard issued else { throw AccountError.invalidCredentials }
+        return (token, expiresAt)
+    }
+
+    /// The live token a request presents, if any. Records use at most once a minute.
+    public func token(_ token: String) async throws -> AuthenticatedToken? {
+        guard let found = try await tokens.findActive(tokenHash: RandomToken.hash(token)) else { return nil }
+        if found.lastUsedAt.timeIntervalSinceNow < -60 {
+            try await tokens.touch(tokenID: found.tokenID)
+        }
+        return found
+    }
+
+    public func revokeToken(_ tokenID: Int64) async throws {
+        try await tokens.revoke(tokenID: tokenID)
     }
 
     public func endSession(_ sessionID: Int64) async throws {

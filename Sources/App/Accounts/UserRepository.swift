@@ -10,7 +10,8 @@ public protocol UserRepository: Sendable {
     func credentials(forEmail email: String) async throws -> UserCredentials?
     func credentials(forID id: Int64) async throws -> UserCredentials?
     /// Stores a new password hash and, in the same transaction, ends every browser session of the
-    /// user but `keepingSession`: no session started with the old password outlives the change.
+    /// user but `keepingSession` and revokes every API token: nothing signed in with the old
+    /// password outlives the change.
     func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws
 }
 
@@ -67,6 +68,10 @@ public struct PostgresUserRepository: UserRepository {
             )
             try await connection.query(
                 "DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keepingSession)",
+                logger: logger
+            )
+            try await connection.query(
+                "UPDATE api_tokens SET revoked_at = now() WHERE user_id = \(userID) AND revoked_at IS NULL",
                 logger: logger
             )
         }

@@ -25,6 +25,8 @@ public struct AppConfiguration: Sendable {
     public var maxUploadBytes: Int
     /// How long a signed image URL stays valid.
     public var signedURLLifetime: Duration
+    /// How long an API token lives (`TOKEN_TTL_SECONDS`).
+    public var tokenLifetime: Duration
 
     /// Cookies get `Secure` when the public URL is https.
     public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
@@ -42,7 +44,8 @@ public struct AppConfiguration: Sendable {
         bcryptCost: UInt8 = 12,
         blobStore: BlobStoreConfiguration = .filesystem(directory: "data/blobs"),
         maxUploadBytes: Int = 20 * 1024 * 1024,
-        signedURLLifetime: Duration = .seconds(3600)
+        signedURLLifetime: Duration = .seconds(3600),
+        tokenLifetime: Duration = .seconds(86400)
     ) {
         self.host = host
         self.port = port
@@ -57,6 +60,7 @@ public struct AppConfiguration: Sendable {
         self.blobStore = blobStore
         self.maxUploadBytes = maxUploadBytes
         self.signedURLLifetime = signedURLLifetime
+        self.tokenLifetime = tokenLifetime
     }
 
     /// Reads and validates the configuration, naming every missing or invalid variable at once.
@@ -135,6 +139,14 @@ public struct AppConfiguration: Sendable {
             }
         }
         let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
+        var tokenLifetime = Duration.seconds(86400)
+        if let raw = value("TOKEN_TTL_SECONDS") {
+            if let seconds = Int(raw), seconds >= 60 {
+                tokenLifetime = .seconds(seconds)
+            } else {
+                problems.append("TOKEN_TTL_SECONDS must be a whole number of seconds, at least 60, got \"\(raw)\"")
+            }
+        }
 
         guard problems.isEmpty, let secretKey, let database, let apiAuthName, let apiAuthPassword, let blobStore else {
             throw ConfigurationError(problems: problems)
@@ -149,7 +161,8 @@ public struct AppConfiguration: Sendable {
             apiAuthPassword: apiAuthPassword,
             logLevel: logLevel,
             blobStore: blobStore,
-            maxUploadBytes: maxUploadBytes
+            maxUploadBytes: maxUploadBytes,
+            tokenLifetime: tokenLifetime
         )
     }
 }

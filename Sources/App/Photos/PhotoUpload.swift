@@ -43,9 +43,9 @@ struct PhotoUploadReader {
         do {
             let parser = MultipartParser(boundary: boundary)
             let events = PartEvents()
-            parser.onHeader = { events.items.append(.header($0, $1)) }
-            parser.onBody = { events.items.append(.body($0)) }
-            parser.onPartComplete = { events.items.append(.partComplete) }
+            parser.onHeader = { events.append(.header($0, $1)) }
+            parser.onBody = { events.appendBody(&$0) }
+            parser.onPartComplete = { events.append(.partComplete) }
 
             var received = 0
             for try await chunk in body {
@@ -56,9 +56,7 @@ struct PhotoUploadReader {
                 } catch {
                     throw PhotoUploadError.malformed
                 }
-                let batch = events.items
-                events.items.removeAll(keepingCapacity: true)
-                for event in batch { try await state.handle(event) }
+                for event in events.drain() { try await state.handle(event) }
             }
             return try state.finish()
         } catch {
@@ -67,8 +65,31 @@ struct PhotoUploadReader {
         }
     }
 
+    /// What the push parser reported for one chunk. The parser hands body bytes over in small
+    /// slices (it stops at every CR); consecutive slices are joined into one buffer, so the store
+    /// gets one write per network chunk rather than hundreds.
     private final class PartEvents {
-        var items: [PartEvent] = []
+        private var items: [PartEvent] = []
+        private var body = ByteBuffer()
+
+        func appendBody(_ bytes: inout ByteBuffer) { body.writeBuffer(&bytes) }
+
+        func append(_ event: PartEvent) {
+            flushBody()
+            items.append(event)
+        }
+
+        func drain() -> [PartEvent] {
+            flushBody()
+            defer { items.removeAll(keepingCapacity: true) }
+            return items
+        }
+
+        private func flushBody() {
+            guard body.readableBytes > 0 else { return }
+            items.append(.body(body))
+            body = ByteBuffer()
+        }
     }
 }
 

@@ -7,10 +7,13 @@ import Hummingbird
 public struct AppError: Error, Sendable {
     public let status: HTTPResponse.Status
     public let message: String
+    /// Headers the response needs (e.g. `WWW-Authenticate` on a 401).
+    public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, _ message: String) {
+    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
+        self.headers = headers
     }
 
     static func notFound(_ message: String = "There is nothing at this address.") -> AppError {

@@ -19,6 +19,10 @@ public struct AppRequestContext: PageContext {
     /// The browser sent a session cookie that no longer matches a live session (expired, signed
     /// out elsewhere): its forms are answered with "sign in again", not a CSRF error.
     public var hasStaleSession = false
+    /// Set by `AppKeyMiddleware` on the API's app-key routes.
+    public var appKey: AppKey?
+    /// Set by `APITokenMiddleware` on the API's token routes.
+    public var apiToken: AuthenticatedToken?
 
     public var signedInUser: User? { session?.user }
 

@@ -29,18 +29,28 @@ struct ErrorResponder: Sendable {
         if error is SignInRequired, !request.uri.path.isAPIPath {
             return .seeOther("/signin?next=\(Self.returnPath(for: request))")
         }
-        let (status, message) = Self.classify(error)
+        var (status, message) = Self.classify(error)
         if status.code >= 500 {
             context.logger.error(
                 "request failed",
                 metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"]
             )
         }
+        var response: Response
         if request.uri.path.isAPIPath {
-            return APIErrorBody(status: status, message: message).response()
+            // The router's own "no such route" (and wrong method) answers as the seed's API did.
+            if let error = error as? HTTPError, error.status == .notFound || error.status == .methodNotAllowed {
+                (status, message) = (.notFound, "Wrong URL or HTTP method")
+            }
+            response = APIErrorBody(status: status, message: message).response()
+        } else {
+            let user = (context as? any PageContext)?.signedInUser
+            response = pages.renderError(status: status, message: message, user: user).response(from: request, context: context)
         }
-        let user = (context as? any PageContext)?.signedInUser
-        return pages.renderError(status: status, message: message, user: user).response(from: request, context: context)
+        if let error = error as? AppError {
+            for field in error.headers { response.headers.append(field) }
+        }
+        return response
     }
 
     /// The status and the client-safe message for an error.
@@ -52,6 +62,9 @@ struct ErrorResponder: Sendable {
             return (.unauthorized, "Sign in first.")
         case let error as HTTPError:
             return (error.status, error.body ?? genericMessage(for: error.status))
+        case let error as any HTTPResponseError:
+            // e.g. NIOTooManyBytesError from collecting a body over its limit (413)
+            return (error.status, genericMessage(for: error.status))
         case BlobStoreError.unavailable:
             return (.serviceUnavailable, "Photo storage is unavailable right now. Please try again shortly.")
         case BlobStoreError.insufficientStorage:
@@ -107,12 +120,10 @@ struct APIErrorBody: Encodable {
     }
 
     func response() -> Response {
-        let data = (try? JSONEncoder().encode(self)) ?? Data(#"{"status":500,"message":"Error"}"#.utf8)
-        let httpStatus = HTTPResponse.Status(code: status)
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)]
-        if httpStatus == .unauthorized {
-            headers[.wwwAuthenticate] = #"Basic realm="Selfie API""#
-        }
-        return Response(status: httpStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(self)) ?? Data(#"{"message":"Error","status":500}"#.utf8)
+        let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)]
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -32,8 +32,10 @@ struct TestApp {
 
 extension AppConfiguration {
     /// A valid configuration for tests: secrets are fixed test values, the port is chosen by the OS.
+    /// bcrypt runs at cost 4 here so that a hundred tests in parallel do not queue for seconds
+    /// behind each other's hashing; the production cost (12) is asserted by its own tests.
     static func testing(database: DatabaseURL) throws -> AppConfiguration {
-        try AppConfiguration.load(from: [
+        var config = try AppConfiguration.load(from: [
             "HOST": "127.0.0.1",
             "PORT": "0",
             "PUBLIC_URL": "http://localhost",
@@ -43,6 +45,8 @@ extension AppConfiguration {
             "API_AUTH_PASSWORD": "test-app-password",
             "LOG_LEVEL": "warning",
         ]).with(database: database).with(blobStore: .filesystem(directory: temporaryBlobDirectory()))
+        config.bcryptCost = 4
+        return config
     }
 
     func with(blobStore: BlobStoreConfiguration) -> AppConfiguration {

@@ -1,0 +1,81 @@
+import Hummingbird
+
+/// Requires a valid app key (HTTP Basic) on the routes it guards and records it in the context.
+struct AppKeyMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let keys: any AppKeyStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let key = try await keys.authenticate(basicAuthorization: request.headers[.authorization]) else {
+            throw APIError.appKeyRequired
+        }
+        var context = context
+        context.appKey = key
+        return try await next(request, context)
+    }
+}
+
+/// Requires a live API token on the routes it guards and records it in the context. Accepted
+/// forms: `Token token=…` (the iOS app), `Token token="…"` (Rails style) and `Bearer …`.
+struct APITokenMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let accounts: AccountService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let presented = Self.token(fromAuthorization: request.headers[.authorization]),
+            let token = try await accounts.token(presented)
+        else { throw APIError.tokenRequired }
+        var context = context
+        context.apiToken = token
+        return try await next(request, context)
+    }
+
+    static func token(fromAuthorization header: String?) -> String? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces) else { return nil }
+        let lowered = header.lowercased()
+        var value: Substring
+        if lowered.hasPrefix("bearer ") {
+            value = header.dropFirst("bearer ".count)
+        } else if lowered.hasPrefix("token ") {
+            value = header.dropFirst("token ".count).drop(while: { $0 == " " })
+            guard value.lowercased().hasPrefix("token=") else { return nil }
+            value = value.dropFirst("token=".count)
+            // further Rails-style options (`, nonce="…"`) are not part of the token
+            if let comma = value.firstIndex(of: ",") { value = value[..<comma] }
+        } else {
+            return nil
+        }
+        var token = value.trimmingCharacters(in: .whitespaces)
+        if token.count >= 2, token.hasPrefix("\""), token.hasSuffix("\"") { token = String(token.dropFirst().dropLast()) }
+        return token.isEmpty || token.count > 512 ? nil : token
+    }
+}
+
+/// The context of app-key routes: creating it fails without a verified key.
+struct AppKeyContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let appKey: AppKey
+
+    init(context: AppRequestContext) throws {
+        guard let key = context.appKey else { throw APIError.appKeyRequired }
+        self.coreContext = context.coreContext
+        self.appKey = key
+    }
+}
+
+/// The context of token routes: creating it fails without a live token.
+struct APITokenContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let token: AuthenticatedToken
+    var user: User { token.user }
+
+    init(context: AppRequestContext) throws {
+        guard let token = context.apiToken else { throw APIError.tokenRequired }
+        self.coreContext = context.coreContext
+        self.token = token
+    }
+}

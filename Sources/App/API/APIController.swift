@@ -1,0 +1,265 @@
+import Foundation
+import Hummingbird
+
+/// The JSON API under `/api`, wire-compatible with the railsauth iOS app (see DESIGN.md):
+/// app-key routes to sign up and in, token routes for everything else.
+struct APIController {
+    let accounts: AccountService
+    let photos: PhotoService
+    let appKeys: any AppKeyStore
+    let openAPIDocumentPath: String
+
+    init(services: AppServices, paths: ResourcePaths) {
+        self.accounts = services.accounts
+        self.photos = services.photos
+        self.appKeys = services.appKeys
+        self.openAPIDocumentPath = paths.openAPIDocument
+    }
+
+    /// One API route: method, path and handler (which says what authentication it needs).
+    struct Route {
+        enum Handler {
+            case appKey(@Sendable (Request, AppKeyContext) async throws -> Response)
+            case token(@Sendable (Request, APITokenContext) async throws -> Response)
+            case open(@Sendable (Request, AppRequestContext) async throws -> Response)
+        }
+
+        let method: HTTPRequest.Method
+        let path: String
+        let handler: Handler
+    }
+
+    /// Every API route: what `addRoutes` registers and what `openapi.yaml` must describe.
+    var routes: [Route] {
+        [
+            Route(method: .post, path: "/api/signup", handler: .appKey(signUp)),
+            Route(method: .post, path: "/api/signin", handler: .appKey(signIn)),
+            Route(method: .get, path: "/api/get_token", handler: .appKey(getToken)),
+            Route(method: .get, path: "/api/clear_token", handler: .token(clearToken)),
+            Route(method: .post, path: "/api/reset_password", handler: .token(resetPassword)),
+            Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto)),
+            Route(method: .get, path: "/api/get_photos", handler: .token(getPhotos)),
+            Route(method: .delete, path: "/api/delete_photo", handler: .token(deletePhoto)),
+            Route(method: .get, path: "/api/openapi.yaml", handler: .open(openAPIDocument)),
+        ]
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        let keyed = router.group().add(middleware: AppKeyMiddleware(keys: appKeys)).group(context: AppKeyContext.self)
+        let tokened = router.group().add(middleware: APITokenMiddleware(accounts: accounts))
+            .group(context: APITokenContext.self)
+        for route in routes {
+            let path = RouterPath(route.path)
+            switch route.handler {
+            case .appKey(let handler): keyed.on(path, method: route.method, use: handler)
+            case .token(let handler): tokened.on(path, method: route.method, use: handler)
+            case .open(let handler): router.on(path, method: route.method, use: handler)
+            }
+        }
+    }
+
+    // MARK: Responses
+
+    /// The user as the app reads it: `full_name` split at the first space, every value a string.
+    struct UserJSON: Encodable, Sendable {
+        let firstName: String
+        let lastName: String
+        let email: String
+        var apiAuthtoken: String?
+        var authtokenExpiry: String?
+
+        init(_ user: User, token: (token: String, expiresAt: Date)? = nil) {
+            let parts = user.fullName.split(separator: " ", maxSplits: 1)
+            self.firstName = parts.first.map(String.init) ?? ""
+            self.lastName = parts.count > 1 ? String(parts[1]) : ""
+            self.email = user.email
+            self.apiAuthtoken = token?.token
+            self.authtokenExpiry = token.map { APIDate.format($0.expiresAt) }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case firstName = "first_name"
+            case lastName = "last_name"
+            case email
+            case apiAuthtoken = "api_authtoken"
+            case authtokenExpiry = "authtoken_expiry"
+        }
+    }
+
+    struct TokenJSON: Encodable, Sendable {
+        let apiAuthtoken: String
+        let authtokenExpiry: String
+
+        enum CodingKeys: String, CodingKey {
+            case apiAuthtoken = "api_authtoken"
+            case authtokenExpiry = "authtoken_expiry"
+        }
+    }
+
+    struct PhotoJSON: Encodable, Sendable {
+        let name: String
+        let title: String
+        let randomID: String
+        let imageURL: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, title
+            case randomID = "random_id"
+            case imageURL = "image_url"
+        }
+    }
+
+    struct StatusJSON: Encodable, Sendable {
+        let status: Int
+        let message: String
+    }
+
+    // MARK: App-key routes
+
+    func signUp(_ request: Request, context: AppKeyContext) async throws -> Response {
+        let fields = try await APIRequestFields.read(request)
+        let signUp = SignUpRequest(
+            fullName: try fields.require("full_name"),
+            email: try fields.require("email"),
+            password: try decryptPassword(fields.require("password"), key: context.appKey),
+            passwordConfirmation: nil
+        )
+        do {
+            let credentials = try await accounts.signUp(signUp)
+            context.logger.info("user signed up through the API", metadata: ["user": "\(credentials.user.id)"])
+            return try JSONResponse(body: UserJSON(credentials.user)).response(from: request, context: context)
+        } catch let errors as FieldErrors {
+            throw Self.apiError(for: errors)
+        }
+    }
+
+    func signIn(_ request: Request, context: AppKeyContext) async throws -> Response {
+        let (user, token) = try await authenticate(request, context: context, includingQuery: false)
+        return try JSONResponse(body: UserJSON(user, token: token)).response(from: request, context: context)
+    }
+
+    /// The seed handed out a token for an email alone; here the password is required as well.
+    func getToken(_ request: Request, context: AppKeyContext) async throws -> Response {
+        let (_, token) = try await authenticate(request, context: context, includingQuery: true)
+        return try JSONResponse(body: TokenJSON(apiAuthtoken: token.token, authtokenExpiry: APIDate.format(token.expiresAt)))
+            .response(from: request, context: context)
+    }
+
+    private func authenticate(_ request: Request, context: AppKeyContext, includingQuery: Bool) async throws
+        -> (User, (token: String, expiresAt: Date))
+    {
+        let fields = try await APIRequestFields.read(request, includingQuery: includingQuery)
+        let email = try fields.require("email")
+        let password = try decryptPassword(fields.require("password"), key: context.appKey)
+        do {
+            let credentials = try await accounts.authenticate(email: email, password: password)
+            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name)
+            return (credentials.user, token)
+        } catch AccountError.invalidCredentials {
+            context.logger.notice("API sign-in failed")
+            throw APIError.invalidCredentials
+        }
+    }
+
+    // MARK: Token routes
+
+    func clearToken(_ request: Request, context: APITokenContext) async throws -> Response {
+        try await accounts.revokeToken(context.token.tokenID)
+        return try JSONResponse(body: StatusJSON(status: 200, message: "Token cleared")).response(from: request, context: context)
+    }
+
+    /// Changes the password; every other token and every web session of the user ends, and the
+    /// app gets a new token.
+    func resetPassword(_ request: Request, context: APITokenContext) async throws -> Response {
+        let fields = try await APIRequestFields.read(request)
+        guard let key = try await appKeys.key(named: context.token.appKeyName) else { throw APIError.appKeyRequired }
+        let old = try decryptPassword(fields.require("old_password"), key: key)
+        let new = try decryptPassword(fields.require("new_password"), key: key)
+        do {
+            let credentials = try await accounts.changePassword(
+                of: context.user,
+                current: old,
+                new: new,
+                confirmation: nil,
+                keepingSession: nil
+            )
+            let token = try await accounts.issueToken(for: credentials, appKey: key.name)
+            return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
+        } catch let errors as FieldErrors {
+            if errors["currentPassword"] != nil { throw AppError(.unauthorized, "The old password is not correct.") }
+            throw Self.apiError(for: errors)
+        }
+    }
+
+    func uploadPhoto(_ request: Request, context: APITokenContext) async throws -> Response {
+        let photo = try await photos.upload(for: context.user, request: request)
+        return try JSONResponse(body: json(for: photo)).response(from: request, context: context)
+    }
+
+    /// Oldest first: the app reverses the list itself.
+    func getPhotos(_ request: Request, context: APITokenContext) async throws -> Response {
+        let all = try await photos.all(for: context.user)
+        return try JSONResponse(body: all.map(json(for:))).response(from: request, context: context)
+    }
+
+    func deletePhoto(_ request: Request, context: APITokenContext) async throws -> Response {
+        let fields = try await APIRequestFields.read(request, includingQuery: true)
+        do {
+            try await photos.delete(try fields.require("photo_id"), of: context.user)
+        } catch let error as AppError where error.status == .notFound {
+            throw APIError.photoNotFound
+        }
+        return try JSONResponse(body: StatusJSON(status: 200, message: "Image deleted")).response(from: request, context: context)
+    }
+
+    // MARK: Document
+
+    func openAPIDocument(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let text = try String(contentsOfFile: openAPIDocumentPath, encoding: .utf8)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    // MARK: Helpers
+
+    private func json(for photo: Photo) -> PhotoJSON {
+        PhotoJSON(name: photo.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: photos.imageURL(for: photo))
+    }
+
+    private func decryptPassword(_ ciphertext: String, key: AppKey) throws -> String {
+        do {
+            return try AESCrypt.decrypt(ciphertext, key: key.encryptionKey)
+        } catch {
+            throw APIError.undecryptablePassword
+        }
+    }
+
+    /// Validation messages for the API: a taken email is a 409, anything else a 422, with the
+    /// JSON field names the app uses.
+    static func apiError(for errors: FieldErrors) -> AppError {
+        let names = ["fullName": "full_name", "email": "email", "password": "password", "newPassword": "new_password"]
+        if let message = errors["email"], message.hasPrefix("An account with this email already exists") {
+            return AppError(.conflict, "An account with this email already exists.")
+        }
+        let message = errors.messages.sorted { $0.key < $1.key }
+            .map { "\(names[$0.key] ?? $0.key): \($0.value)" }
+            .joined(separator: " ")
+        return AppError(.unprocessableContent, message)
+    }
+}
+
+/// `authtoken_expiry`'s format: `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC.
+enum APIDate {
+    static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+            c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, c.nanosecond! / 1_000_000
+        )
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+
+/// The string fields of an API request: its JSON object body, plus (for GETs, where clients may
+/// put them there instead) its query parameters. Small bodies only.
+struct APIRequestFields {
+    static let maximumBodyBytes = 16 * 1024
+    private let values: [String: Any]
+
+    static func read(_ request: Request, includingQuery: Bool = false) async throws -> APIRequestFields {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: maximumBodyBytes)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw AppError(.contentTooLarge, "The request body is too large (at most \(maximumBodyBytes / 1024) KB).")
+        }
+        var values: [String: Any] = [:]
+        if includingQuery {
+            for (name, value) in request.uri.queryParameters { values[String(name)] = String(value) }
+        }
+        let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
+        if !text.isEmpty {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                throw APIError.invalidJSON
+            }
+            values.merge(object) { _, json in json }
+        }
+        return APIRequestFields(values: values)
+    }
+
+    /// A field that must be present as a non-empty string.
+    func require(_ name: String) throws -> String {
+        guard let value = values[name], !(value is NSNull) else { throw APIError.missingField(name) }
+        guard let text = value as? String else { throw APIError.wrongType(name) }
+        guard !text.isEmpty else { throw APIError.missingField(name) }
+        return text
+    }
+}
+
+/// An Encodable value as a JSON response with a status.
+struct JSONResponse<Body: Encodable & Sendable>: ResponseGenerator {
+    var status: HTTPResponse.Status = .ok
+    let body: Body
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(body)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count), .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}

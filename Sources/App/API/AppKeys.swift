@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// An app-level key (the seed's `API_AUTH_NAME` / `API_AUTH_PASSWORD`): HTTP Basic credentials for
+/// signing up and in, and — through the SHA-256 of its password — the AESCrypt key of the
+/// passwords that app sends. Only that digest is kept, never the password.
+public struct AppKey: Sendable {
+    public let name: String
+    let passwordDigest: [UInt8]
+
+    public init(name: String, password: String) {
+        self.name = name
+        self.passwordDigest = Array(SHA256.hash(data: Data(password.utf8)))
+    }
+
+    init(name: String, passwordDigest: [UInt8]) {
+        self.name = name
+        self.passwordDigest = passwordDigest
+    }
+
+    /// The key AESCrypt passwords from this app are encrypted with.
+    var encryptionKey: SymmetricKey { SymmetricKey(data: passwordDigest) }
+
+    /// Constant-time check of a presented password.
+    func accepts(password: String) -> Bool {
+        constantTimeEquals(Array(SHA256.hash(data: Data(password.utf8))), passwordDigest)
+    }
+}
+
+/// Where app keys come from. The one from the environment always; the admin pages may add more.
+public protocol AppKeyStore: Sendable {
+    /// The key with this name, if it exists and is not revoked.
+    func key(named name: String) async throws -> AppKey?
+}
+
+/// The key configured by `API_AUTH_NAME` / `API_AUTH_PASSWORD`.
+public struct ConfiguredAppKeys: AppKeyStore {
+    let key: AppKey
+
+    public init(_ key: AppKey) { self.key = key }
+
+    public func key(named name: String) async throws -> AppKey? {
+        constantTimeEquals(Array(name.utf8), Array(key.name.utf8)) ? key : nil
+    }
+}
+
+extension AppKeyStore {
+    /// The key named and unlocked by an `Authorization: Basic …` header, or nil.
+    func authenticate(basicAuthorization header: String?) async throws -> AppKey? {
+        guard let header, header.count > 6, header.prefix(6).lowercased() == "basic ",
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let credentials = String(data: decoded, encoding: .utf8),
+            let colon = credentials.firstIndex(of: ":")
+        else { return nil }
+        let name = String(credentials[..<colon])
+        let password = String(credentials[credentials.index(after: colon)...])
+        // Check the password even for an unknown name, so timing does not tell names apart.
+        let key = try await key(named: name)
+        let accepted = (key ?? AppKey(name: "", passwordDigest: Array(repeating: 0, count: 32))).accepts(password: password)
+        return accepted ? key : nil
+    }
+}

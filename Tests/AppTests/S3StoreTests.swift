@@ -1,0 +1,160 @@
+@testable import App
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@Suite("S3-compatible store (nanio checks signatures, moto checks behaviour)")
+struct S3StoreTests {
+    func write(_ bytes: [UInt8], to store: any BlobStore, as key: BlobKey, chunk: Int = 64 * 1024) async throws {
+        let writer = try await store.makeWriter(for: key)
+        for start in stride(from: 0, to: bytes.count, by: chunk) {
+            try await writer.write(ByteBuffer(bytes: bytes[start..<min(start + chunk, bytes.count)]))
+        }
+        try await writer.commit()
+    }
+
+    func collect(_ content: BlobContent) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        let collector = BodyCollector()
+        try await content.body.write(collector)
+        bytes = collector.bytes
+        return bytes
+    }
+
+    @Test("put, read, range, list, presigned GET, delete", arguments: S3Peer.allCases)
+    func roundTrip(peer: S3Peer) async throws {
+        let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        let image = TestImage.jpeg(size: 200_000)
+        try await write(image, to: store, as: key)
+
+        #expect(try await store.exists(key))
+        let content = try #require(try await store.read(key, range: nil))
+        #expect(content.totalSize == image.count)
+        #expect(content.contentType == "image/jpeg")
+        #expect(try await collect(content) == image)
+
+        let part = try #require(try await store.read(key, range: .from(100, through: 199)))
+        #expect(try await collect(part) == Array(image[100...199]))
+
+        let listed = try await store.list()
+        #expect(listed.map(\.key) == [key])
+        #expect(abs(listed[0].lastModified.timeIntervalSinceNow) < 300)
+
+        let fetched = try await plainGET(store.signedURL(for: key, lifetime: .seconds(300)))
+        #expect(fetched.status == 200)
+        #expect(fetched.body == image)
+
+        try await store.delete(key)
+        #expect(try await store.exists(key) == false)
+        #expect(try await store.read(key, range: nil) == nil)
+        #expect(try await store.list().isEmpty)
+        try await store.delete(key)  // deleting twice is fine
+    }
+
+    @Test("a photo over 8 MiB goes up as a multipart upload and comes back whole", arguments: S3Peer.allCases)
+    func multipart(peer: S3Peer) async throws {
+        let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/png"))
+        let image = TestImage.png(size: 9 * 1024 * 1024 + 12345)
+        try await write(image, to: store, as: key, chunk: 1024 * 1024)
+        let content = try #require(try await store.read(key, range: nil))
+        #expect(content.totalSize == image.count)
+        let body = try await collect(content)
+        #expect(body.count == image.count)
+        #expect(body == image)
+    }
+
+    @Test("an aborted upload leaves no object", arguments: S3Peer.allCases)
+    func abort(peer: S3Peer) async throws {
+        let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        let writer = try await store.makeWriter(for: key)
+        try await writer.write(ByteBuffer(bytes: TestImage.jpeg(size: 9 * 1024 * 1024)))  // one part already sent
+        await writer.abort()
+        #expect(try await store.exists(key) == false)
+        #expect(try await store.list().isEmpty)
+    }
+
+    @Test("nanio refuses a tampered presigned URL and wrong credentials")
+    func signaturesAreChecked() async throws {
+        let configuration = try await S3Peer.nanio.makeBucket()
+        let store = S3BlobStore(configuration: configuration, logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        try await write(TestImage.jpeg(), to: store, as: key)
+        let url = store.signedURL(for: key, lifetime: .seconds(300))
+        let tampered = url.replacingOccurrences(of: "X-Amz-Expires=300", with: "X-Amz-Expires=900")
+        #expect(try await plainGET(tampered).status == 403)
+
+        var wrong = configuration
+        wrong.credentials.secretAccessKey = "not-the-secret"
+        let impostor = S3BlobStore(configuration: wrong, logger: testLogger)
+        await #expect(throws: BlobStoreError.self) { try await impostor.exists(key) }
+    }
+
+    @Test("the app on S3: upload, gallery image from a presigned URL, delete removes the object", arguments: S3Peer.allCases)
+    func appRoundTrip(peer: S3Peer) async throws {
+        let bucket = try await peer.makeBucket()
+        try await withTestApp(configure: { $0.blobStore = .s3(bucket) }) { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let image = TestImage.jpeg(size: 150_000)
+            #expect(try await browser.upload(image: image, title: "In the cloud").status == .seeOther)
+            let photo = try #require(try await browser.galleryPhotos().first)
+            #expect(photo.title == "In the cloud")
+            #expect(photo.imageURL.hasPrefix(bucket.endpoint.absoluteString + "/" + bucket.bucket + "/photos/"))
+            #expect(photo.imageURL.contains("X-Amz-Signature="))
+            let fetched = try await plainGET(photo.imageURL)
+            #expect(fetched.status == 200)
+            #expect(fetched.body == image)
+
+            try await browser.submit("/photos/\(photo.id)/delete", from: "/photos/\(photo.id)/delete", [])
+            #expect(try await app.blobs.list().isEmpty)
+            #expect(try await app.photoCount() == 0)
+        }
+    }
+
+    @Test("an unreachable store: the upload gets a 503 page and no row is written")
+    func unreachable() async throws {
+        var unreachable = try S3Peer.moto.configuration(bucket: "unreachable")
+        unreachable.endpoint = URL(string: "http://127.0.0.1:1")!
+        let bucket = unreachable
+        try await withTestApp(configure: { $0.blobStore = .s3(bucket) }) { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let response = try await browser.upload(image: TestImage.jpeg())
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.text.contains("Photo storage is unavailable right now."))
+            #expect(try await app.photoCount() == 0)
+        }
+    }
+
+    @Test("requests are addressed path-style or virtual-host style")
+    func addressing() throws {
+        var configuration = S3Configuration(
+            endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com")!,
+            region: "eu-west-1",
+            bucket: "my-bucket",
+            credentials: AWSCredentials(accessKeyID: "a", secretAccessKey: "b"),
+            addressing: .virtualHost
+        )
+        let virtual = S3Client(configuration: configuration, logger: testLogger).location(objectKey: "photos/a b.jpg")
+        #expect(virtual.host == "my-bucket.s3.eu-west-1.amazonaws.com")
+        #expect(virtual.path == "/photos/a%20b.jpg")
+        configuration.addressing = .path
+        configuration.endpoint = URL(string: "http://127.0.0.1:9000")!
+        let path = S3Client(configuration: configuration, logger: testLogger).location(objectKey: "photos/x.jpg")
+        #expect(path.host == "127.0.0.1:9000")
+        #expect(path.path == "/my-bucket/photos/x.jpg")
+    }
+}
+
+/// Collects a response body written by a `ResponseBody`.
+final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
+    var bytes: [UInt8] = []
+    func write(_ buffer: ByteBuffer) async throws { bytes += Array(buffer.readableBytesView) }
+    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
