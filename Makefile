@@ -3,12 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: help setup build migrate run test e2e clean
+.PHONY: help setup build migrate run test e2e schemathesis clean
 
 help:
 	@echo "make run    install what is missing, start PostgreSQL, migrate, serve on http://127.0.0.1:8080"
-	@echo "make test   the same set-up, then the whole test suite (swift test)"
-	@echo "make migrate | build | setup | e2e | clean"
+	@echo "make test   the same set-up plus test peers, then schemathesis, the browser suite and swift test"
+	@echo "make migrate | build | setup | e2e | schemathesis | clean"
 
 ## setup: system packages, local PostgreSQL, role + database, generated .env
 setup:
@@ -23,8 +23,14 @@ migrate: build
 run: migrate
 	.build/debug/selfie serve
 
-## test: also starts the S3 test peers (nanio, moto) on loopback and stops them afterwards
-test: setup
+## test: the set-up plus test peers, then schemathesis on the live API, the headless-Chromium
+## browser suite, and the Swift test suite (against real PostgreSQL, nanio and moto)
+test:
+	@EXTRA_APT_PACKAGES="chromium chromium-driver" bash scripts/bootstrap.sh
+	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
+	swift build $(SWIFT_BUILD_FLAGS)
+	bash scripts/schemathesis.sh
+	bash scripts/e2e.sh
 	@bash scripts/test-peers.sh start
 	@set -a && . .build/test-peers/env && set +a && swift test --disable-xctest; \
 		status=$$?; bash scripts/test-peers.sh stop; exit $$status
@@ -32,7 +38,12 @@ test: setup
 ## e2e: a real headless Chromium through sign-up, sign-in, account, password change, sign-out
 e2e: build
 	@EXTRA_APT_PACKAGES="chromium chromium-driver" bash scripts/bootstrap.sh
+	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	bash scripts/e2e.sh
+
+schemathesis: build
+	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
+	bash scripts/schemathesis.sh
 
 clean:
 	rm -rf .build

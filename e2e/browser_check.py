@@ -13,6 +13,7 @@ import uuid
 from PIL import Image, ImageDraw
 
 from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -24,7 +25,9 @@ options = webdriver.ChromeOptions()
 for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=420,900"):
     options.add_argument(flag)
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(options=options)
+# Debian's chromium and its driver, named explicitly so selenium never tries to download one.
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
 driver.implicitly_wait(5)
 passed = failed = 0
 

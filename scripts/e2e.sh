@@ -5,12 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 set -a; . ./.env; set +a
 
-python3 -c "import selenium, PIL" 2>/dev/null || python3 -m pip install -q selenium pillow
 
 db="selfie_e2e"
 base="${DATABASE_URL%/*}"
-runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null
-port=${E2E_PORT:-18080}
+runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null 2>&1
+port=${E2E_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 mkdir -p .build/e2e
 rm -rf .build/e2e/blobs
 DATABASE_URL="$base/$db" PORT=$port BLOB_DIR=.build/e2e/blobs .build/debug/selfie serve --migrate > .build/e2e/server.log 2>&1 &

@@ -31,7 +31,6 @@ wait_for() { # NAME PORT
 
 start() {
     stop
-    python3 -c "import nanio, moto.server, flask_cors" 2>/dev/null || python3 -m pip install -q nanio "moto[server]"
     rm -rf "$dir/nanio-data"
     mkdir -p "$dir/nanio-data"
     nanio_port=$(free_port)
