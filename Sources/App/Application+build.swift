@@ -34,7 +34,9 @@ struct AppServices {
     let sessions: any WebSessionRepository
     let tokens: any APITokenRepository
     let accounts: AccountService
-    let appKeys: any AppKeyStore
+    let appKeys: AppKeyDirectory
+    let audit: any AuditLog
+    let admin: AdminService
     let photos: PhotoService
     let sweeper: BlobSweeper
     let pages: PageRenderer
@@ -46,15 +48,20 @@ struct AppServices {
         http = HTTPClientService()
         sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
         tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
+        audit = PostgresAuditLog(client: postgres, logger: logger)
         accounts = AccountService(
             users: PostgresUserRepository(client: postgres, logger: logger),
             sessions: sessions,
             tokens: tokens,
             hasher: PasswordHasher(cost: config.bcryptCost),
+            audit: audit,
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime
         )
-        appKeys = ConfiguredAppKeys(AppKey(name: config.apiAuthName, password: config.apiAuthPassword))
+        appKeys = AppKeyDirectory(
+            environmentKey: AppKey(name: config.apiAuthName, password: config.apiAuthPassword),
+            keys: PostgresAppKeyRepository(client: postgres, logger: logger)
+        )
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
         let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
         photos = PhotoService(
@@ -62,9 +69,18 @@ struct AppServices {
             blobs: blobs,
             maxUploadBytes: config.maxUploadBytes,
             urlLifetime: config.signedURLLifetime,
+            audit: audit,
             logger: logger
         )
         sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
+        admin = AdminService(
+            admin: PostgresAdminRepository(client: postgres, logger: logger),
+            accounts: accounts,
+            appKeys: appKeys,
+            blobs: blobs,
+            audit: audit,
+            logger: logger
+        )
         pages = try await PageRenderer(templatesDirectory: paths.templates)
         health = HealthController(database: postgres)
     }
@@ -78,7 +94,7 @@ public func buildApplication(
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     let services = try await AppServices(config, paths: paths, logger: logger)
-    let router = buildRouter(config: config, paths: paths, services: services, logger: logger)
+    let router = try buildRouter(config: config, paths: paths, services: services, logger: logger)
     let migrator = Migrator(
         client: services.postgres,
         migrations: try Migrator.loadMigrations(from: paths.migrations),
@@ -130,7 +146,7 @@ func buildRouter(
     paths: ResourcePaths,
     services: AppServices,
     logger: Logger
-) -> Router<AppRequestContext> {
+) throws -> Router<AppRequestContext> {
     let (accounts, photos, pages) = (services.accounts, services.photos, services.pages)
     let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)
     let errors = ErrorResponder(pages: pages)
@@ -162,6 +178,7 @@ func buildRouter(
     MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
         .addRoutes(to: router)
     HomeController().addRoutes(to: router)
-    APIController(services: services, paths: paths).addRoutes(to: router)
+    try APIController(services: services, paths: paths).addRoutes(to: router)
+    AdminPagesController(service: services.admin, accounts: accounts, photos: photos, pages: pages).addRoutes(to: router)
     return router
 }

@@ -463,7 +463,7 @@ struct OpenAPIDocumentTests {
             let documented = Self.documentedOperations(served.text)
 
             let services = try await AppServices(app.config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
-            let controller = APIController(services: services, paths: ResourcePaths(root: repositoryRoot))
+            let controller = try APIController(services: services, paths: ResourcePaths(root: repositoryRoot))
             try await services.http.client.shutdown()
             let routes = Set(controller.routes.map { "\($0.method.rawValue) \($0.path)" })
             #expect(routes == documented)

@@ -25,7 +25,7 @@ struct HealthAndErrorTests {
         var config = try AppConfiguration.testing(database: unreachable)
         config.logLevel = .critical
         let services = try await AppServices(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
-        let router = buildRouter(config: config, paths: ResourcePaths(root: repositoryRoot), services: services, logger: testLogger)
+        let router = try buildRouter(config: config, paths: ResourcePaths(root: repositoryRoot), services: services, logger: testLogger)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.postgres, services.http], logger: testLogger)
         try await app.test(.live) { client in
             let started = ContinuousClock.now

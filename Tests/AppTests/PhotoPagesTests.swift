@@ -1,4 +1,5 @@
 @testable import App
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -244,7 +245,7 @@ struct PhotoPagesTests {
             let first = try await browser.galleryPhotos()
             #expect(first.map(\.title) == (4...27).reversed().map { "Photo \($0)" })
             let html = try await browser.get("/gallery").text
-            let older = try #require(html.firstCapture(of: #"<a href="(/gallery\?after=[^"]+)">Older photos"#))
+            let older = try #require(html.firstCapture(of: #"<a href="(/gallery\?before=[^"]+)">Older photos"#))
             let second = try await browser.galleryPhotos(older)
             #expect(second.map(\.title) == ["Photo 3", "Photo 2", "Photo 1"])
             #expect(!(try await browser.get(older).text.contains("Older photos →")))
@@ -295,6 +296,84 @@ struct PhotoPagesTests {
             }
             #expect(second.orphansDeleted.isEmpty)
             #expect(try await app.blobs.exists(young))
+        }
+    }
+}
+
+@Suite("Uploads on the wire: streaming limits")
+struct UploadStreamingTests {
+    /// A chunked request (no Content-Length), so only the limit counted as bytes arrive can stop it.
+    func chunkedUpload(port: Int, path: String, headers: [(String, String)], body: ByteBuffer) async throws -> (Int, String) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let chunks = stride(from: 0, to: body.readableBytes, by: 64 * 1024).map {
+            body.getSlice(at: $0, length: min(64 * 1024, body.readableBytes - $0))!
+        }
+        request.body = .stream(chunks.async, length: .unknown)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1024 * 1024)))
+    }
+
+    @Test("an oversize photo sent without Content-Length is stopped by the streaming cap (413), nothing stored")
+    func chunkedOversize() async throws {
+        try await withTestApp(configure: { $0.maxUploadBytes = 256 * 1024 }) { app in
+            let token = try await app.api.signedInUser()
+            let (contentType, body) = MultipartBody.iOS(image: TestImage.jpeg(size: 2 * 1024 * 1024), title: "big")
+            let (status, text) = try await chunkedUpload(
+                port: try #require(app.client.port),
+                path: "/api/upload_photo",
+                headers: [("Content-Type", contentType), ("Authorization", "Token token=\(token)")],
+                body: body
+            )
+            #expect(status == 413)
+            #expect(text.contains("This photo is too large"))
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty)
+            // and an image just over the cap inside a body under the envelope is refused too
+            let (_, small) = MultipartBody.iOS(image: TestImage.jpeg(size: 256 * 1024 + 10), title: "")
+            let (justOver, _) = try await chunkedUpload(
+                port: try #require(app.client.port),
+                path: "/api/upload_photo",
+                headers: [("Content-Type", contentType), ("Authorization", "Token token=\(token)")],
+                body: small
+            )
+            #expect(justOver == 413)
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+
+    @Test("a multipart part with kilobytes of header is refused with 400")
+    func hugePartHeader() async throws {
+        try await withTestApp { app in
+            let token = try await app.api.signedInUser()
+            var body = ByteBuffer()
+            body.writeString("--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"" + String(repeating: "x", count: 40 * 1024) + "\"\r\n\r\n")
+            body.writeBytes(TestImage.jpeg())
+            body.writeString("\r\n--b--\r\n")
+            let (status, text) = try await chunkedUpload(
+                port: try #require(app.client.port),
+                path: "/api/upload_photo",
+                headers: [("Content-Type", "multipart/form-data; boundary=b"), ("Authorization", "Token token=\(token)")],
+                body: body
+            )
+            #expect(status == 400)
+            #expect(text.contains("The upload could not be read."))
+        }
+    }
+
+    @Test("temporary files of uploads that never finished are swept")
+    func staleTemporaryFiles() async throws {
+        try await withTestApp { app in
+            let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+            let writer = try await app.blobs.makeWriter(for: key)
+            try await writer.write(ByteBuffer(bytes: TestImage.jpeg()))
+            // neither commit nor abort: as if the server had crashed mid-upload
+            #expect(app.filesInBlobStore().count == 1)
+            #expect(try await app.blobs.removeIncompleteUploads(olderThan: .now.addingTimeInterval(-3600)) == 0, "a young upload is left alone")
+            #expect(try await app.blobs.removeIncompleteUploads(olderThan: .now.addingTimeInterval(3600)) == 1)
+            #expect(app.filesInBlobStore().isEmpty)
+            await writer.abort()
         }
     }
 }

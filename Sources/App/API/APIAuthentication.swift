@@ -11,8 +11,10 @@ struct AppKeyMiddleware: RouterMiddleware {
         guard let key = try await keys.authenticate(basicAuthorization: request.headers[.authorization]) else {
             throw APIError.appKeyRequired
         }
+        try await keys.recordUse(of: key)
         var context = context
         context.appKey = key
+        context.origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
         return try await next(request, context)
     }
 }
@@ -31,6 +33,7 @@ struct APITokenMiddleware: RouterMiddleware {
         else { throw APIError.tokenRequired }
         var context = context
         context.apiToken = token
+        context.origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
         return try await next(request, context)
     }
 
@@ -59,11 +62,13 @@ struct APITokenMiddleware: RouterMiddleware {
 struct AppKeyContext: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
     let appKey: AppKey
+    let origin: RequestOrigin
 
     init(context: AppRequestContext) throws {
-        guard let key = context.appKey else { throw APIError.appKeyRequired }
+        guard let key = context.appKey, let origin = context.origin else { throw APIError.appKeyRequired }
         self.coreContext = context.coreContext
         self.appKey = key
+        self.origin = origin
     }
 }
 
@@ -71,11 +76,13 @@ struct AppKeyContext: ChildRequestContext {
 struct APITokenContext: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
     let token: AuthenticatedToken
+    let origin: RequestOrigin
     var user: User { token.user }
 
     init(context: AppRequestContext) throws {
-        guard let token = context.apiToken else { throw APIError.tokenRequired }
+        guard let token = context.apiToken, let origin = context.origin else { throw APIError.tokenRequired }
         self.coreContext = context.coreContext
         self.token = token
+        self.origin = origin
     }
 }

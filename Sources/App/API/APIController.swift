@@ -7,13 +7,14 @@ struct APIController {
     let accounts: AccountService
     let photos: PhotoService
     let appKeys: any AppKeyStore
-    let openAPIDocumentPath: String
+    /// openapi.yaml, read once at start-up.
+    let openAPIDocument: String
 
-    init(services: AppServices, paths: ResourcePaths) {
+    init(services: AppServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
         self.photos = services.photos
         self.appKeys = services.appKeys
-        self.openAPIDocumentPath = paths.openAPIDocument
+        self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
     }
 
     /// One API route: method, path and handler (which says what authentication it needs).
@@ -40,7 +41,7 @@ struct APIController {
             Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto)),
             Route(method: .get, path: "/api/get_photos", handler: .token(getPhotos)),
             Route(method: .delete, path: "/api/delete_photo", handler: .token(deletePhoto)),
-            Route(method: .get, path: "/api/openapi.yaml", handler: .open(openAPIDocument)),
+            Route(method: .get, path: "/api/openapi.yaml", handler: .open(serveOpenAPIDocument)),
         ]
     }
 
@@ -125,7 +126,7 @@ struct APIController {
             passwordConfirmation: nil
         )
         do {
-            let credentials = try await accounts.signUp(signUp)
+            let credentials = try await accounts.signUp(signUp, origin: context.origin)
             context.logger.info("user signed up through the API", metadata: ["user": "\(credentials.user.id)"])
             return try JSONResponse(body: UserJSON(credentials.user)).response(from: request, context: context)
         } catch let errors as FieldErrors {
@@ -152,8 +153,8 @@ struct APIController {
         let email = try fields.require("email")
         let password = try decryptPassword(fields.require("password"), key: context.appKey)
         do {
-            let credentials = try await accounts.authenticate(email: email, password: password)
-            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name)
+            let credentials = try await accounts.authenticate(email: email, password: password, origin: context.origin)
+            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
             return (credentials.user, token)
         } catch AccountError.invalidCredentials {
             context.logger.notice("API sign-in failed")
@@ -164,7 +165,7 @@ struct APIController {
     // MARK: Token routes
 
     func clearToken(_ request: Request, context: APITokenContext) async throws -> Response {
-        try await accounts.revokeToken(context.token.tokenID)
+        try await accounts.revokeToken(context.token, origin: context.origin)
         return try JSONResponse(body: StatusJSON(status: 200, message: "Token cleared")).response(from: request, context: context)
     }
 
@@ -181,9 +182,10 @@ struct APIController {
                 current: old,
                 new: new,
                 confirmation: nil,
-                keepingSession: nil
+                keepingSession: nil,
+                origin: context.origin
             )
-            let token = try await accounts.issueToken(for: credentials, appKey: key.name)
+            let token = try await accounts.issueToken(for: credentials, appKey: key.name, origin: context.origin)
             return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
         } catch let errors as FieldErrors {
             if errors["currentPassword"] != nil { throw AppError(.unauthorized, "The old password is not correct.") }
@@ -192,7 +194,7 @@ struct APIController {
     }
 
     func uploadPhoto(_ request: Request, context: APITokenContext) async throws -> Response {
-        let photo = try await photos.upload(for: context.user, request: request)
+        let photo = try await photos.upload(for: context.user, request: request, origin: context.origin)
         return try JSONResponse(body: json(for: photo)).response(from: request, context: context)
     }
 
@@ -205,7 +207,7 @@ struct APIController {
     func deletePhoto(_ request: Request, context: APITokenContext) async throws -> Response {
         let fields = try await APIRequestFields.read(request, includingQuery: true)
         do {
-            try await photos.delete(try fields.require("photo_id"), of: context.user)
+            try await photos.delete(try fields.require("photo_id"), of: context.user, origin: context.origin)
         } catch let error as AppError where error.status == .notFound {
             throw APIError.photoNotFound
         }
@@ -214,12 +216,11 @@ struct APIController {
 
     // MARK: Document
 
-    func openAPIDocument(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let text = try String(contentsOfFile: openAPIDocumentPath, encoding: .utf8)
-        return Response(
+    func serveOpenAPIDocument(_ request: Request, context: AppRequestContext) async throws -> Response {
+        Response(
             status: .ok,
             headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "public, max-age=300"],
-            body: .init(byteBuffer: ByteBuffer(string: text))
+            body: .init(byteBuffer: ByteBuffer(string: openAPIDocument))
         )
     }
 

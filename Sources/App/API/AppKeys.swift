@@ -32,17 +32,8 @@ public struct AppKey: Sendable {
 public protocol AppKeyStore: Sendable {
     /// The key with this name, if it exists and is not revoked.
     func key(named name: String) async throws -> AppKey?
-}
-
-/// The key configured by `API_AUTH_NAME` / `API_AUTH_PASSWORD`.
-public struct ConfiguredAppKeys: AppKeyStore {
-    let key: AppKey
-
-    public init(_ key: AppKey) { self.key = key }
-
-    public func key(named name: String) async throws -> AppKey? {
-        constantTimeEquals(Array(name.utf8), Array(key.name.utf8)) ? key : nil
-    }
+    /// Notes that the key was just used (shown on the admin page).
+    func recordUse(of key: AppKey) async throws
 }
 
 extension AppKeyStore {

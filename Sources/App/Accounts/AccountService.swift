@@ -85,6 +85,7 @@ public struct AccountService: Sendable {
     let sessions: any WebSessionRepository
     let tokens: any APITokenRepository
     let hasher: PasswordHasher
+    let audit: any AuditLog
     let sessionLifetime: Duration
     let tokenLifetime: Duration
 
@@ -93,6 +94,7 @@ public struct AccountService: Sendable {
         sessions: any WebSessionRepository,
         tokens: any APITokenRepository,
         hasher: PasswordHasher,
+        audit: any AuditLog,
         sessionLifetime: Duration,
         tokenLifetime: Duration
     ) {
@@ -100,18 +102,26 @@ public struct AccountService: Sendable {
         self.sessions = sessions
         self.tokens = tokens
         self.hasher = hasher
+        self.audit = audit
         self.sessionLifetime = sessionLifetime
         self.tokenLifetime = tokenLifetime
     }
 
     /// Creates the account. Throws `FieldErrors` for invalid input, including a taken email
     /// (decided by the unique index, not by a read beforehand).
-    public func signUp(_ request: SignUpRequest) async throws -> UserCredentials {
+    public func signUp(_ request: SignUpRequest, origin: RequestOrigin) async throws -> UserCredentials {
+        let credentials = try await createAccount(request, role: .user)
+        await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: credentials.user.email, origin: origin)
+        return credentials
+    }
+
+    /// Validates and creates an account (the caller records how it came to be).
+    func createAccount(_ request: SignUpRequest, role: User.Role) async throws -> UserCredentials {
         var errors = request.validate()
         guard errors.isEmpty else { throw errors }
         let hash = try await hasher.hash(request.password)
         do {
-            let user = try await users.create(email: request.email, fullName: request.fullName, passwordHash: hash)
+            let user = try await users.create(email: request.email, fullName: request.fullName, passwordHash: hash, role: role)
             return UserCredentials(user: user, passwordHash: hash)
         } catch AccountError.emailTaken {
             errors["email"] = "An account with this email already exists. Sign in instead?"
@@ -122,17 +132,22 @@ public struct AccountService: Sendable {
     /// The user whose email and password these are, with the hash that was verified (a session
     /// is only started while it is still current). Unknown email, wrong password and a disabled
     /// account all throw the same `AccountError.invalidCredentials`, after the same bcrypt work.
-    public func authenticate(email: String, password: String) async throws -> UserCredentials {
+    public func authenticate(email: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard PasswordPolicy.problem(with: password) == nil, EmailAddress.isPlausible(email),
             let credentials = try await users.credentials(forEmail: email)
         else {
             try await hasher.verifyAgainstDecoy(password)
+            let attempted = email.containsControlCharacters ? "(unprintable)" : email
+            await audit.record(.signInFailed, actor: nil, targetUser: nil, target: attempted, origin: origin)
             throw AccountError.invalidCredentials
         }
         guard try await hasher.verify(password, against: credentials.passwordHash), !credentials.user.isDisabled else {
+            await audit.record(.signInFailed, actor: nil, targetUser: credentials.user.id, target: email, origin: origin)
             throw AccountError.invalidCredentials
         }
+        try await users.recordSignIn(userID: credentials.user.id)
+        await audit.record(.signInSucceeded, actor: credentials.user.id, targetUser: credentials.user.id, target: email, origin: origin)
         return credentials
     }
 
@@ -144,7 +159,8 @@ public struct AccountService: Sendable {
         current: String,
         new: String,
         confirmation: String?,
-        keepingSession sessionID: Int64?
+        keepingSession sessionID: Int64?,
+        origin: RequestOrigin
     ) async throws -> UserCredentials {
         var errors = FieldErrors()
         if let problem = PasswordPolicy.problem(with: new) {
@@ -161,6 +177,7 @@ public struct AccountService: Sendable {
         guard errors.isEmpty else { throw errors }
         let hash = try await hasher.hash(new)
         try await users.replacePassword(userID: user.id, passwordHash: hash, keepingSession: sessionID)
+        await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.email, origin: origin)
         return UserCredentials(user: user, passwordHash: hash)
     }
 
@@ -193,7 +210,9 @@ public struct AccountService: Sendable {
     }
 
     /// Issues an API token (≥ 256 random bits; only its hash is stored) through `appKey`.
-    public func issueToken(for credentials: UserCredentials, appKey: String) async throws -> (token: String, expiresAt: Date) {
+    public func issueToken(for credentials: UserCredentials, appKey: String, origin: RequestOrigin) async throws
+        -> (token: String, expiresAt: Date)
+    {
         let token = RandomToken.urlSafe()
         let expiresAt = Date.now.addingTimeInterval(TimeInterval(tokenLifetime.components.seconds))
         let issued = try await tokens.create(
@@ -204,6 +223,7 @@ public struct AccountService: Sendable {
             expiresAt: expiresAt
         )
         guard issued else { throw AccountError.invalidCredentials }
+        await audit.record(.tokenIssued, actor: credentials.user.id, targetUser: credentials.user.id, target: "app key \(appKey)", origin: origin)
         return (token, expiresAt)
     }
 
@@ -216,10 +236,18 @@ public struct AccountService: Sendable {
         return found
     }
 
-    public func revokeToken(_ tokenID: Int64) async throws {
-        try await tokens.revoke(tokenID: tokenID)
+    public func revokeToken(_ token: AuthenticatedToken, origin: RequestOrigin) async throws {
+        try await tokens.revoke(tokenID: token.tokenID)
+        await audit.record(.tokenRevoked, actor: token.user.id, targetUser: token.user.id, target: "app key \(token.appKeyName)", origin: origin)
     }
 
+    /// Signs a browser out.
+    public func signOut(_ session: ActiveSession, origin: RequestOrigin) async throws {
+        try await sessions.delete(sessionID: session.sessionID)
+        await audit.record(.signedOut, actor: session.user.id, targetUser: session.user.id, target: session.user.email, origin: origin)
+    }
+
+    /// Ends a session without it being a sign-out (a new sign-in in the same browser replaces it).
     public func endSession(_ sessionID: Int64) async throws {
         try await sessions.delete(sessionID: sessionID)
     }

@@ -5,7 +5,7 @@ import PostgresNIO
 /// Storage of users.
 public protocol UserRepository: Sendable {
     /// Inserts a user; throws `AccountError.emailTaken` when the email's unique index refuses it.
-    func create(email: String, fullName: String, passwordHash: String) async throws -> User
+    func create(email: String, fullName: String, passwordHash: String, role: User.Role) async throws -> User
     func find(id: Int64) async throws -> User?
     func credentials(forEmail email: String) async throws -> UserCredentials?
     func credentials(forID id: Int64) async throws -> UserCredentials?
@@ -13,6 +13,7 @@ public protocol UserRepository: Sendable {
     /// user but `keepingSession` and revokes every API token: nothing signed in with the old
     /// password outlives the change.
     func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws
+    func recordSignIn(userID: Int64) async throws
 }
 
 public struct PostgresUserRepository: UserRepository {
@@ -27,12 +28,12 @@ public struct PostgresUserRepository: UserRepository {
     private typealias Row = (Int64, String, String, String, Bool, Date, String)
     private static let columns = "id, email, full_name, role, disabled, created_at, password_hash"
 
-    public func create(email: String, fullName: String, passwordHash: String) async throws -> User {
+    public func create(email: String, fullName: String, passwordHash: String, role: User.Role) async throws -> User {
         do {
             let rows = try await client.query(
                 """
-                INSERT INTO users (email, full_name, password_hash)
-                VALUES (\(email), \(fullName), \(passwordHash))
+                INSERT INTO users (email, full_name, password_hash, role)
+                VALUES (\(email), \(fullName), \(passwordHash), \(role.rawValue))
                 RETURNING \(unescaped: Self.columns)
                 """,
                 logger: logger
@@ -75,6 +76,10 @@ public struct PostgresUserRepository: UserRepository {
                 logger: logger
             )
         }
+    }
+
+    public func recordSignIn(userID: Int64) async throws {
+        try await client.query("UPDATE users SET last_signed_in_at = now() WHERE id = \(userID)", logger: logger)
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> UserCredentials? {

@@ -19,10 +19,15 @@ public struct BlobSweeper: Sendable {
         public var orphansDeleted: [BlobKey] = []
         /// Public ids of photos whose blob is gone.
         public var rowsMissingBlobs: [String] = []
+        /// Unfinished uploads (temporary files, S3 multipart uploads) left by crashes.
+        public var incompleteUploadsRemoved = 0
     }
 
     public func sweep(minimumAge: Duration = .seconds(3600), now: Date = .now) async throws -> Report {
         var report = Report()
+        // Rows first: a photo uploaded after this read is not yet in it, but its blob is then
+        // younger than `minimumAge` and its row is not looked for.
+        let rows = try await photos.allBlobKeys()
         let listings = try await blobs.list()
         let cutoff = now.addingTimeInterval(-TimeInterval(minimumAge.components.seconds))
         let candidates = listings.filter { $0.lastModified < cutoff }.map(\.key)
@@ -31,12 +36,17 @@ public struct BlobSweeper: Sendable {
             referenced.formUnion(try await photos.existingBlobKeys(among: Array(candidates[start..<min(start + 1000, candidates.count)])))
         }
         for key in candidates where !referenced.contains(key) {
-            try await blobs.delete(key)
-            report.orphansDeleted.append(key)
-            logger.info("deleted orphan blob", metadata: ["blob": "\(key)"])
+            do {
+                try await blobs.delete(key)
+                report.orphansDeleted.append(key)
+                logger.info("deleted orphan blob", metadata: ["blob": "\(key)"])
+            } catch {
+                logger.warning("could not delete orphan blob", metadata: ["blob": "\(key)", "error": "\(error)"])
+            }
         }
+        report.incompleteUploadsRemoved = try await blobs.removeIncompleteUploads(olderThan: cutoff)
         let present = Set(listings.map(\.key))
-        for (publicID, key) in try await photos.allBlobKeys() where !present.contains(key) {
+        for (publicID, key) in rows where !present.contains(key) {
             report.rowsMissingBlobs.append(publicID)
             logger.warning("photo row without its blob", metadata: ["photo": "\(publicID)", "blob": "\(key)"])
         }

@@ -30,6 +30,8 @@ struct MediaController {
             .init("X-Content-Type-Options")!: "nosniff",
         ]
         if request.headers[.ifNoneMatch] == "\"\(key.value)\"" {
+            // Blobs never change, but a deleted one must not be confirmed from the cache.
+            guard try await blobs.exists(key) else { throw AppError.notFound("This photo no longer exists.") }
             return Response(status: .notModified, headers: headers)
         }
         let range = request.headers[.range].flatMap(ByteRangeRequest.init(header:))

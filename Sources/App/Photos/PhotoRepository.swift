@@ -13,8 +13,9 @@ public protocol PhotoRepository: Sendable {
         contentType: String,
         byteSize: Int64
     ) async throws -> Photo
-    /// Newest first, `limit` at most, starting after the photo `after` (a public id) if given.
-    func page(userID: Int64, after: String?, limit: Int) async throws -> [Photo]
+    /// Newest first, `limit` at most, older than the photo with id `before` if given (a keyset
+    /// cursor: it keeps working when that photo has been deleted since).
+    func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo]
     /// Every photo of the user, oldest first (the API's order).
     func all(userID: Int64) async throws -> [Photo]
     func find(userID: Int64, publicID: String) async throws -> Photo?
@@ -57,17 +58,11 @@ public struct PostgresPhotoRepository: PhotoRepository {
         return photo
     }
 
-    public func page(userID: Int64, after: String?, limit: Int) async throws -> [Photo] {
-        guard let after else {
-            return try await fetch(
-                "SELECT \(unescaped: Self.columns) FROM photos WHERE user_id = \(userID) ORDER BY id DESC LIMIT \(limit)"
-            )
-        }
-        return try await fetch(
+    public func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo] {
+        try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM photos
-            WHERE user_id = \(userID)
-              AND id < (SELECT id FROM photos WHERE user_id = \(userID) AND public_id = \(after))
+            WHERE user_id = \(userID) AND (\(before)::bigint IS NULL OR id < \(before))
             ORDER BY id DESC LIMIT \(limit)
             """
         )

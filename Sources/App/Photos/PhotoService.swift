@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PostgresNIO
 
 /// Photos for the browser pages and the API alike: upload, list, find, delete, and the URLs
 /// images load from. Every operation takes the owner, so one user can never reach another's photo.
@@ -9,6 +10,7 @@ public struct PhotoService: Sendable {
     let blobs: any BlobStore
     let maxUploadBytes: Int
     let urlLifetime: Duration
+    let audit: any AuditLog
     let logger: Logger
 
     public init(
@@ -16,18 +18,20 @@ public struct PhotoService: Sendable {
         blobs: any BlobStore,
         maxUploadBytes: Int,
         urlLifetime: Duration,
+        audit: any AuditLog,
         logger: Logger
     ) {
         self.photos = photos
         self.blobs = blobs
         self.maxUploadBytes = maxUploadBytes
         self.urlLifetime = urlLifetime
+        self.audit = audit
         self.logger = logger
     }
 
     /// Stores an uploaded photo: the blob first, then the row; if the row cannot be written the
     /// blob is deleted again. Throws `AppError` (400/413/415/422) for uploads that are refused.
-    public func upload(for user: User, request: Request) async throws -> Photo {
+    public func upload(for user: User, request: Request, origin: RequestOrigin) async throws -> Photo {
         let reader = PhotoUploadReader(blobs: blobs, maxImageBytes: maxUploadBytes)
         do {
             guard let boundary = PhotoUploadReader.boundary(fromContentType: request.headers[.contentType]) else {
@@ -46,20 +50,23 @@ public struct PhotoService: Sendable {
                     contentType: received.contentType,
                     byteSize: received.byteSize
                 )
-                logger.info("photo uploaded", metadata: ["user": "\(user.id)", "photo": "\(photo.publicID)", "bytes": "\(photo.byteSize)"])
+                await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
                 return photo
-            } catch {
+            } catch let error as PSQLError where error.code == .server {
+                // PostgreSQL refused the row: no row exists, so the blob must go too.
                 try? await blobs.delete(received.blobKey)
                 throw error
             }
+            // Any other failure (a connection lost mid-insert) may have committed the row: the blob
+            // stays, and if no row came of it the sweep removes it within the hour.
         } catch let error as PhotoUploadError {
             throw error.appError
         }
     }
 
     /// One page of the gallery, newest first, and whether older photos follow.
-    public func page(for user: User, after: String?, size: Int) async throws -> (photos: [Photo], hasMore: Bool) {
-        let found = try await photos.page(userID: user.id, after: after, limit: size + 1)
+    public func page(for user: User, before: Int64?, size: Int) async throws -> (photos: [Photo], hasMore: Bool) {
+        let found = try await photos.page(userID: user.id, before: before, limit: size + 1)
         return (Array(found.prefix(size)), found.count > size)
     }
 
@@ -75,14 +82,14 @@ public struct PhotoService: Sendable {
     }
 
     /// Deletes the row, then the blob. If the blob cannot be deleted now, the sweep will.
-    public func delete(_ publicID: String, of user: User) async throws {
+    public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
         guard let photo = try await photos.delete(userID: user.id, publicID: publicID) else { throw Self.notFound }
         do {
             try await blobs.delete(photo.blobKey)
         } catch {
             logger.warning("blob of deleted photo left for the sweep", metadata: ["blob": "\(photo.blobKey)", "error": "\(error)"])
         }
-        logger.info("photo deleted", metadata: ["user": "\(user.id)", "photo": "\(publicID)"])
+        await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: publicID, origin: origin)
     }
 
     /// A signed URL for the photo's image, valid for the configured lifetime.

@@ -22,6 +22,8 @@ struct PhotoUploadReader {
     /// Room for the title part, part headers and boundaries on top of the image.
     static let envelopeBytes = 64 * 1024
     static let maxTitleCharacters = 500
+    /// Part headers (and preamble) larger than this are refused.
+    static let maxHeaderBytes = 16 * 1024
     /// libmagic identifies every accepted format from far fewer bytes than this.
     static let sniffBytes = 4096
 
@@ -48,6 +50,7 @@ struct PhotoUploadReader {
             parser.onPartComplete = { events.append(.partComplete) }
 
             var received = 0
+            var bytesWithoutEvent = 0
             for try await chunk in body {
                 received += chunk.readableBytes
                 guard received <= maxBodyBytes else { throw PhotoUploadError.tooLarge(maxImageBytes: maxImageBytes) }
@@ -56,7 +59,12 @@ struct PhotoUploadReader {
                 } catch {
                     throw PhotoUploadError.malformed
                 }
-                for event in events.drain() { try await state.handle(event) }
+                let batch = events.drain()
+                // The parser buffers a part's header lines whole: bytes that yield no event are
+                // header (or preamble) bytes, and no honest upload has kilobytes of those.
+                bytesWithoutEvent = batch.isEmpty ? bytesWithoutEvent + chunk.readableBytes : 0
+                guard bytesWithoutEvent <= Self.maxHeaderBytes else { throw PhotoUploadError.malformed }
+                for event in batch { try await state.handle(event) }
             }
             return try state.finish()
         } catch {
@@ -187,7 +195,7 @@ private struct UploadState {
     /// Sniffs what has arrived, refuses anything but the accepted image types, opens the writer.
     mutating func startWriting() async throws {
         guard sniffBuffer.readableBytes > 0 else { throw PhotoUploadError.missingImage }
-        let sniffed = MediaSniffer.mimeType(of: Array(sniffBuffer.readableBytesView)) ?? "unknown"
+        let sniffed = try await MediaSniffer.shared.mimeType(of: Array(sniffBuffer.readableBytesView))
         guard let key = BlobKey.random(contentType: sniffed) else { throw PhotoUploadError.notAnImage(sniffed) }
         pendingKey = key
         let writer = try await reader.blobs.makeWriter(for: key)

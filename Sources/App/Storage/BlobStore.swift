@@ -81,8 +81,12 @@ public protocol BlobStore: Sendable {
     func delete(_ key: BlobKey) async throws
     /// An absolute URL anyone may GET until about `lifetime` from now.
     func signedURL(for key: BlobKey, lifetime: Duration) -> String
-    /// Every blob in the store.
+    /// Every blob in the store. A blob whose age cannot be read is listed as new, so the sweep
+    /// never takes it for an old orphan.
     func list() async throws -> [BlobListing]
+    /// Removes uploads that were started before `cutoff` and never finished (a crash or a lost
+    /// connection before commit or abort); returns how many.
+    func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int
 }
 
 /// Receives a blob's bytes in order. `commit` makes it visible; `abort` leaves nothing behind.

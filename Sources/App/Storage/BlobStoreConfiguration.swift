@@ -42,8 +42,17 @@ public enum BlobStoreConfiguration: Sendable, Equatable {
                 default: problems.append("S3_ADDRESSING_STYLE must be path or virtual, got \"\(raw)\"")
                 }
             }
+            var publicEndpoint: URL?
+            if let raw = value("S3_PUBLIC_ENDPOINT") {
+                let trimmed = raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+                if let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil {
+                    publicEndpoint = url
+                } else {
+                    problems.append("S3_PUBLIC_ENDPOINT must be an absolute http(s) URL, got \"\(raw)\"")
+                }
+            }
             guard missing.isEmpty else { return nil }
-            return .s3(
+            var configuration =
                 S3Configuration(
                     endpoint: endpoint ?? URL(string: "https://s3.\(region).amazonaws.com")!,
                     region: region,
@@ -55,7 +64,8 @@ public enum BlobStoreConfiguration: Sendable, Equatable {
                     ),
                     addressing: addressing
                 )
-            )
+            configuration.publicEndpoint = publicEndpoint
+            return .s3(configuration)
         case let other:
             problems.append("BLOB_STORE must be fs or s3, got \"\(other)\"")
             return nil
@@ -79,6 +89,9 @@ public struct S3Configuration: Sendable, Equatable {
     public var addressing: Addressing
     /// Objects are kept under this prefix, so the bucket may hold other things too.
     public var keyPrefix = "photos/"
+    /// Where browsers and apps reach the store, when that differs from `endpoint` (a store on
+    /// an internal network behind a public name). Image URLs are signed for this address.
+    public var publicEndpoint: URL?
 
     public init(endpoint: URL, region: String, bucket: String, credentials: AWSCredentials, addressing: Addressing) {
         self.endpoint = endpoint

@@ -112,10 +112,26 @@ public struct FileBlobStore: BlobStore {
                 let name = (relative as NSString).lastPathComponent
                 guard let key = BlobKey(name) else { continue }
                 let attributes = try? FileManager.default.attributesOfItem(atPath: "\(root)/\(relative)")
-                let modified = attributes?[.modificationDate] as? Date ?? .distantPast
+                let modified = attributes?[.modificationDate] as? Date ?? .now
                 listings.append(BlobListing(key: key, lastModified: modified))
             }
             return listings
+        }
+    }
+
+    public func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
+        let root = self.root
+        return try await threadPool.runIfActive {
+            var removed = 0
+            guard let walker = FileManager.default.enumerator(atPath: root) else { return 0 }
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                guard name.hasPrefix(".upload-"), name.hasSuffix(".tmp") else { continue }
+                let path = "\(root)/\(relative)"
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .now
+                if modified < cutoff, unlink(path) == 0 { removed += 1 }
+            }
+            return removed
         }
     }
 

@@ -83,13 +83,30 @@ public struct S3BlobStore: BlobStore {
                 guard let name = XMLText.values(of: "Key", in: entry).first, name.hasPrefix(prefix),
                     let key = BlobKey(String(name.dropFirst(prefix.count)))
                 else { continue }
-                let modified = XMLText.values(of: "LastModified", in: entry).first.flatMap(Self.parseDate) ?? .distantPast
+                let modified = XMLText.values(of: "LastModified", in: entry).first.flatMap(Self.parseDate) ?? .now
                 listings.append(BlobListing(key: key, lastModified: modified))
             }
             let truncated = XMLText.values(of: "IsTruncated", in: xml).first == "true"
             continuation = truncated ? XMLText.values(of: "NextContinuationToken", in: xml).first : nil
         } while continuation != nil
         return listings
+    }
+
+    /// ListMultipartUploads under our prefix, aborting those initiated before `cutoff`.
+    public func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
+        let response = try await client.send(.GET, objectKey: nil, query: [("uploads", ""), ("prefix", client.configuration.keyPrefix)])
+        guard response.status == .ok else { throw client.failure(response, "ListMultipartUploads") }
+        var removed = 0
+        for upload in XMLText.elements("Upload", in: String(buffer: response.body)) {
+            guard let key = XMLText.values(of: "Key", in: upload).first,
+                let id = XMLText.values(of: "UploadId", in: upload).first,
+                let initiated = XMLText.values(of: "Initiated", in: upload).first.flatMap(Self.parseDate),
+                initiated < cutoff
+            else { continue }
+            let aborted = try await client.send(.DELETE, objectKey: key, query: [("uploadId", id)])
+            if aborted.status.code < 300 || aborted.status == .notFound { removed += 1 }
+        }
+        return removed
     }
 
     static func parseDate(_ text: String) -> Date? {
@@ -104,7 +121,8 @@ final class S3BlobWriter: BlobWriter {
     private let client: S3Client
     private let objectKey: String
     private let contentType: String
-    private var pending = ByteBuffer()
+    /// At most one part, in a buffer allocated once at that size.
+    private var pending = ByteBufferAllocator().buffer(capacity: S3BlobStore.partSize)
     private var uploadID: String?
     private var parts: [(number: Int, etag: String)] = []
 
@@ -116,11 +134,14 @@ final class S3BlobWriter: BlobWriter {
 
     func write(_ bytes: ByteBuffer) async throws {
         var bytes = bytes
-        pending.writeBuffer(&bytes)
-        while pending.readableBytes >= S3BlobStore.partSize {
-            let part = pending.readSlice(length: S3BlobStore.partSize)!
-            try await upload(part: part)
-            pending.discardReadBytes()
+        while bytes.readableBytes > 0 {
+            let room = S3BlobStore.partSize - pending.readableBytes
+            var slice = bytes.readSlice(length: min(room, bytes.readableBytes))!
+            pending.writeBuffer(&slice)
+            if pending.readableBytes == S3BlobStore.partSize {
+                try await upload(part: pending)
+                pending = ByteBufferAllocator().buffer(capacity: S3BlobStore.partSize)
+            }
         }
     }
 

@@ -27,8 +27,8 @@ struct S3Client: Sendable {
     }
 
     /// Where a request for `objectKey` (nil: the bucket itself) goes, in the configured addressing style.
-    func location(objectKey: String?) -> (scheme: String, host: String, path: String) {
-        let endpoint = configuration.endpoint
+    func location(objectKey: String?, endpoint: URL? = nil) -> (scheme: String, host: String, path: String) {
+        let endpoint = endpoint ?? configuration.endpoint
         let scheme = endpoint.scheme?.lowercased() ?? "https"
         var host = endpoint.host ?? "localhost"
         if let port = endpoint.port { host += ":\(port)" }
@@ -44,14 +44,18 @@ struct S3Client: Sendable {
         }
     }
 
-    /// A presigned GET URL for an object.
+    /// A presigned GET URL for an object, at the public endpoint when there is one. Signed as of
+    /// the start of the current quarter hour (and valid a quarter hour longer), so the URL stays
+    /// the same across page loads and browsers can cache the image.
     func presignedGetURL(objectKey: String, lifetime: Duration, now: Date = .now) -> String {
-        let (scheme, host, path) = location(objectKey: objectKey)
-        let seconds = min(max(Int(lifetime.components.seconds), 1), 7 * 24 * 3600)
+        let (scheme, host, path) = location(objectKey: objectKey, endpoint: configuration.publicEndpoint)
+        let quarter = 900
+        let signedAt = Date(timeIntervalSince1970: TimeInterval(Int(now.timeIntervalSince1970) / quarter * quarter))
+        let seconds = min(max(Int(lifetime.components.seconds), 1) + quarter, 7 * 24 * 3600)
         let query = signer.presignedQuery(
             for: SignableRequest(method: "GET", host: host, path: path),
             expires: seconds,
-            date: now
+            date: signedAt
         )
         return "\(scheme)://\(host)\(path)?\(query)"
     }
@@ -98,7 +102,9 @@ struct S3Client: Sendable {
         let queryString = SigV4Signer.canonicalQuery(query)
         var request = HTTPClientRequest(url: "\(scheme)://\(host)\(path)" + (queryString.isEmpty ? "" : "?\(queryString)"))
         request.method = method
-        for (name, value) in signed where name.lowercased() != "host" {
+        // Every signed header goes out exactly as signed, Host included (AsyncHTTPClient would
+        // otherwise write its own, without an explicit default port).
+        for (name, value) in signed {
             request.headers.add(name: name, value: value)
         }
         if let body {
@@ -119,7 +125,11 @@ struct S3Client: Sendable {
         let text = String(buffer: response.body)
         let code = XMLText.values(of: "Code", in: text).first ?? "HTTP \(response.status.code)"
         let message = XMLText.values(of: "Message", in: text).first ?? ""
-        return .unavailable("S3 \(action) failed: \(code) \(message)")
+        let reason = "S3 \(action) failed: \(code) \(message)"
+        if response.status.code == 507 || code == "XMinioStorageFull" || code == "QuotaExceeded" {
+            return .insufficientStorage(reason)
+        }
+        return .unavailable(reason)
     }
 
     /// Creates the bucket (used by tests and first-time set-up); an existing bucket of ours is fine.

@@ -53,7 +53,8 @@ struct AccountPagesController {
                 current: form.currentPassword ?? "",
                 new: form.newPassword ?? "",
                 confirmation: form.newPasswordConfirmation ?? "",
-                keepingSession: context.session.sessionID
+                keepingSession: context.session.sessionID,
+                origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
             )
             context.logger.info("password changed", metadata: ["user": "\(context.user.id)"])
             return .seeOther("/account?notice=\(Notice.passwordChanged.rawValue)")

@@ -23,6 +23,8 @@ public struct AppRequestContext: PageContext {
     public var appKey: AppKey?
     /// Set by `APITokenMiddleware` on the API's token routes.
     public var apiToken: AuthenticatedToken?
+    /// Set with `appKey` or `apiToken`: where the API request came from, for the audit log.
+    public var origin: RequestOrigin?
 
     public var signedInUser: User? { session?.user }
 

@@ -50,7 +50,7 @@ struct AuthPagesController {
             passwordConfirmation: form.passwordConfirmation ?? ""
         )
         do {
-            let credentials = try await accounts.signUp(signUp)
+            let credentials = try await accounts.signUp(signUp, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
             context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
             return try await startSession(for: credentials, replacing: context.session, request: request, context: context)
         } catch let errors as FieldErrors {
@@ -96,7 +96,11 @@ struct AuthPagesController {
         let form = try await URLEncodedFormDecoder().decode(SignInForm.self, from: request, context: context)
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         do {
-            let credentials = try await accounts.authenticate(email: email, password: form.password ?? "")
+            let credentials = try await accounts.authenticate(
+                email: email,
+                password: form.password ?? "",
+                origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
+            )
             return try await startSession(
                 for: credentials,
                 replacing: context.session,
@@ -139,7 +143,7 @@ struct AuthPagesController {
 
     func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let session = context.session {
-            try await accounts.endSession(session.sessionID)
+            try await accounts.signOut(session, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
         }
         var response = Response.seeOther("/signin?notice=signed-out")
         response.setCookie(cookies.clearedSession())

@@ -41,15 +41,15 @@ struct PhotoPagesController {
     }
 
     func gallery(_ request: Request, context: SignedInContext) async throws -> Response {
-        let after = request.uri.queryParameters["after"].map(String.init)
-        let (found, hasMore) = try await photos.page(for: context.user, after: after, size: Self.pageSize)
+        let before = request.uri.queryParameters["before"].flatMap { Int64($0) }
+        let (found, hasMore) = try await photos.page(for: context.user, before: before, size: Self.pageSize)
         let cards = found.map { PhotoCard($0, url: photos.imageURL(for: $0)) }
         let page = GalleryPage(
             firstName: context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName,
             photos: cards,
-            isEmpty: cards.isEmpty && after == nil,
-            olderPageURL: hasMore ? cards.last.map { "/gallery?after=\($0.id)" } : nil,
-            isFirstPage: after == nil
+            isEmpty: cards.isEmpty && before == nil,
+            olderPageURL: hasMore ? found.last.map { "/gallery?before=\($0.id)" } : nil,
+            isFirstPage: before == nil
         )
         return try pages.render("gallery", title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
@@ -67,7 +67,7 @@ struct PhotoPagesController {
 
     func upload(_ request: Request, context: SignedInContext) async throws -> Response {
         do {
-            _ = try await photos.upload(for: context.user, request: request)
+            _ = try await photos.upload(for: context.user, request: request, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
             return .seeOther("/gallery?notice=\(Notice.photoUploaded.rawValue)")
         } catch let error as AppError where error.status.code < 500 {
             return try renderUploadForm(error: error.message, status: error.status, context: context)
@@ -106,7 +106,11 @@ struct PhotoPagesController {
     }
 
     func delete(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await photos.delete(try context.parameters.require("id"), of: context.user)
+        try await photos.delete(
+            try context.parameters.require("id"),
+            of: context.user,
+            origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
+        )
         return .seeOther("/gallery?notice=\(Notice.photoDeleted.rawValue)")
     }
 }

@@ -19,6 +19,9 @@ enum Notice: String {
     case otherSessionsEnded = "sessions-ended"
     case photoUploaded = "uploaded"
     case photoDeleted = "deleted"
+    case userUpdated = "user-updated"
+    case userDeleted = "user-deleted"
+    case appKeyRevoked = "key-revoked"
 
     var message: String {
         switch self {
@@ -28,6 +31,9 @@ enum Notice: String {
         case .otherSessionsEnded: "Your other sessions were signed out."
         case .photoUploaded: "Your photo was uploaded."
         case .photoDeleted: "The photo was deleted."
+        case .userUpdated: "Done. The account was updated."
+        case .userDeleted: "The account, its photos and its sessions were deleted."
+        case .appKeyRevoked: "The app key was revoked."
         }
     }
 

@@ -1,0 +1,383 @@
+import Foundation
+import Hummingbird
+
+/// The management pages under `/admin`: dashboard, users, one user (with actions), API keys, audit log.
+struct AdminPagesController {
+    let service: AdminService
+    let accounts: AccountService
+    let photos: PhotoService
+    let pages: PageRenderer
+    static let pageSize = 25
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        let admin = router.group("admin", context: AdminContext.self)
+        admin.get("", use: dashboard)
+        admin.get("users", use: users)
+        admin.get("users/:id", use: user)
+        admin.get("users/:id/:action", use: confirmUserAction)
+        admin.post("users/:id/:action", use: performUserAction)
+        admin.get("api-keys", use: apiKeys)
+        admin.post("api-keys", use: createAPIKey)
+        admin.get("api-keys/:name/revoke", use: confirmRevokeAPIKey)
+        admin.post("api-keys/:name/revoke", use: revokeAPIKey)
+        admin.get("audit", use: auditLog)
+    }
+
+    // MARK: Dashboard
+
+    struct DashboardPage: Sendable {
+        let users: Int
+        let activeSessions: Int
+        let photos: Int
+        let storage: String
+        let signIns: Int
+        let failedSignIns: Int
+    }
+
+    func dashboard(_ request: Request, context: AdminContext) async throws -> Response {
+        let counts = try await service.admin.dashboard()
+        let page = DashboardPage(
+            users: counts.users,
+            activeSessions: counts.activeSessions,
+            photos: counts.photos,
+            storage: ByteCountText.describe(Int(counts.bytesStored)),
+            signIns: counts.signInsLastDay,
+            failedSignIns: counts.failedSignInsLastDay
+        )
+        return try pages.render("admin-dashboard", title: "Admin", page: page, context: context).response(from: request, context: context)
+    }
+
+    // MARK: Users
+
+    struct UserRow: Sendable {
+        let id: Int64
+        let email: String
+        let fullName: String
+        let signedUp: String
+        let photoCount: Int
+        let storage: String
+        let lastSignIn: String
+        let isDisabled: Bool
+        let isAdmin: Bool
+
+        init(_ summary: UserSummary) {
+            self.id = summary.user.id
+            self.email = summary.user.email
+            self.fullName = summary.user.fullName
+            self.signedUp = summary.user.createdAt.displayString
+            self.photoCount = summary.photoCount
+            self.storage = ByteCountText.describe(Int(summary.bytesStored))
+            self.lastSignIn = summary.lastSignedInAt?.displayString ?? "never"
+            self.isDisabled = summary.user.isDisabled
+            self.isAdmin = summary.user.role == .admin
+        }
+    }
+
+    struct UsersPage: Sendable {
+        let search: String
+        let newestFirst: Bool
+        let rows: [UserRow]
+        let isEmpty: Bool
+        let previousURL: String?
+        let nextURL: String?
+    }
+
+    func users(_ request: Request, context: AdminContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let search = String(query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        let sort = UserSort(rawValue: String(query["sort"] ?? "")) ?? .newest
+        let pageNumber = max(Int(query["page"] ?? "1") ?? 1, 1)
+        let found = try await service.admin.users(
+            search: search,
+            sort: sort,
+            offset: (pageNumber - 1) * Self.pageSize,
+            limit: Self.pageSize + 1
+        )
+        func url(page: Int) -> String {
+            var components = URLComponents()
+            components.queryItems = [
+                URLQueryItem(name: "q", value: search), URLQueryItem(name: "sort", value: sort.rawValue),
+                URLQueryItem(name: "page", value: String(page)),
+            ]
+            return "/admin/users" + (components.string ?? "")
+        }
+        let page = UsersPage(
+            search: search,
+            newestFirst: sort == .newest,
+            rows: found.prefix(Self.pageSize).map(UserRow.init),
+            isEmpty: found.isEmpty,
+            previousURL: pageNumber > 1 ? url(page: pageNumber - 1) : nil,
+            nextURL: found.count > Self.pageSize ? url(page: pageNumber + 1) : nil
+        )
+        return try pages.render("admin-users", title: "Users", page: page, context: context, notice: Notice.message(from: request))
+            .response(from: request, context: context)
+    }
+
+    struct UserPage: Sendable {
+        struct Action: Sendable {
+            let path: String
+            let label: String
+            let isDangerous: Bool
+        }
+
+        struct Thumbnail: Sendable {
+            let imageURL: String
+            let alt: String
+        }
+
+        struct Device: Sendable {
+            let description: String
+            let detail: String
+        }
+
+        let user: UserRow
+        let actions: [Action]
+        let photos: [Thumbnail]
+        let morePhotos: Bool
+        let sessions: [Device]
+        let tokens: [Device]
+    }
+
+    func user(_ request: Request, context: AdminContext) async throws -> Response {
+        let summary = try await target(context)
+        let (shown, more) = try await photos.page(for: summary.user, before: nil, size: 24)
+        let sessions = try await accounts.listSessions(of: summary.user).map {
+            UserPage.Device(
+                description: UserAgentSummary.describe($0.userAgent),
+                detail: "IP \($0.ipAddress.isEmpty ? "unknown" : $0.ipAddress) · signed in \($0.createdAt.displayString) · last active \($0.lastSeenAt.displayString)"
+            )
+        }
+        let tokens = try await service.admin.tokens(userID: summary.user.id).map {
+            UserPage.Device(
+                description: "API token (app key \($0.appKey))",
+                detail: "issued \($0.createdAt.displayString) · last used \($0.lastUsedAt.displayString) · expires \($0.expiresAt.displayString)"
+            )
+        }
+        let page = UserPage(
+            user: UserRow(summary),
+            actions: Self.actions(for: summary.user).map {
+                UserPage.Action(path: "/admin/users/\(summary.user.id)/\($0.rawValue)", label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)
+            },
+            photos: shown.map { UserPage.Thumbnail(imageURL: photos.imageURL(for: $0), alt: $0.title.isEmpty ? "Photo" : $0.title) },
+            morePhotos: more,
+            sessions: sessions,
+            tokens: tokens
+        )
+        return try pages.render("admin-user", title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
+            .response(from: request, context: context)
+    }
+
+    static func actions(for user: User) -> [AdminService.UserAction] {
+        [user.isDisabled ? .enable : .disable, .revokeAccess, user.role == .admin ? .demote : .promote, .delete]
+    }
+
+    static func label(_ action: AdminService.UserAction) -> String {
+        switch action {
+        case .disable: "Disable account"
+        case .enable: "Enable account"
+        case .revokeAccess: "Sign out everywhere (sessions and API tokens)"
+        case .delete: "Delete account and photos"
+        case .promote: "Make admin"
+        case .demote: "Remove admin role"
+        }
+    }
+
+    struct ConfirmPage: Sendable {
+        let question: String
+        let consequence: String
+        let action: String
+        let button: String
+        let isDangerous: Bool
+        let cancelURL: String
+    }
+
+    func confirmUserAction(_ request: Request, context: AdminContext) async throws -> Response {
+        let summary = try await target(context)
+        let action = try userAction(context)
+        let who = "\(summary.user.fullName) (\(summary.user.email))"
+        let consequence: String = switch action {
+        case .disable: "They will be signed out everywhere at once and cannot sign in until enabled again."
+        case .enable: "They will be able to sign in again."
+        case .revokeAccess: "Every browser session and API token of theirs ends now; they can sign in again."
+        case .delete: "Their account, \(summary.photoCount) photo(s) and every session end for good. This cannot be undone."
+        case .promote: "They will be able to use these admin pages."
+        case .demote: "They will no longer be able to use these admin pages."
+        }
+        let page = ConfirmPage(
+            question: "\(Self.label(action))? \(who)",
+            consequence: consequence,
+            action: "/admin/users/\(summary.user.id)/\(action.rawValue)",
+            button: "Yes: \(Self.label(action).lowercased())",
+            isDangerous: action == .delete || action == .disable,
+            cancelURL: "/admin/users/\(summary.user.id)"
+        )
+        return try pages.render("admin-confirm", title: "Confirm", page: page, context: context).response(from: request, context: context)
+    }
+
+    func performUserAction(_ request: Request, context: AdminContext) async throws -> Response {
+        let summary = try await target(context)
+        let action = try userAction(context)
+        do {
+            try await service.perform(action, on: summary.user.id, by: context.admin, origin: context.origin(request))
+        } catch AdminError.lastAdmin {
+            throw AppError(.conflict, "\(summary.user.email) is the last administrator. Make someone else an admin first.")
+        }
+        if action == .delete { return .seeOther("/admin/users?notice=\(Notice.userDeleted.rawValue)") }
+        // An admin who removed their own admin role has no admin pages left to return to.
+        if summary.user.id == context.admin.id, action == .demote { return .seeOther("/gallery") }
+        return .seeOther("/admin/users/\(summary.user.id)?notice=\(Notice.userUpdated.rawValue)")
+    }
+
+    private func target(_ context: AdminContext) async throws -> UserSummary {
+        guard let id = context.parameters.get("id").flatMap(Int64.init), let summary = try await service.admin.user(id: id) else {
+            throw AppError.notFound("There is no such user.")
+        }
+        return summary
+    }
+
+    private func userAction(_ context: AdminContext) throws -> AdminService.UserAction {
+        guard let action = context.parameters.get("action").flatMap(AdminService.UserAction.init(rawValue:)) else {
+            throw AppError.notFound()
+        }
+        return action
+    }
+
+    // MARK: API keys
+
+    struct KeysPage: Sendable {
+        struct Key: Sendable {
+            let name: String
+            let source: String
+            let created: String
+            let lastUsed: String
+            let status: String
+            let revokeURL: String?
+        }
+
+        let keys: [Key]
+        var newKey: String?
+        var newKeyPassword: String?
+        var error: String?
+        var name = ""
+    }
+
+    func apiKeys(_ request: Request, context: AdminContext) async throws -> Response {
+        try await renderKeys(KeysPage(keys: keyRows()), notice: Notice.message(from: request), context: context)
+            .response(from: request, context: context)
+    }
+
+    struct NewKeyForm: Decodable {
+        var name: String?
+    }
+
+    func createAPIKey(_ request: Request, context: AdminContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(NewKeyForm.self, from: request, context: context)
+        let name = (form.name ?? "").trimmingCharacters(in: .whitespaces)
+        do {
+            let password = try await service.createAppKey(name: name, by: context.admin, origin: context.origin(request))
+            var page = KeysPage(keys: try await keyRows())
+            page.newKey = name
+            page.newKeyPassword = password
+            return try await renderKeys(page, notice: nil, context: context).response(from: request, context: context)
+        } catch let error as AppError where error.status.code < 500 {
+            var page = KeysPage(keys: try await keyRows())
+            page.error = error.message
+            page.name = name
+            return try await renderKeys(page, notice: nil, context: context, status: error.status).response(from: request, context: context)
+        }
+    }
+
+    func confirmRevokeAPIKey(_ request: Request, context: AdminContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        let page = ConfirmPage(
+            question: "Revoke the app key \(name)?",
+            consequence: "Apps using it can no longer sign up or sign in. Tokens already issued through it keep working until they expire.",
+            action: "/admin/api-keys/\(name)/revoke",
+            button: "Yes: revoke \(name)",
+            isDangerous: true,
+            cancelURL: "/admin/api-keys"
+        )
+        return try pages.render("admin-confirm", title: "Confirm", page: page, context: context).response(from: request, context: context)
+    }
+
+    func revokeAPIKey(_ request: Request, context: AdminContext) async throws -> Response {
+        try await service.revokeAppKey(name: try context.parameters.require("name"), by: context.admin, origin: context.origin(request))
+        return .seeOther("/admin/api-keys?notice=\(Notice.appKeyRevoked.rawValue)")
+    }
+
+    private func keyRows() async throws -> [KeysPage.Key] {
+        try await service.appKeyListings().map { key in
+            KeysPage.Key(
+                name: key.name,
+                source: key.isFromEnvironment ? "environment (API_AUTH_NAME)" : "added here",
+                created: key.createdAt?.displayString ?? "—",
+                lastUsed: key.lastUsedAt?.displayString ?? "never",
+                status: key.revokedAt.map { "revoked \($0.displayString)" } ?? "active",
+                revokeURL: key.isFromEnvironment || key.revokedAt != nil ? nil : "/admin/api-keys/\(key.name)/revoke"
+            )
+        }
+    }
+
+    private func renderKeys(_ page: KeysPage, notice: String?, context: AdminContext, status: HTTPResponse.Status = .ok) async throws -> HTML {
+        try pages.render("admin-api-keys", title: "API keys", page: page, context: context, notice: notice, status: status)
+    }
+
+    // MARK: Audit log
+
+    struct AuditPage: Sendable {
+        struct Row: Sendable {
+            let when: String
+            let event: String
+            let actor: String
+            let target: String
+            let origin: String
+        }
+
+        struct TypeOption: Sendable {
+            let value: String
+            let selected: Bool
+        }
+
+        let rows: [Row]
+        let isEmpty: Bool
+        let userFilter: String
+        let types: [TypeOption]
+        let olderURL: String?
+    }
+
+    func auditLog(_ request: Request, context: AdminContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let userFilter = String(query["user"] ?? "")
+        let userID = Int64(userFilter)
+        let type = query["type"].map(String.init).flatMap { AuditEventType(rawValue: $0)?.rawValue }
+        let before = query["before"].flatMap { Int64($0) }
+        let entries = try await service.audit.entries(userID: userID, type: type, before: before, limit: Self.pageSize + 1)
+        let rows = entries.prefix(Self.pageSize).map { entry in
+            AuditPage.Row(
+                when: entry.occurredAt.displayString,
+                event: entry.type,
+                actor: entry.actorEmail ?? entry.actorID.map { "user #\($0)" } ?? "—",
+                target: [entry.targetUserEmail ?? entry.targetUserID.map { "user #\($0)" }, entry.target.isEmpty ? nil : entry.target]
+                    .compactMap { $0 }.joined(separator: " · "),
+                origin: [entry.ipAddress, UserAgentSummary.describe(entry.userAgent)].filter { !$0.isEmpty }.joined(separator: " · ")
+            )
+        }
+        var olderURL: String?
+        if entries.count > Self.pageSize, let last = entries.prefix(Self.pageSize).last {
+            var components = URLComponents()
+            components.queryItems = [
+                URLQueryItem(name: "user", value: userFilter), URLQueryItem(name: "type", value: type ?? ""),
+                URLQueryItem(name: "before", value: String(last.id)),
+            ]
+            olderURL = "/admin/audit" + (components.string ?? "")
+        }
+        let page = AuditPage(
+            rows: Array(rows),
+            isEmpty: rows.isEmpty,
+            userFilter: userFilter,
+            types: AuditEventType.allCases.map { AuditPage.TypeOption(value: $0.rawValue, selected: $0.rawValue == type) },
+            olderURL: olderURL
+        )
+        return try pages.render("admin-audit", title: "Audit log", page: page, context: context).response(from: request, context: context)
+    }
+}
