@@ -10,7 +10,7 @@ struct Selfie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfie",
         abstract: "Accounts and a private photo gallery.",
-        subcommands: [Serve.self, Migrate.self, Blobs.self],
+        subcommands: [Serve.self, Migrate.self, Admin.self, Blobs.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -51,6 +51,69 @@ struct Migrate: AsyncParsableCommand {
         } catch let error as PSQLError {
             exitWithMessage("selfie: cannot migrate the database: \(String(reflecting: error))")
         }
+    }
+}
+
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage administrators.",
+        subcommands: [Create.self, Promote.self, Demote.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an admin account. The password is read from standard input; if none is given, one is generated and printed once."
+        )
+
+        @Option(help: "The admin's email address.")
+        var email: String
+
+        @Option(help: "The admin's full name (default: the email's local part).")
+        var name: String?
+
+        @Flag(help: "Generate the password instead of reading it.")
+        var generatePassword = false
+
+        func run() async throws {
+            let password = generatePassword ? nil : readPassword()
+            try await runAdminCommand { try await $0.create(email: email, name: name, password: password) }
+        }
+
+        /// From a terminal: asked for, without echo. Piped in: the first line.
+        private func readPassword() -> String? {
+            if isatty(STDIN_FILENO) == 1 {
+                guard let typed = getpass("Password (leave empty to generate one): ") else { return nil }
+                return String(cString: typed)
+            }
+            return readLine(strippingNewline: true)
+        }
+    }
+
+    struct Promote: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give an existing user the admin role.")
+        @Argument(help: "The user's email address.") var email: String
+
+        func run() async throws {
+            try await runAdminCommand { try await $0.setRole(.admin, email: email) }
+        }
+    }
+
+    struct Demote: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take the admin role away (never from the last admin).")
+        @Argument(help: "The user's email address.") var email: String
+
+        func run() async throws {
+            try await runAdminCommand { try await $0.setRole(.user, email: email) }
+        }
+    }
+}
+
+func runAdminCommand(_ command: (AdminCommands) async throws -> [String]) async throws {
+    let config = try loadConfiguration()
+    do {
+        for line in try await command(AdminCommands(config: config, logger: makeLogger(config))) { print(line) }
+    } catch let error as AdminCommandError {
+        exitWithMessage("selfie: \(error)")
     }
 }
 

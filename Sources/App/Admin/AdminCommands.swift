@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+
+/// The work behind `selfie admin …`, against the database in the configuration. Each returns the
+/// lines to print; refusals throw `AdminCommandError` with a message for the operator.
+public struct AdminCommands: Sendable {
+    let config: AppConfiguration
+    let paths: ResourcePaths
+    let logger: Logger
+
+    public init(config: AppConfiguration, paths: ResourcePaths = ResourcePaths(), logger: Logger) {
+        self.config = config
+        self.paths = paths
+        self.logger = logger
+    }
+
+    /// Creates an admin. With no password given, one is generated and printed once.
+    public func create(email: String, name: String?, password: String?) async throws -> [String] {
+        let generated = password?.isEmpty ?? true
+        let password = generated ? RandomToken.urlSafe(byteCount: 15) : password!
+        let fullName = name?.trimmingCharacters(in: .whitespaces).isEmpty == false
+            ? name! : String(email.split(separator: "@").first ?? "Admin")
+        let user = try await withAdminService { service in
+            do {
+                return try await service.createAdmin(email: email, fullName: fullName, password: password, origin: .commandLine)
+            } catch let errors as FieldErrors {
+                let lines = errors.messages.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                throw AdminCommandError("Cannot create the admin:\n  " + lines.joined(separator: "\n  "))
+            }
+        }
+        var lines = ["Created admin \(user.email) (\(user.fullName))."]
+        if generated { lines.append("Generated password (shown only now): \(password)") }
+        return lines
+    }
+
+    public func setRole(_ role: User.Role, email: String) async throws -> [String] {
+        let user = try await withAdminService { service in
+            do {
+                return try await service.setRole(role, email: email, origin: .commandLine)
+            } catch AdminError.noSuchUser {
+                throw AdminCommandError("There is no user with the email \(email).")
+            } catch AdminError.lastAdmin {
+                throw AdminCommandError("\(email) is the last administrator. Promote someone else first.")
+            }
+        }
+        return [role == .admin ? "\(user.email) is now an admin." : "\(user.email) is no longer an admin."]
+    }
+
+    private func withAdminService<T: Sendable>(_ body: @Sendable (AdminService) async throws -> T) async throws -> T {
+        let services = try await AppServices(config, paths: paths, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await services.postgres.run() }
+            defer { group.cancelAll() }
+            do {
+                let result = try await body(services.admin)
+                try await services.http.client.shutdown()
+                return result
+            } catch {
+                try? await services.http.client.shutdown()
+                throw error
+            }
+        }
+    }
+}
+
+/// A refusal of a `selfie admin` command, worded for the operator.
+public struct AdminCommandError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
