@@ -16,4 +16,8 @@ DATABASE_URL="$base/$db" PORT=$port BLOB_DIR=.build/e2e/blobs .build/debug/selfi
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
-python3 e2e/browser_check.py "http://127.0.0.1:$port" .build/e2e
+# An admin made the way an operator would: with the command line.
+admin_email="admin+$RANDOM@example.com"
+admin_password=$(DATABASE_URL="$base/$db" .build/debug/selfie admin create --email "$admin_email" --name "Ada Admin" --generate-password |
+    sed -n 's/.*shown only now): //p')
+E2E_ADMIN_EMAIL="$admin_email" E2E_ADMIN_PASSWORD="$admin_password" python3 e2e/browser_check.py "http://127.0.0.1:$port" .build/e2e

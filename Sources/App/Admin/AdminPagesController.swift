@@ -345,6 +345,13 @@ struct AdminPagesController {
         let olderURL: String?
     }
 
+    /// "ada@example.com · photo Xy…" — the user and what the event was about, each once.
+    static func describeTarget(_ entry: AuditEntry) -> String {
+        let user = entry.targetUserEmail ?? entry.targetUserID.map { "user #\($0)" }
+        let detail = entry.target.isEmpty || entry.target == entry.targetUserEmail ? nil : entry.target
+        return [user, detail].compactMap { $0 }.joined(separator: " · ")
+    }
+
     func auditLog(_ request: Request, context: AdminContext) async throws -> Response {
         let query = request.uri.queryParameters
         let userFilter = String(query["user"] ?? "")
@@ -357,8 +364,7 @@ struct AdminPagesController {
                 when: entry.occurredAt.displayString,
                 event: entry.type,
                 actor: entry.actorEmail ?? entry.actorID.map { "user #\($0)" } ?? "—",
-                target: [entry.targetUserEmail ?? entry.targetUserID.map { "user #\($0)" }, entry.target.isEmpty ? nil : entry.target]
-                    .compactMap { $0 }.joined(separator: " · "),
+                target: Self.describeTarget(entry),
                 origin: [entry.ipAddress, UserAgentSummary.describe(entry.userAgent)].filter { !$0.isEmpty }.joined(separator: " · ")
             )
         }
