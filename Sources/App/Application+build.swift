@@ -37,6 +37,7 @@ struct AppServices {
     let appKeys: AppKeyDirectory
     let audit: any AuditLog
     let admin: AdminService
+    let protection: BruteForceProtection
     let photos: PhotoService
     let sweeper: BlobSweeper
     let pages: PageRenderer
@@ -49,12 +50,14 @@ struct AppServices {
         sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
         tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
         audit = PostgresAuditLog(client: postgres, logger: logger)
+        protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
         accounts = AccountService(
             users: PostgresUserRepository(client: postgres, logger: logger),
             sessions: sessions,
             tokens: tokens,
             hasher: PasswordHasher(cost: config.bcryptCost),
             audit: audit,
+            protection: protection,
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime
         )
@@ -100,14 +103,17 @@ public func buildApplication(
         migrations: try Migrator.loadMigrations(from: paths.migrations),
         logger: logger
     )
-    let (sessions, tokens, sweeper) = (services.sessions, services.tokens, services.sweeper)
+    let (sessions, tokens, sweeper, protection) = (services.sessions, services.tokens, services.sweeper, services.protection)
     var app = Application(
         router: router,
+        // Idle (and slow) connections are closed after a minute.
+        server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
         services: [
             services.postgres,
             services.http,
             PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
+                try await protection.deleteExpired()
                 let count = try await sessions.deleteExpired() + tokens.deleteExpired()
                 if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
             },
@@ -152,6 +158,8 @@ func buildRouter(
     let errors = ErrorResponder(pages: pages)
     let router = Router(context: AppRequestContext.self)
     // Order matters: middleware must be added before the routes it wraps.
+    router.add(middleware: SecurityHeadersMiddleware(config: config))
+    router.add(middleware: LogRequestsMiddleware(.info))
     router.add(middleware: ErrorMiddleware(errors: errors))
     router.add(
         middleware: FileMiddleware(
@@ -172,9 +180,9 @@ func buildRouter(
 
     services.health.addRoutes(to: router)
     let signedIn = router.group(context: SignedInContext.self)
-    AuthPagesController(accounts: accounts, pages: pages, cookies: cookies).addRoutes(to: router)
+    AuthPagesController(accounts: accounts, pages: pages, cookies: cookies, protection: services.protection).addRoutes(to: router)
     AccountPagesController(accounts: accounts, pages: pages).addRoutes(to: signedIn)
-    PhotoPagesController(photos: photos, pages: pages).addRoutes(to: signedIn)
+    PhotoPagesController(photos: photos, pages: pages, protection: services.protection).addRoutes(to: signedIn)
     MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
         .addRoutes(to: router)
     HomeController().addRoutes(to: router)

@@ -7,6 +7,7 @@ struct APIController {
     let accounts: AccountService
     let photos: PhotoService
     let appKeys: any AppKeyStore
+    let protection: BruteForceProtection
     /// openapi.yaml, read once at start-up.
     let openAPIDocument: String
 
@@ -14,6 +15,7 @@ struct APIController {
         self.accounts = services.accounts
         self.photos = services.photos
         self.appKeys = services.appKeys
+        self.protection = services.protection
         self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
     }
 
@@ -28,17 +30,19 @@ struct APIController {
         let method: HTTPRequest.Method
         let path: String
         let handler: Handler
+        /// The per-address limit the route counts against, if any.
+        var rateLimit: BruteForceProtection.Action?
     }
 
     /// Every API route: what `addRoutes` registers and what `openapi.yaml` must describe.
     var routes: [Route] {
         [
-            Route(method: .post, path: "/api/signup", handler: .appKey(signUp)),
-            Route(method: .post, path: "/api/signin", handler: .appKey(signIn)),
-            Route(method: .get, path: "/api/get_token", handler: .appKey(getToken)),
+            Route(method: .post, path: "/api/signup", handler: .appKey(signUp), rateLimit: .signUp),
+            Route(method: .post, path: "/api/signin", handler: .appKey(signIn), rateLimit: .signIn),
+            Route(method: .get, path: "/api/get_token", handler: .appKey(getToken), rateLimit: .signIn),
             Route(method: .get, path: "/api/clear_token", handler: .token(clearToken)),
             Route(method: .post, path: "/api/reset_password", handler: .token(resetPassword)),
-            Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto)),
+            Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto), rateLimit: .upload),
             Route(method: .get, path: "/api/get_photos", handler: .token(getPhotos)),
             Route(method: .delete, path: "/api/delete_photo", handler: .token(deletePhoto)),
             Route(method: .get, path: "/api/openapi.yaml", handler: .open(serveOpenAPIDocument)),
@@ -52,11 +56,18 @@ struct APIController {
         for route in routes {
             let path = RouterPath(route.path)
             switch route.handler {
-            case .appKey(let handler): keyed.on(path, method: route.method, use: handler)
-            case .token(let handler): tokened.on(path, method: route.method, use: handler)
+            case .appKey(let handler): limited(keyed, route.rateLimit).on(path, method: route.method, use: handler)
+            case .token(let handler): limited(tokened, route.rateLimit).on(path, method: route.method, use: handler)
             case .open(let handler): router.on(path, method: route.method, use: handler)
             }
         }
+    }
+
+    private func limited<Context: ClientAddressProviding>(_ group: RouterGroup<Context>, _ action: BruteForceProtection.Action?)
+        -> RouterGroup<Context>
+    {
+        guard let action else { return group }
+        return group.group().add(middleware: RateLimitMiddleware(protection: protection, action: action))
     }
 
     // MARK: Responses

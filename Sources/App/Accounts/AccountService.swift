@@ -86,6 +86,7 @@ public struct AccountService: Sendable {
     let tokens: any APITokenRepository
     let hasher: PasswordHasher
     let audit: any AuditLog
+    let protection: BruteForceProtection
     let sessionLifetime: Duration
     let tokenLifetime: Duration
 
@@ -95,9 +96,11 @@ public struct AccountService: Sendable {
         tokens: any APITokenRepository,
         hasher: PasswordHasher,
         audit: any AuditLog,
+        protection: BruteForceProtection,
         sessionLifetime: Duration,
         tokenLifetime: Duration
     ) {
+        self.protection = protection
         self.users = users
         self.sessions = sessions
         self.tokens = tokens
@@ -132,8 +135,23 @@ public struct AccountService: Sendable {
     /// The user whose email and password these are, with the hash that was verified (a session
     /// is only started while it is still current). Unknown email, wrong password and a disabled
     /// account all throw the same `AccountError.invalidCredentials`, after the same bcrypt work.
+    ///
+    /// An account (existing or not: lockout must not reveal which) with too many recent failures
+    /// is refused with a 429 before its password is even checked.
     public func authenticate(email: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await protection.checkLockout(email: email)
+        do {
+            let credentials = try await verify(email: email, password: password, origin: origin)
+            try await protection.clearFailures(email: email)
+            return credentials
+        } catch AccountError.invalidCredentials {
+            try await protection.recordFailure(email: email)
+            throw AccountError.invalidCredentials
+        }
+    }
+
+    private func verify(email: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
         guard PasswordPolicy.problem(with: password) == nil, EmailAddress.isPlausible(email),
             let credentials = try await users.credentials(forEmail: email)
         else {

@@ -27,6 +27,10 @@ public struct AppConfiguration: Sendable {
     public var signedURLLifetime: Duration
     /// How long an API token lives (`TOKEN_TTL_SECONDS`).
     public var tokenLifetime: Duration
+    /// Lockout and rate limits (`LOCKOUT_*`, `RATE_LIMIT_*`).
+    public var protection: ProtectionConfiguration
+    /// When set, Prometheus metrics are served on this port (127.0.0.1 only) at /metrics.
+    public var metricsPort: Int?
 
     /// Cookies get `Secure` when the public URL is https.
     public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
@@ -45,7 +49,9 @@ public struct AppConfiguration: Sendable {
         blobStore: BlobStoreConfiguration = .filesystem(directory: "data/blobs"),
         maxUploadBytes: Int = 20 * 1024 * 1024,
         signedURLLifetime: Duration = .seconds(3600),
-        tokenLifetime: Duration = .seconds(86400)
+        tokenLifetime: Duration = .seconds(86400),
+        protection: ProtectionConfiguration = ProtectionConfiguration(),
+        metricsPort: Int? = nil
     ) {
         self.host = host
         self.port = port
@@ -61,6 +67,8 @@ public struct AppConfiguration: Sendable {
         self.maxUploadBytes = maxUploadBytes
         self.signedURLLifetime = signedURLLifetime
         self.tokenLifetime = tokenLifetime
+        self.protection = protection
+        self.metricsPort = metricsPort
     }
 
     /// Reads and validates the configuration, naming every missing or invalid variable at once.
@@ -139,6 +147,15 @@ public struct AppConfiguration: Sendable {
             }
         }
         let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
+        let protection = ProtectionConfiguration.load(value: value, problems: &problems)
+        var metricsPort: Int?
+        if let raw = value("METRICS_PORT") {
+            if let parsed = Int(raw), (1...65535).contains(parsed) {
+                metricsPort = parsed
+            } else {
+                problems.append("METRICS_PORT must be a port number, got \"\(raw)\"")
+            }
+        }
         var tokenLifetime = Duration.seconds(86400)
         if let raw = value("TOKEN_TTL_SECONDS") {
             if let seconds = Int(raw), seconds >= 60 {
@@ -162,7 +179,9 @@ public struct AppConfiguration: Sendable {
             logLevel: logLevel,
             blobStore: blobStore,
             maxUploadBytes: maxUploadBytes,
-            tokenLifetime: tokenLifetime
+            tokenLifetime: tokenLifetime,
+            protection: protection,
+            metricsPort: metricsPort
         )
     }
 }

@@ -27,7 +27,7 @@ struct MediaController {
             .eTag: "\"\(key.value)\"",
             .cacheControl: "private, max-age=\(Self.maxAge(expires: query["expires"]))",
             .acceptRanges: "bytes",
-            .init("X-Content-Type-Options")!: "nosniff",
+            .xContentTypeOptions: "nosniff",
         ]
         if request.headers[.ifNoneMatch] == "\"\(key.value)\"" {
             // Blobs never change, but a deleted one must not be confirmed from the cache.

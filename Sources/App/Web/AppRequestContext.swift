@@ -28,6 +28,10 @@ public struct AppRequestContext: PageContext {
 
     public var signedInUser: User? { session?.user }
 
+    /// The most any handler collects into memory (forms, JSON). Photo uploads stream instead and
+    /// have their own limit.
+    public var maxUploadSize: Int { 64 * 1024 }
+
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? ""

@@ -5,12 +5,15 @@ struct AuthPagesController {
     let accounts: AccountService
     let pages: PageRenderer
     let cookies: BrowserCookies
+    let protection: BruteForceProtection
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/signup", use: showSignUp)
-        router.post("/signup", use: signUp)
+        router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signUp))
+            .post("/signup", use: signUp)
         router.get("/signin", use: showSignIn)
-        router.post("/signin", use: signIn)
+        router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signIn))
+            .post("/signin", use: signIn)
         router.post("/signout", use: signOut)
     }
 

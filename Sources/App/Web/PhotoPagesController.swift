@@ -5,12 +5,14 @@ import Hummingbird
 struct PhotoPagesController {
     let photos: PhotoService
     let pages: PageRenderer
+    let protection: BruteForceProtection
     static let pageSize = 24
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("/gallery", use: gallery)
         group.get("/photos/new", use: newPhoto)
-        group.post("/photos", use: upload)
+        group.group().add(middleware: RateLimitMiddleware(protection: protection, action: .upload))
+            .post("/photos", use: upload)
         group.get("/photos/:id", use: show)
         group.get("/photos/:id/delete", use: confirmDelete)
         group.post("/photos/:id/delete", use: delete)

@@ -46,6 +46,7 @@ extension AppConfiguration {
             "LOG_LEVEL": "warning",
         ]).with(database: database).with(blobStore: .filesystem(directory: temporaryBlobDirectory()))
         config.bcryptCost = 4
+        config.protection = .off  // the tests that check lockout and limits turn them on
         return config
     }
 

@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import PostgresNIO
+
+/// Limits on guessing, from the environment. A limit of 0 turns that protection off.
+public struct ProtectionConfiguration: Sendable, Equatable {
+    /// Failed sign-ins for one account within `lockoutWindow` that lock it (web and API together).
+    public var lockoutThreshold: Int = 5
+    public var lockoutWindow: Duration = .seconds(900)
+    /// Per client address.
+    public var signInsPerMinute: Int = 20
+    public var signUpsPerHour: Int = 20
+    public var uploadsPerHour: Int = 300
+
+    public init() {}
+
+    /// Everything off (for local test runs that sign in hundreds of times from one address).
+    public static let off: ProtectionConfiguration = {
+        var configuration = ProtectionConfiguration()
+        configuration.lockoutThreshold = 0
+        configuration.signInsPerMinute = 0
+        configuration.signUpsPerHour = 0
+        configuration.uploadsPerHour = 0
+        return configuration
+    }()
+
+    static func load(value: (String) -> String?, problems: inout [String]) -> ProtectionConfiguration {
+        var configuration = ProtectionConfiguration()
+        func number(_ name: String, into target: inout Int) {
+            guard let raw = value(name) else { return }
+            if let parsed = Int(raw), parsed >= 0 { target = parsed } else { problems.append("\(name) must be a whole number ≥ 0 (0 turns it off), got \"\(raw)\"") }
+        }
+        number("LOCKOUT_THRESHOLD", into: &configuration.lockoutThreshold)
+        var window = 900
+        number("LOCKOUT_WINDOW_SECONDS", into: &window)
+        configuration.lockoutWindow = .seconds(max(window, 1))
+        number("RATE_LIMIT_SIGN_INS_PER_MINUTE", into: &configuration.signInsPerMinute)
+        number("RATE_LIMIT_SIGN_UPS_PER_HOUR", into: &configuration.signUpsPerHour)
+        number("RATE_LIMIT_UPLOADS_PER_HOUR", into: &configuration.uploadsPerHour)
+        return configuration
+    }
+}
+
+/// "Too many attempts": a 429 with Retry-After, as a page or as the API's JSON.
+struct TooManyAttempts: Error {
+    let retryAfter: Int
+    let message: String
+
+    var appError: AppError {
+        AppError(.tooManyRequests, message, headers: [.retryAfter: String(max(retryAfter, 1))])
+    }
+}
+
+/// Per-account lockout and per-address rate limits, counted in PostgreSQL so every instance agrees.
+public struct BruteForceProtection: Sendable {
+    public enum Action: String, Sendable {
+        case signIn = "sign-in"
+        case signUp = "sign-up"
+        case upload
+    }
+
+    let configuration: ProtectionConfiguration
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(configuration: ProtectionConfiguration, client: PostgresClient, logger: Logger) {
+        self.configuration = configuration
+        self.client = client
+        self.logger = logger
+    }
+
+    static func emailKey(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// Throws while the account (existing or not) has too many recent failures.
+    func checkLockout(email: String) async throws {
+        guard configuration.lockoutThreshold > 0 else { return }
+        let window = Int(configuration.lockoutWindow.components.seconds)
+        let rows = try await client.query(
+            """
+            SELECT count(*)::int, coalesce(extract(epoch FROM min(occurred_at) + make_interval(secs => \(window)) - now()), 0)::int
+            FROM sign_in_failures
+            WHERE email_key = \(Self.emailKey(email)) AND occurred_at > now() - make_interval(secs => \(window))
+            """,
+            logger: logger
+        )
+        for try await (failures, secondsLeft) in rows.decode((Int, Int).self) where failures >= configuration.lockoutThreshold {
+            throw TooManyAttempts(
+                retryAfter: secondsLeft,
+                message: "Too many failed sign-ins for this account. Try again in \(Self.minutes(secondsLeft))."
+            ).appError
+        }
+    }
+
+    func recordFailure(email: String) async throws {
+        guard configuration.lockoutThreshold > 0 else { return }
+        try await client.query("INSERT INTO sign_in_failures (email_key) VALUES (\(Self.emailKey(email)))", logger: logger)
+    }
+
+    func clearFailures(email: String) async throws {
+        guard configuration.lockoutThreshold > 0 else { return }
+        try await client.query("DELETE FROM sign_in_failures WHERE email_key = \(Self.emailKey(email))", logger: logger)
+    }
+
+    /// Counts one attempt at `action` from `client`; throws once the window's limit is passed.
+    func consume(_ action: Action, client address: String) async throws {
+        let (limit, window): (Int, Int) = switch action {
+        case .signIn: (configuration.signInsPerMinute, 60)
+        case .signUp: (configuration.signUpsPerHour, 3600)
+        case .upload: (configuration.uploadsPerHour, 3600)
+        }
+        guard limit > 0 else { return }
+        let rows = try await client.query(
+            """
+            INSERT INTO rate_limit_counters (action, client, window_start, hits)
+            VALUES (\(action.rawValue), \(address), to_timestamp(floor(extract(epoch FROM now()) / \(window)) * \(window)), 1)
+            ON CONFLICT (action, client, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+            RETURNING hits, (extract(epoch FROM window_start) + \(window) - extract(epoch FROM now()))::int
+            """,
+            logger: logger
+        )
+        for try await (hits, secondsLeft) in rows.decode((Int, Int).self) where hits > limit {
+            throw TooManyAttempts(
+                retryAfter: secondsLeft,
+                message: "Too many attempts from your network. Try again in \(Self.minutes(secondsLeft))."
+            ).appError
+        }
+    }
+
+    /// Forgets counters and failures older than any window.
+    func deleteExpired() async throws {
+        try await client.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '2 hours'", logger: logger)
+        try await client.query("DELETE FROM sign_in_failures WHERE occurred_at < now() - interval '1 day'", logger: logger)
+    }
+
+    static func minutes(_ seconds: Int) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        return minutes == 1 ? "a minute" : "\(minutes) minutes"
+    }
+}
+
+/// A request context that knows the client's address.
+protocol ClientAddressProviding: RequestContext {
+    var remoteAddress: String { get }
+}
+
+/// Applies a per-address rate limit to the routes it guards.
+struct RateLimitMiddleware<Context: ClientAddressProviding>: RouterMiddleware {
+    let protection: BruteForceProtection
+    let action: BruteForceProtection.Action
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        try await protection.consume(action, client: context.remoteAddress)
+        return try await next(request, context)
+    }
+}
+
+extension AppRequestContext: ClientAddressProviding {}
+extension SignedInContext: ClientAddressProviding {}
+extension AppKeyContext: ClientAddressProviding {
+    var remoteAddress: String { origin.ipAddress }
+}
+extension APITokenContext: ClientAddressProviding {
+    var remoteAddress: String { origin.ipAddress }
+}

@@ -1,0 +1,141 @@
+@testable import App
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Hardening: lockout, rate limits, headers, body limits")
+struct HardeningTests {
+    static func withProtection(_ change: @escaping @Sendable (inout ProtectionConfiguration) -> Void) -> @Sendable (inout AppConfiguration) -> Void {
+        { config in
+            config.protection = ProtectionConfiguration()
+            config.protection.signInsPerMinute = 0
+            config.protection.signUpsPerHour = 0
+            config.protection.uploadsPerHour = 0
+            change(&config.protection)
+        }
+    }
+
+    @Test("the 6th wrong password within the window locks the account for web and API alike; others are unaffected")
+    func lockout() async throws {
+        try await withTestApp(configure: Self.withProtection { _ in }) { app in
+            let email = uniqueEmail("target")
+            let other = uniqueEmail("bystander")
+            try await app.browser().signUp(email: email)
+            try await app.browser().signUp(email: other)
+            for _ in 1...3 { #expect(try await app.browser().signIn(email: email, password: "wrong one").status == .unauthorized) }
+            for _ in 1...2 { #expect(try await app.api.signIn(email: email, password: "wrong one").status == .unauthorized) }
+
+            // locked now, even with the right password, on both sides
+            let web = try await app.browser().signIn(email: email)
+            #expect(web.status == .tooManyRequests)
+            #expect(web.text.contains("Too many failed sign-ins for this account."))
+            let retryAfter = try #require(web.headers[.retryAfter].flatMap(Int.init))
+            #expect(retryAfter > 0 && retryAfter <= 900)
+            let api = try await app.api.signIn(email: email.uppercased())
+            #expect(api.status == .tooManyRequests)
+            #expect(api.headers[.retryAfter] != nil)
+            #expect(try api.apiError().message.hasPrefix("Too many failed sign-ins for this account."))
+
+            #expect(try await app.browser().signIn(email: other).status == .seeOther, "another account signs in")
+
+            // an email without an account locks exactly the same way: nothing is revealed
+            let nobody = uniqueEmail("nobody")
+            for _ in 1...5 { #expect(try await app.browser().signIn(email: nobody, password: "wrong one").status == .unauthorized) }
+            let ghost = try await app.browser().signIn(email: nobody, password: "wrong one")
+            #expect(ghost.status == .tooManyRequests)
+            #expect(ghost.text.contains("Too many failed sign-ins for this account."))
+
+            // the window passes
+            try await app.db { try await $0.query("UPDATE sign_in_failures SET occurred_at = now() - interval '16 minutes'") }
+            #expect(try await app.browser().signIn(email: email).status == .seeOther)
+        }
+    }
+
+    @Test("per-address limits on sign-in and sign-up answer 429 with Retry-After: a page, or JSON under /api")
+    func rateLimits() async throws {
+        try await withTestApp(configure: Self.withProtection { $0.signInsPerMinute = 3; $0.signUpsPerHour = 2 }) { app in
+            let browser = app.browser()
+            for _ in 1...3 { #expect(try await browser.signIn(email: uniqueEmail(), password: "whatever 1").status == .unauthorized) }
+            let page = try await browser.signIn(email: uniqueEmail(), password: "whatever 1")
+            #expect(page.status == .tooManyRequests)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.text.contains("Too many attempts from your network."))
+            #expect(page.headers[.retryAfter].flatMap(Int.init).map { $0 > 0 && $0 <= 60 } == true)
+            let api = try await app.api.signIn(email: uniqueEmail(), password: "whatever 1")
+            #expect(api.status == .tooManyRequests)
+            #expect(try api.apiError().status == 429)
+
+            #expect(try await app.api.signUp(email: uniqueEmail()).status == .ok)
+            #expect(try await app.browser().signUp(email: uniqueEmail()).status == .seeOther)
+            let third = try await app.api.signUp(email: uniqueEmail())
+            #expect(third.status == .tooManyRequests)
+            #expect(third.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test("protection is on by default and can be turned off by configuration only")
+    func configuration() throws {
+        let base = ["SECRET_KEY": String(repeating: "s", count: 32), "DATABASE_URL": "postgres://u@h/d", "API_AUTH_NAME": "a", "API_AUTH_PASSWORD": "b"]
+        let defaults = try AppConfiguration.load(from: base).protection
+        #expect(defaults.lockoutThreshold == 5 && defaults.signInsPerMinute > 0 && defaults.signUpsPerHour > 0 && defaults.uploadsPerHour > 0)
+        var off = base
+        for name in ["LOCKOUT_THRESHOLD", "RATE_LIMIT_SIGN_INS_PER_MINUTE", "RATE_LIMIT_SIGN_UPS_PER_HOUR", "RATE_LIMIT_UPLOADS_PER_HOUR"] { off[name] = "0" }
+        #expect(try AppConfiguration.load(from: off).protection == .off)
+        var bad = base
+        bad["LOCKOUT_THRESHOLD"] = "-1"
+        #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: bad) }
+    }
+
+    @Test("security headers on every HTML page (CSP without inline script), and on JSON too")
+    func headers() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            var pages = [try await browser.get("/signin"), try await browser.get("/no/such/page")]
+            try await browser.signUp(email: uniqueEmail())
+            pages.append(try await browser.get("/gallery"))
+            pages.append(try await browser.get("/photos/new"))
+            for page in pages {
+                let csp = try #require(page.headers[.contentSecurityPolicy])
+                #expect(csp.contains("default-src 'self'") && csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"))
+                #expect(csp.contains("frame-ancestors 'none'"))
+                #expect(page.headers[.xFrameOptions] == "DENY")
+                #expect(page.headers[.xContentTypeOptions] == "nosniff")
+                #expect(page.headers[.referrerPolicy] == "same-origin")
+                #expect(page.headers[.xRequestID]?.isEmpty == false)
+                #expect(page.headers[.strictTransportSecurity] == nil, "plain http")
+                #expect(!page.text.contains("<script>"), "no inline script")
+            }
+            let json = try await app.api.send(.get, "/api/nope", authorization: nil)
+            #expect(json.headers[.xContentTypeOptions] == "nosniff" && json.headers[.xRequestID] != nil)
+            #expect(json.headers[.contentSecurityPolicy] == nil)
+        }
+    }
+
+    @Test("behind https: HSTS; on S3: images may come from the store's origin")
+    func httpsAndS3Headers() async throws {
+        let s3 = S3Configuration(
+            endpoint: URL(string: "http://127.0.0.1:9")!,
+            region: "us-east-1",
+            bucket: "photos",
+            credentials: AWSCredentials(accessKeyID: "a", secretAccessKey: "b"),
+            addressing: .path
+        )
+        try await withTestApp(configure: { $0.publicURL = URL(string: "https://selfie.example")!; $0.blobStore = .s3(s3) }) { app in
+            let page = try await app.browser().get("/signin")
+            #expect(page.headers[.strictTransportSecurity] == "max-age=31536000; includeSubDomains")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("img-src 'self' http://127.0.0.1:9") == true)
+        }
+    }
+
+    @Test("a large form body is refused with 413")
+    func bigForm() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let token = try await browser.csrfToken(on: "/signin")
+            let response = try await browser.post("/signin", form: [("_csrf", token), ("email", String(repeating: "a", count: 200_000))])
+            #expect(response.status == .contentTooLarge)
+        }
+    }
+}
