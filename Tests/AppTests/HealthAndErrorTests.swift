@@ -45,6 +45,9 @@ struct HealthAndErrorTests {
         }
         struct Bug: Error {}
         #expect(ErrorResponder.classify(Bug()).0 == .internalServerError)
+        // a full disk is the store's capacity (507), a read-only one the store failing (503)
+        #expect(ErrorResponder.classify(FileBlobStore.error(ENOSPC, "write")).0.code == 507)
+        #expect(ErrorResponder.classify(FileBlobStore.error(EROFS, "write")).0 == .serviceUnavailable)
     }
 
     @Test("an unknown page is a 404 HTML page; under /api it is JSON")

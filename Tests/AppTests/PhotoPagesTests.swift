@@ -377,3 +377,36 @@ struct UploadStreamingTests {
         }
     }
 }
+
+@Suite("Filesystem store faults")
+struct FileStoreFaultTests {
+    /// Makes a folder unwritable even for root (the immutable attribute), for the test's duration.
+    func immutable(_ path: String, _ on: Bool) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [on ? "+i" : "-i", path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestSetupError("chattr failed on \(path)") }
+    }
+
+    @Test("an unwritable photo folder: a clear 503 (page and JSON), no row, nothing half-written")
+    func unwritable() async throws {
+        try await withTestApp { app in
+            guard case .filesystem(let root) = app.config.blobStore else { throw TestSetupError("not a filesystem store") }
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let token = try await app.api.signedInUser()
+            try immutable(root, true)
+            defer { try? immutable(root, false) }
+
+            let page = try await browser.upload(image: TestImage.jpeg())
+            #expect(page.status == .serviceUnavailable)
+            #expect(page.text.contains("Photo storage is unavailable right now."))
+            let api = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "")
+            #expect(try api.apiError() == (503, "Photo storage is unavailable right now. Please try again shortly."))
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+}

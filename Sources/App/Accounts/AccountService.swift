@@ -219,8 +219,14 @@ public struct AccountService: Sendable {
     }
 
     /// The session a cookie token belongs to, if it is live. Records activity at most once a minute.
+    /// Every signed-in request starts here, so it gives up (503) if the database does not answer
+    /// in time rather than holding the request until it comes back.
     public func session(forToken token: String) async throws -> ActiveSession? {
-        guard let session = try await sessions.findActive(tokenHash: RandomToken.hash(token)) else { return nil }
+        let sessions = self.sessions
+        let hash = RandomToken.hash(token)
+        guard let session = try await withDeadline(databaseWaitLimit, { try await sessions.findActive(tokenHash: hash) }) else {
+            return nil
+        }
         if session.lastSeenAt.timeIntervalSinceNow < -60 {
             try await sessions.touch(sessionID: session.sessionID)
         }
@@ -247,7 +253,11 @@ public struct AccountService: Sendable {
 
     /// The live token a request presents, if any. Records use at most once a minute.
     public func token(_ token: String) async throws -> AuthenticatedToken? {
-        guard let found = try await tokens.findActive(tokenHash: RandomToken.hash(token)) else { return nil }
+        let tokens = self.tokens
+        let hash = RandomToken.hash(token)
+        guard let found = try await withDeadline(databaseWaitLimit, { try await tokens.findActive(tokenHash: hash) }) else {
+            return nil
+        }
         if found.lastUsedAt.timeIntervalSinceNow < -60 {
             try await tokens.touch(tokenID: found.tokenID)
         }

@@ -33,8 +33,12 @@ public struct FileBlobStore: BlobStore {
         let finalPath = path(for: key)
         let folder = (finalPath as NSString).deletingLastPathComponent
         let temporary = "\(folder)/.upload-\(RandomToken.urlSafe(byteCount: 12)).tmp"
+        let root = self.root
         let descriptor = try await threadPool.runIfActive {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // root/ab/cd: both levels made here, so a full or read-only disk is a clear error.
+            for level in [(folder as NSString).deletingLastPathComponent, folder] where level.count > root.count {
+                guard mkdir(level, 0o750) == 0 || errno == EEXIST else { throw FileBlobStore.error(errno, "create \(level)") }
+            }
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
             guard fd >= 0 else { throw FileBlobStore.error(errno, "create \(temporary)") }
             return fd

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Faults a real deployment meets, against a live Selfie (scratch database, loopback only):
+#  1. PostgreSQL stopped for a few seconds under steady load: every answer is a 200 or a 503
+#     (JSON under /api, a page in the browser), never a 500, and Selfie recovers by itself.
+#  2. SIGTERM during a slow upload: the upload finishes (200), then the server exits.
+# Used by `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+set -a; . ./.env; set +a
+
+work=.build/fault-check
+rm -rf "$work"
+mkdir -p "$work"
+db=selfie_faults
+runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null 2>&1
+read -r pg_version pg_cluster _ < <(pg_lsclusters -h | head -1)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+start_server() {
+    DATABASE_URL="${DATABASE_URL%/*}/$db" PORT=$port BLOB_DIR="$work/blobs" LOG_LEVEL=warning \
+        LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0 \
+        .build/debug/selfie serve --migrate >> "$work/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && return 0; sleep 0.1; done
+    echo "server did not start" >&2; cat "$work/server.log" >&2; exit 1
+}
+trap 'pg_ctlcluster "$pg_version" "$pg_cluster" start >/dev/null 2>&1 || true; kill ${server:-0} 2>/dev/null || true' EXIT
+start_server
+
+aes_key=$(printf '%s' "$API_AUTH_PASSWORD" | sha256sum | cut -d' ' -f1)
+encrypted=$(printf '%s' "fault check password" | openssl enc -aes-256-cbc -K "$aes_key" -iv 00000000000000000000000000000000 | base64 -w0)
+curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
+    -d "{\"full_name\":\"Fault Check\",\"email\":\"faults@example.com\",\"password\":\"$encrypted\"}" "$base/api/signup" >/dev/null
+token=$(curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
+    -d "{\"email\":\"faults@example.com\",\"password\":\"$encrypted\"}" "$base/api/signin" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["api_authtoken"])')
+
+echo "==> fault 1: PostgreSQL stopped for 4 s under load"
+python3 - "$base" "$token" > "$work/load.txt" <<'PY' &
+# Three clients in parallel (an API call, the health check, a page), each request with a timeout.
+import sys, time, threading, urllib.request, urllib.error, collections
+base, token = sys.argv[1], sys.argv[2]
+counts, timeline, lock = collections.Counter(), [], threading.Lock()
+deadline = time.time() + 16
+
+def client(path, headers):
+    while time.time() < deadline:
+        request = urllib.request.Request(base + path, headers=headers)
+        try:
+            status = urllib.request.urlopen(request, timeout=10).status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        except Exception as error:
+            status = f"error:{type(error).__name__}"
+        with lock:
+            counts[status] += 1
+            timeline.append((round(time.time(), 2), path, status))
+        time.sleep(0.05)
+
+threads = [threading.Thread(target=client, args=args) for args in (
+    ("/api/get_photos", {"Authorization": f"Token token={token}"}), ("/healthz", {}), ("/account", {"Cookie": "selfie_session=unknown"}))]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+print(dict(counts))
+for entry in sorted(timeline)[-6:]:
+    print(*entry)
+PY
+load=$!
+sleep 3
+pg_ctlcluster "$pg_version" "$pg_cluster" stop -m fast
+sleep 4
+pg_ctlcluster "$pg_version" "$pg_cluster" start
+wait $load
+cat "$work/load.txt"
+python3 - "$work/load.txt" <<'PY'
+import ast, sys
+lines = open(sys.argv[1]).read().splitlines()
+counts = ast.literal_eval(lines[0])
+bad = {status: n for status, n in counts.items() if status not in (200, 303, 503)}
+assert not bad, f"answers other than 200/303/503 during the outage: {bad}"
+assert counts.get(503, 0) > 0, "the outage was not noticed (no 503)"
+assert all(line.split()[-1] in ("200", "303") for line in lines[-6:]), "not recovered at the end of the run"
+print(f"ok: {counts.get(200, 0) + counts.get(303, 0)} answered normally, {counts.get(503, 0)} answered 503 while PostgreSQL was down, none else; recovered by itself")
+PY
+
+echo "==> fault 2: SIGTERM during a slow upload"
+{ printf '\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00'; head -c 800000 /dev/urandom; } > "$work/photo.jpg"
+curl -s -o "$work/upload.json" -w '%{http_code}' --limit-rate 200k -H "Authorization: Token token=$token" \
+    -F "image=@$work/photo.jpg;type=application/octet-stream" -F "title=in flight" "$base/api/upload_photo" > "$work/upload.status" &
+upload=$!
+sleep 1.5
+kill -TERM "$server"
+wait $upload || true
+status=$(cat "$work/upload.status")
+for _ in $(seq 1 100); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$server" 2>/dev/null; then echo "server still running 10 s after SIGTERM" >&2; exit 1; fi
+[ "$status" = "200" ] || { echo "the in-flight upload got $status: $(cat "$work/upload.json")" >&2; exit 1; }
+echo "ok: the in-flight upload finished with 200 ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["title"])' "$work/upload.json")), then the server exited"
