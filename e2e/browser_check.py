@@ -6,8 +6,12 @@ gallery, open it, delete it behind the confirmation, gallery empty again; sign o
 account page with the session listed, password change (and that the new password works); no
 console errors and every form control labelled on each page.
 """
+import http.cookiejar
 import os
+import re
 import sys
+import urllib.parse
+import urllib.request
 import uuid
 
 from PIL import Image, ImageDraw
@@ -82,19 +86,36 @@ def check_page_hygiene(page):
     check(not unlabeled, f"{page}: every form control has a label {unlabeled if unlabeled else ''}")
 
 
-def make_jpeg(path):
-    """A real 640x480 JPEG: a sky-to-sand gradient with a sun, so the screenshots show something."""
-    image = Image.new("RGB", (640, 480))
+def make_jpeg(path, sun=(255, 210, 80), size=(640, 480)):
+    """A real JPEG: a sky-to-sand gradient with a sun, so the screenshots show something."""
+    width, height = size
+    image = Image.new("RGB", size)
     draw = ImageDraw.Draw(image)
-    for y in range(480):
-        draw.line([(0, y), (640, y)], fill=(40 + y // 4, 120 + y // 6, 220 - y // 3))
-    draw.ellipse([440, 60, 560, 180], fill=(255, 210, 80))
+    for y in range(height):
+        draw.line([(0, y), (width, y)], fill=(40 + y * 120 // height, 120 + y * 80 // height, 220 - y * 160 // height))
+    draw.ellipse([width * 2 // 3, height // 8, width * 2 // 3 + width // 5, height // 8 + width // 5], fill=sun)
     image.save(path, "JPEG", quality=85)
+
+
+class OtherDevice:
+    """A second signed-in browser, kept with plain HTTP and a cookie jar."""
+
+    def __init__(self, email, password):
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        page = self.opener.open(base + "/signin").read().decode()
+        token = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        form = urllib.parse.urlencode({"_csrf": token, "email": email, "password": password}).encode()
+        self.opener.open(base + "/signin", data=form)
+
+    def is_signed_in(self):
+        return self.opener.open(base + "/account").geturl().endswith("/account")
 
 
 email = f"ada+{uuid.uuid4().hex[:8]}@example.com"
 jpeg = os.path.abspath(os.path.join(shots, "beach.jpg"))
 make_jpeg(jpeg)
+sunset = os.path.abspath(os.path.join(shots, "sunset.jpg"))
+make_jpeg(sunset, sun=(230, 80, 60), size=(480, 640))
 try:
     driver.get(base + "/")
     check(driver.current_url.endswith("/signin"), "/ sends a visitor to sign in")
@@ -125,6 +146,20 @@ try:
     check_page_hygiene("gallery")
     shot("03-gallery-one-photo")
 
+    driver.find_element(By.LINK_TEXT, "Upload a selfie").click()
+    driver.find_element(By.ID, "image").send_keys(sunset)
+    driver.find_element(By.ID, "title").send_keys("Sunset, later")
+    driver.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(driver, 15).until(lambda d: "Your photo was uploaded." in d.page_source)
+    captions = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".gallery .caption")]
+    check(captions == ["Sunset, later", "Sunny day at the beach"], f"the gallery shows the newest first {captions}")
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script("return [...document.querySelectorAll('.gallery img')].every(i => i.complete && i.naturalWidth > 0)"))
+    shot("03b-gallery-two-photos")
+    driver.find_element(By.PARTIAL_LINK_TEXT, "Sunset, later").click()
+    driver.find_element(By.LINK_TEXT, "Delete this photo…").click()
+    click_and_wait("main form button[type=submit]")
+    driver.get(base + "/gallery")
+
     driver.find_element(By.CSS_SELECTOR, ".gallery a").click()
     WebDriverWait(driver, 5).until(lambda d: d.execute_script("const i=document.querySelector('img.full'); return i && i.complete && i.naturalWidth > 0;"))
     check("Sunny day at the beach" in driver.find_element(By.TAG_NAME, "h1").text, "the photo page shows the caption")
@@ -150,13 +185,17 @@ try:
     submit()
     check("/gallery" in driver.current_url, "sign-in works")
 
+    phone = OtherDevice(email, "first password 1")
+    check(phone.is_signed_in(), "a second device is signed in")
     driver.get(base + "/account")
     check_page_hygiene("account")
     check(email in driver.page_source and "This browser" in driver.page_source, "account lists this session")
+    check("Sign out everywhere else" in driver.page_source, "account lists the other device")
     shot("08-account")
     fill({"current_password": "first password 1", "new_password": "second password 2", "new_password_confirmation": "second password 2"})
     click_and_wait("form[action='/account/password'] button")
     check("Your password was changed." in driver.page_source, "password change confirmed")
+    check(not phone.is_signed_in(), "the other device was signed out by the password change")
     shot("09-password-changed")
 
     click_and_wait("header form button")
@@ -195,5 +234,6 @@ try:
 finally:
     driver.quit()
 
+print(f"screenshots in {os.path.abspath(shots)}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

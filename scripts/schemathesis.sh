@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs schemathesis against /api/openapi.yaml on a live Selfie (scratch database and blob folder):
-# once with the app key (sign-up/in endpoints), once with a user's token (the rest). Fails on any
-# server error or any response the document does not describe. Used by `make test`.
+# Hostile input against a live Selfie (scratch database and blob folder): schemathesis against
+# /api/openapi.yaml, once with the app key (sign-up/in endpoints), once with a user's token (the
+# rest), failing on any server error or any response the document does not describe; then
+# scripts/bad_input.py throws malformed requests at every page and endpoint (no 5xx allowed).
+# Used by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set -a; . ./.env; set +a
@@ -13,6 +15,7 @@ db=selfie_schemathesis
 runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null 2>&1
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 DATABASE_URL="${DATABASE_URL%/*}/$db" PORT=$port BLOB_DIR="$work/blobs" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warning \
+    LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0 \
     .build/debug/selfie serve --migrate > "$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
@@ -43,9 +46,11 @@ schemathesis run "$base/api/openapi.yaml" "${common[@]}" -H "Authorization: Toke
     --include-path-regex '^/api/(reset_password|upload_photo|get_photos|delete_photo|openapi.yaml)$'
 schemathesis run "$base/api/openapi.yaml" "${common[@]}" -H "Authorization: Token token=$token" \
     --include-path-regex '^/api/clear_token$'
+echo "==> bad input against every page and endpoint"
+python3 scripts/bad_input.py "$base"
 if grep -q "request failed" "$work/server.log"; then
     echo "the server logged failures during the run:" >&2
     grep "request failed" "$work/server.log" >&2
     exit 1
 fi
-echo "==> schemathesis: no server errors, every response as documented"
+echo "==> hostile input: no server errors, every API response as documented"

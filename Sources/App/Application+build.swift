@@ -96,6 +96,7 @@ public func buildApplication(
     migrations policy: PendingMigrationPolicy = .refuse,
     logger: Logger
 ) async throws -> some ApplicationProtocol {
+    AppMetrics.bootstrap()
     let services = try await AppServices(config, paths: paths, logger: logger)
     let router = try buildRouter(config: config, paths: paths, services: services, logger: logger)
     let migrator = Migrator(
@@ -123,6 +124,9 @@ public func buildApplication(
         ],
         logger: logger
     )
+    if let port = config.metricsPort {
+        app.addServices(AppMetrics.server(port: port, logger: logger))
+    }
     app.beforeServerStarts {
         switch policy {
         case .apply:
@@ -160,6 +164,7 @@ func buildRouter(
     // Order matters: middleware must be added before the routes it wraps.
     router.add(middleware: SecurityHeadersMiddleware(config: config))
     router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware(errors: errors))
     router.add(
         middleware: FileMiddleware(

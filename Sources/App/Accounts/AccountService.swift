@@ -146,6 +146,7 @@ public struct AccountService: Sendable {
             try await protection.clearFailures(email: email)
             return credentials
         } catch AccountError.invalidCredentials {
+            AppMetrics.signInFailed()
             try await protection.recordFailure(email: email)
             throw AccountError.invalidCredentials
         }

@@ -51,6 +51,7 @@ public struct PhotoService: Sendable {
                     byteSize: received.byteSize
                 )
                 await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+                AppMetrics.uploadStored()
                 return photo
             } catch let error as PSQLError where error.code == .server {
                 // PostgreSQL refused the row: no row exists, so the blob must go too.
@@ -60,6 +61,7 @@ public struct PhotoService: Sendable {
             // Any other failure (a connection lost mid-insert) may have committed the row: the blob
             // stays, and if no row came of it the sweep removes it within the hour.
         } catch let error as PhotoUploadError {
+            AppMetrics.uploadRefused(status: error.appError.status.code)
             throw error.appError
         }
     }

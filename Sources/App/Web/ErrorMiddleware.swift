@@ -30,6 +30,7 @@ struct ErrorResponder: Sendable {
             return .seeOther("/signin?next=\(Self.returnPath(for: request))")
         }
         var (status, message) = Self.classify(error)
+        if DatabaseAvailability.isUnavailable(error) { AppMetrics.databaseUnavailable() }
         if status.code >= 500 {
             context.logger.error(
                 "request failed",

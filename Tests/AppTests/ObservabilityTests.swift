@@ -1,0 +1,54 @@
+@testable import App
+import AsyncHTTPClient
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Observability")
+struct ObservabilityTests {
+    static func freePort() throws -> Int {
+        let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("Prometheus metrics on the metrics port only: requests by route, uploads, sign-in failures")
+    func metrics() async throws {
+        let port = try Self.freePort()
+        try await withTestApp(configure: { $0.metricsPort = port }) { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            try await browser.upload(image: TestImage.jpeg())
+            try await browser.upload(image: TestImage.text())
+            try await app.browser().signIn(email: uniqueEmail(), password: "wrong password")
+
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
+            #expect(response.status.code == 200)
+            let text = String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
+            #expect(text.contains("hb_requests"))
+            #expect(text.contains("http_server_request_duration"))
+            #expect(text.contains(#"selfie_photo_uploads_total{result="stored"}"#))
+            #expect(text.contains(#"selfie_photo_uploads_total{result="refused_415"}"#))
+            #expect(text.contains("selfie_sign_in_failures_total"))
+
+            #expect(try await app.client.execute(uri: "/metrics", method: .get).status == .notFound, "not on the public port")
+        }
+    }
+
+    @Test("every response carries its request id, which the request log uses too")
+    func requestID() async throws {
+        try await withTestApp { app in
+            let first = try await app.client.execute(uri: "/signin", method: .get)
+            let second = try await app.client.execute(uri: "/signin", method: .get)
+            let ids = [first.headers[.xRequestID], second.headers[.xRequestID]].compactMap { $0 }
+            #expect(ids.count == 2 && ids[0] != ids[1] && ids.allSatisfy { $0.count >= 16 })
+        }
+    }
+}
