@@ -14,7 +14,11 @@ struct MigrationTests {
         try await withFreshDatabase { template in
             let empty = template.with(database: template.database + "_empty")
             try await withDatabase(template) { client in
-                try await client.query("CREATE DATABASE \(unescaped: empty.database)")
+                do {
+                    try await client.query("CREATE DATABASE \(unescaped: empty.database)")
+                } catch let error as PSQLError {
+                    throw TestSetupError("CREATE DATABASE failed: \(error.serverInfo?[.sqlState] ?? "") \(error.serverInfo?[.message] ?? String(reflecting: error))")
+                }
             }
             do {
                 try await body(empty)

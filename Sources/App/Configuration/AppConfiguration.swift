@@ -125,6 +125,13 @@ public struct AppConfiguration: Sendable {
                 problems.append("DATABASE_URL \(error.reason)")
             }
         }
+        if let raw = value("DATABASE_POOL_SIZE") {
+            if let size = Int(raw), size >= 1 {
+                database?.maximumConnections = size
+            } else {
+                problems.append("DATABASE_POOL_SIZE must be a whole number ≥ 1, got \"\(raw)\"")
+            }
+        }
 
         let apiAuthName = required("API_AUTH_NAME", "the mobile app's key name, sent with HTTP Basic")
         let apiAuthPassword = required("API_AUTH_PASSWORD", "the mobile app's key password, also its AESCrypt key")

@@ -13,6 +13,8 @@ public struct DatabaseURL: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var requireTLS: Bool
+    /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
+    public var maximumConnections = 20
 
     public init(_ text: String) throws(InvalidValue) {
         guard let components = URLComponents(string: text),
@@ -65,6 +67,7 @@ public struct DatabaseURL: Sendable, Equatable {
             )
         }
         configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = maximumConnections
         return configuration
     }
 }

@@ -55,7 +55,8 @@ extension PSQLError {
         default:
             // 57P01 admin_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions
             guard let state = sqlState else { return false }
-            return state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03"
+            // 08 connection exceptions, 53 insufficient resources (too many connections, …)
+            return state.hasPrefix("08") || state.hasPrefix("53") || state == "57P01" || state == "57P02" || state == "57P03"
         }
     }
 }

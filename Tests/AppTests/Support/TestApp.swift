@@ -59,6 +59,8 @@ extension AppConfiguration {
     func with(database: DatabaseURL) -> AppConfiguration {
         var copy = self
         copy.database = database
+        // A hundred tests run at once against one server with max_connections = 100.
+        copy.database.maximumConnections = 3
         return copy
     }
 }

@@ -40,8 +40,19 @@ actor TestDatabases {
     func makeDatabase() async throws -> DatabaseURL {
         try await prepareTemplate()
         let name = Self.prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try await admin().query("CREATE DATABASE \(unescaped: name) TEMPLATE \(unescaped: Self.templateName)", logger: logger)
-        return try Self.serverURL().with(database: name)
+        // CREATE DATABASE … TEMPLATE refuses while anything else touches the template (55006), and
+        // concurrent copies can collide on it: try again briefly rather than fail the test.
+        var attempt = 0
+        while true {
+            do {
+                try await admin().query("CREATE DATABASE \(unescaped: name) TEMPLATE \(unescaped: Self.templateName)", logger: logger)
+                return try Self.serverURL().with(database: name)
+            } catch let error as PSQLError where attempt < 10 {
+                attempt += 1
+                FileHandle.standardError.write(Data("creating \(name) failed (attempt \(attempt)): \(error.serverInfo?[.sqlState] ?? "?") \(error.serverInfo?[.message] ?? String(reflecting: error))\n".utf8))
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
     }
 
     func dropDatabase(_ url: DatabaseURL) async throws {
@@ -106,6 +117,12 @@ func withFreshDatabase<T: Sendable>(_ body: (DatabaseURL) async throws -> T) asy
         let result = try await body(url)
         try await TestDatabases.shared.dropDatabase(url)
         return result
+    } catch let error as PSQLError {
+        try? await TestDatabases.shared.dropDatabase(url)
+        // PSQLError hides its details from `description`; a failing test should show them.
+        throw TestSetupError(
+            "PostgreSQL: \(error.serverInfo?[.sqlState] ?? "") \(error.serverInfo?[.message] ?? "") in \(error.query?.sql ?? "?") (\(error.code))"
+        )
     } catch {
         try? await TestDatabases.shared.dropDatabase(url)
         throw error
