@@ -6,34 +6,12 @@
 # Used by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-set -a; . ./.env; set +a
-
-work=.build/fault-check
-rm -rf "$work"
-mkdir -p "$work"
-db=selfie_faults
-runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null 2>&1
+. scripts/lib/scratch-server.sh
 read -r pg_version pg_cluster _ < <(pg_lsclusters -h | head -1)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
-start_server() {
-    DATABASE_URL="${DATABASE_URL%/*}/$db" PORT=$port BLOB_DIR="$work/blobs" LOG_LEVEL=warning \
-        LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0 \
-        .build/debug/selfie serve --migrate >> "$work/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && return 0; sleep 0.1; done
-    echo "server did not start" >&2; cat "$work/server.log" >&2; exit 1
-}
 trap 'pg_ctlcluster "$pg_version" "$pg_cluster" start >/dev/null 2>&1 || true; kill ${server:-0} 2>/dev/null || true' EXIT
-start_server
-
-aes_key=$(printf '%s' "$API_AUTH_PASSWORD" | sha256sum | cut -d' ' -f1)
-encrypted=$(printf '%s' "fault check password" | openssl enc -aes-256-cbc -K "$aes_key" -iv 00000000000000000000000000000000 | base64 -w0)
-curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
-    -d "{\"full_name\":\"Fault Check\",\"email\":\"faults@example.com\",\"password\":\"$encrypted\"}" "$base/api/signup" >/dev/null
-token=$(curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
-    -d "{\"email\":\"faults@example.com\",\"password\":\"$encrypted\"}" "$base/api/signin" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["api_authtoken"])')
+start_scratch_server faults
+work=$scratch_dir
+token=$(api_token faults@example.com "fault check password")
 
 echo "==> fault 1: PostgreSQL stopped for 4 s under load"
 python3 - "$base" "$token" > "$work/load.txt" <<'PY' &

@@ -6,30 +6,11 @@
 # Used by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-set -a; . ./.env; set +a
-
-work=.build/schemathesis
-rm -rf "$work"
-mkdir -p "$work"
-db=selfie_schemathesis
-runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db OWNER selfie" >/dev/null 2>&1
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-DATABASE_URL="${DATABASE_URL%/*}/$db" PORT=$port BLOB_DIR="$work/blobs" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warning \
-    LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0 \
-    .build/debug/selfie serve --migrate > "$work/server.log" 2>&1 &
-server=$!
+. scripts/lib/scratch-server.sh
+start_scratch_server schemathesis
+work=$scratch_dir
 trap 'kill $server 2>/dev/null || true' EXIT
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null && break; sleep 0.1; done
-
-# A user to hold a token: the password AESCrypt-encrypted with the app key, as the iOS app does.
-aes_key=$(printf '%s' "$API_AUTH_PASSWORD" | sha256sum | cut -d' ' -f1)
-encrypted=$(printf '%s' "schemathesis password" | openssl enc -aes-256-cbc -K "$aes_key" -iv 00000000000000000000000000000000 | base64 -w0)
-curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
-    -d "{\"full_name\":\"Schema Thesis\",\"email\":\"st@example.com\",\"password\":\"$encrypted\"}" "$base/api/signup" >/dev/null
-token=$(curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
-    -d "{\"email\":\"st@example.com\",\"password\":\"$encrypted\"}" "$base/api/signin" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["api_authtoken"])')
+token=$(api_token st@example.com "schemathesis password")
 
 # `unsupported_method` is left out on purpose: the seed's contract answers a wrong method with
 # 404 {"status":404,"message":"Wrong URL or HTTP method"}, not 405 (tested in APITests).

@@ -45,7 +45,8 @@ struct AppServices {
     let http: HTTPClientService
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
-        postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger)
+        AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
+        postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
         http = HTTPClientService()
         sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
         tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
@@ -96,7 +97,6 @@ public func buildApplication(
     migrations policy: PendingMigrationPolicy = .refuse,
     logger: Logger
 ) async throws -> some ApplicationProtocol {
-    AppMetrics.bootstrap()
     let services = try await AppServices(config, paths: paths, logger: logger)
     let router = try buildRouter(config: config, paths: paths, services: services, logger: logger)
     let migrator = Migrator(

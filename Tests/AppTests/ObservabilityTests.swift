@@ -37,6 +37,8 @@ struct ObservabilityTests {
             #expect(text.contains(#"selfie_photo_uploads_total{result="stored"}"#))
             #expect(text.contains(#"selfie_photo_uploads_total{result="refused_415"}"#))
             #expect(text.contains("selfie_sign_in_failures_total"))
+            let open = try #require(text.firstCapture(of: #"(?m)^selfie_db_pool_open_connections ([0-9.]+)$"#).flatMap(Double.init))
+            #expect(open >= 1, "this app's pool has connections open")
 
             #expect(try await app.client.execute(uri: "/metrics", method: .get).status == .notFound, "not on the public port")
         }

@@ -72,14 +72,7 @@ public struct PostgresAPITokenRepository: APITokenRepository {
         for try await (tokenID, appKey, lastUsed, id, email, name, role, disabled, created) in rows.decode(
             (Int64, String, Date, Int64, String, String, String, Bool, Date).self
         ) {
-            let user = User(
-                id: id,
-                email: email,
-                fullName: name,
-                role: User.Role(rawValue: role) ?? .user,
-                isDisabled: disabled,
-                createdAt: created
-            )
+            let user = User(row: (id, email, name, role, disabled, created))
             return AuthenticatedToken(tokenID: tokenID, user: user, appKeyName: appKey, lastUsedAt: lastUsed)
         }
         return nil

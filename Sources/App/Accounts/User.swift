@@ -21,3 +21,14 @@ public struct UserCredentials: Sendable {
     public let user: User
     let passwordHash: String
 }
+
+extension User {
+    /// A user as read from `users` (id, email, full_name, role, disabled, created_at), the columns
+    /// every query that reads a user selects, in this order.
+    typealias Row = (Int64, String, String, String, Bool, Date)
+
+    init(row: Row) {
+        let (id, email, fullName, role, disabled, createdAt) = row
+        self.init(id: id, email: email, fullName: fullName, role: Role(rawValue: role) ?? .user, isDisabled: disabled, createdAt: createdAt)
+    }
+}

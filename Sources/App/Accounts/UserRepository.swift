@@ -91,14 +91,7 @@ public struct PostgresUserRepository: UserRepository {
 
     private static func credentials(from row: Row) -> UserCredentials {
         let (id, email, fullName, role, disabled, createdAt, hash) = row
-        let user = User(
-            id: id,
-            email: email,
-            fullName: fullName,
-            role: User.Role(rawValue: role) ?? .user,
-            isDisabled: disabled,
-            createdAt: createdAt
-        )
+        let user = User(row: (id, email, fullName, role, disabled, createdAt))
         return UserCredentials(user: user, passwordHash: hash)
     }
 }

@@ -85,14 +85,7 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
         for try await (sessionID, lastSeen, id, email, name, role, disabled, created) in rows.decode(
             (Int64, Date, Int64, String, String, String, Bool, Date).self
         ) {
-            let user = User(
-                id: id,
-                email: email,
-                fullName: name,
-                role: User.Role(rawValue: role) ?? .user,
-                isDisabled: disabled,
-                createdAt: created
-            )
+            let user = User(row: (id, email, name, role, disabled, created))
             return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen)
         }
         return nil

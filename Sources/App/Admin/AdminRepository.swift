@@ -224,14 +224,7 @@ public struct PostgresAdminRepository: AdminRepository {
             query,
             logger: logger
         ).decode((Int64, String, String, String, Bool, Date, Date?, Int, Int64).self) {
-            let user = User(
-                id: id,
-                email: email,
-                fullName: name,
-                role: User.Role(rawValue: role) ?? .user,
-                isDisabled: disabled,
-                createdAt: created
-            )
+            let user = User(row: (id, email, name, role, disabled, created))
             summaries.append(UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn))
         }
         return summaries

@@ -1,0 +1,51 @@
+# Shared by the scripts that drive a live Selfie: a scratch database, a free loopback port, the
+# server started on them, and a user with an API token. Source it after `cd` to the repository.
+set -a; . ./.env; set +a
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_scratch_server NAME [VAR=value …]: a fresh database selfie_NAME, blobs and log under
+# .build/NAME, brute-force limits off unless given; sets $server (pid) and $base (URL).
+start_scratch_server() {
+    local name=$1
+    shift
+    scratch_dir=.build/$name
+    rm -rf "$scratch_dir"
+    mkdir -p "$scratch_dir"
+    scratch_database_url="${DATABASE_URL%/*}/selfie_$name"
+    runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS selfie_$name WITH (FORCE)" \
+        -c "CREATE DATABASE selfie_$name OWNER selfie" >/dev/null 2>&1
+    local port
+    port=$(free_port)
+    base="http://127.0.0.1:$port"
+    env DATABASE_URL="$scratch_database_url" PORT="$port" PUBLIC_URL="$base" BLOB_DIR="$scratch_dir/blobs" LOG_LEVEL=warning \
+        LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0 "$@" \
+        .build/debug/selfie serve --migrate >> "$scratch_dir/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 100); do
+        curl -fs "$base/healthz" >/dev/null && return 0
+        sleep 0.1
+    done
+    echo "selfie did not start; its log:" >&2
+    cat "$scratch_dir/server.log" >&2
+    return 1
+}
+
+# aescrypt PLAINTEXT: the password as the iOS app sends it (AES-256-CBC, SHA-256 of the app key).
+aescrypt() {
+    printf '%s' "$1" | openssl enc -aes-256-cbc -K "$(printf '%s' "$API_AUTH_PASSWORD" | sha256sum | cut -d' ' -f1)" \
+        -iv 00000000000000000000000000000000 | base64 -w0
+}
+
+# api_token EMAIL PASSWORD: signs the user up through the API and prints a fresh token.
+api_token() {
+    local encrypted
+    encrypted=$(aescrypt "$2")
+    curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
+        -d "{\"full_name\":\"Script User\",\"email\":\"$1\",\"password\":\"$encrypted\"}" "$base/api/signup" >/dev/null
+    curl -fs -u "$API_AUTH_NAME:$API_AUTH_PASSWORD" -H 'Content-Type: application/json' \
+        -d "{\"email\":\"$1\",\"password\":\"$encrypted\"}" "$base/api/signin" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["api_authtoken"])'
+}
