@@ -130,6 +130,27 @@ struct AdminTests {
         }
     }
 
+    @Test("an admin action and its audit event commit together: no event, no change")
+    func auditedInTheSameTransaction() async throws {
+        try await withTestApp { app in
+            let admin = try await app.signedInAdmin()
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email)
+            let id = try await app.userID(email)
+            try await app.db { client in
+                try await client.query("CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$")
+                try await client.query(
+                    "CREATE TRIGGER refuse_event BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.event = 'admin.user_disabled') EXECUTE FUNCTION refuse_event()"
+                )
+            }
+            let response = try await admin.submit("/admin/users/\(id)/disable", from: "/admin/users/\(id)/disable", [])
+            #expect(response.status == .internalServerError)
+            let disabled: Bool = try await app.scalar("SELECT disabled FROM users WHERE id = \(id)")
+            #expect(disabled == false, "the change rolled back with its event")
+            #expect(try await app.browser().signIn(email: email).status == .seeOther)
+        }
+    }
+
     @Test("revoking access ends sessions and tokens but the user can sign in again")
     func revokeAccess() async throws {
         try await withTestApp { app in

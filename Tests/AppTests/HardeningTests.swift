@@ -53,6 +53,23 @@ struct HardeningTests {
         }
     }
 
+    @Test("guesses sent in parallel cannot slip past the lockout; locked attempts are audited")
+    func parallelGuesses() async throws {
+        try await withTestApp(configure: Self.withProtection { _ in }) { app in
+            let email = uniqueEmail("target")
+            try await app.browser().signUp(email: email)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 {
+                    group.addTask { try await app.api.signIn(email: email, password: "a wrong guess").status.code }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses.sorted())")
+            #expect(statuses.filter { $0 == 429 }.count == 7)
+            #expect(try await app.auditCount("sign_in.locked") == 7)
+        }
+    }
+
     @Test("per-address limits on sign-in and sign-up answer 429 with Retry-After: a page, or JSON under /api")
     func rateLimits() async throws {
         try await withTestApp(configure: Self.withProtection { $0.signInsPerMinute = 3; $0.signUpsPerHour = 2 }) { app in

@@ -140,14 +140,19 @@ public struct AccountService: Sendable {
     /// is refused with a 429 before its password is even checked.
     public func authenticate(email: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        try await protection.checkLockout(email: email)
+        do {
+            try await protection.claimAttempt(email: email)
+        } catch let error as AppError {
+            let attempted = email.containsControlCharacters ? "(unprintable)" : email
+            await audit.record(.signInLocked, actor: nil, targetUser: nil, target: attempted, origin: origin)
+            throw error
+        }
         do {
             let credentials = try await verify(email: email, password: password, origin: origin)
             try await protection.clearFailures(email: email)
             return credentials
         } catch AccountError.invalidCredentials {
             AppMetrics.signInFailed()
-            try await protection.recordFailure(email: email)
             throw AccountError.invalidCredentials
         }
     }

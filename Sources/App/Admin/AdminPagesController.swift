@@ -221,6 +221,8 @@ struct AdminPagesController {
             try await service.perform(action, on: summary.user.id, by: context.admin, origin: context.origin(request))
         } catch AdminError.lastAdmin {
             throw AppError(.conflict, "\(summary.user.email) is the last administrator. Make someone else an admin first.")
+        } catch AdminError.noSuchUser {
+            throw AppError.notFound("There is no such user (any more).")
         }
         if action == .delete { return .seeOther("/admin/users?notice=\(Notice.userDeleted.rawValue)") }
         // An admin who removed their own admin role has no admin pages left to return to.
@@ -291,7 +293,7 @@ struct AdminPagesController {
         let name = try context.parameters.require("name")
         let page = ConfirmPage(
             question: "Revoke the app key \(name)?",
-            consequence: "Apps using it can no longer sign up or sign in. Tokens already issued through it keep working until they expire.",
+            consequence: "Apps using it can no longer sign up, sign in or get tokens. Tokens already issued through it keep working for photos until they expire, but can no longer change a password.",
             action: "/admin/api-keys/\(name)/revoke",
             button: "Yes: revoke \(name)",
             isDangerous: true,

@@ -47,15 +47,17 @@ public protocol AdminRepository: Sendable {
     func user(id: Int64) async throws -> UserSummary?
     func user(email: String) async throws -> User?
     func tokens(userID: Int64) async throws -> [TokenSummary]
+    // Each change below commits together with its audit record, or not at all.
+
     /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
-    func setDisabled(_ disabled: Bool, userID: Int64) async throws
+    func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws
     /// Refuses to demote the last admin.
-    func setRole(_ role: User.Role, userID: Int64) async throws
+    func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws
     /// Ends every session and token of the user.
-    func revokeAccess(userID: Int64) async throws
+    func revokeAccess(userID: Int64, audit: AuditRecord) async throws
     /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
     /// Refuses to delete the last admin.
-    func deleteUser(id: Int64) async throws -> [BlobKey]
+    func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey]
 }
 
 public struct PostgresAdminRepository: AdminRepository {
@@ -76,7 +78,7 @@ public struct PostgresAdminRepository: AdminRepository {
                 (SELECT count(*)::int FROM photos),
                 (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos),
                 (SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.succeeded' AND occurred_at > now() - interval '24 hours'),
-                (SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.failed' AND occurred_at > now() - interval '24 hours')
+                (SELECT count(*)::int FROM audit_events WHERE event IN ('sign_in.failed', 'sign_in.locked') AND occurred_at > now() - interval '24 hours')
             """,
             logger: logger
         )
@@ -139,15 +141,15 @@ public struct PostgresAdminRepository: AdminRepository {
         return tokens
     }
 
-    public func setDisabled(_ disabled: Bool, userID: Int64) async throws {
-        try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled) { connection in
+    public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
+        try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled, audit: audit) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
             if disabled { try await revokeAccess(userID: userID, on: connection) }
         }
     }
 
-    public func setRole(_ role: User.Role, userID: Int64) async throws {
-        try await changeGuardingLastAdmin(userID: userID, removesAdmin: role != .admin) { connection in
+    public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
+        try await changeGuardingLastAdmin(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
             try await connection.query(
                 "UPDATE users SET role = \(role.rawValue), updated_at = now() WHERE id = \(userID)",
                 logger: logger
@@ -155,15 +157,16 @@ public struct PostgresAdminRepository: AdminRepository {
         }
     }
 
-    public func revokeAccess(userID: Int64) async throws {
+    public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await revokeAccess(userID: userID, on: connection)
+            try await connection.query(audit.insertQuery, logger: logger)
         }
     }
 
-    public func deleteUser(id: Int64) async throws -> [BlobKey] {
+    public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
         var keys: [BlobKey] = []
-        try await changeGuardingLastAdmin(userID: id, removesAdmin: true) { connection in
+        try await changeGuardingLastAdmin(userID: id, removesAdmin: true, audit: audit) { connection in
             for try await key in try await connection.query(
                 "DELETE FROM photos WHERE user_id = \(id) RETURNING blob_key",
                 logger: logger
@@ -189,10 +192,22 @@ public struct PostgresAdminRepository: AdminRepository {
     private func changeGuardingLastAdmin(
         userID: Int64,
         removesAdmin: Bool,
+        audit: AuditRecord,
         _ change: (PostgresConnection) async throws -> Void
     ) async throws {
         do {
             try await client.withTransaction(logger: logger) { connection in
+                // The admins first, always in id order, then the target: two admins acting on each
+                // other at once queue up instead of deadlocking.
+                var admins: [Int64] = []
+                if removesAdmin {
+                    for try await id in try await connection.query(
+                        "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
+                        logger: logger
+                    ).decode(Int64.self) {
+                        admins.append(id)
+                    }
+                }
                 var exists = false
                 for try await _ in try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
                     .decode(Int64.self)
@@ -200,17 +215,9 @@ public struct PostgresAdminRepository: AdminRepository {
                     exists = true
                 }
                 guard exists else { throw AdminError.noSuchUser }
-                if removesAdmin {
-                    var admins: [Int64] = []
-                    for try await id in try await connection.query(
-                        "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
-                        logger: logger
-                    ).decode(Int64.self) {
-                        admins.append(id)
-                    }
-                    if admins == [userID] { throw AdminError.lastAdmin }
-                }
+                if removesAdmin, admins == [userID] { throw AdminError.lastAdmin }
                 try await change(connection)
+                try await connection.query(audit.insertQuery, logger: logger)
             }
         } catch let error as PostgresTransactionError {
             if let adminError = error.closureError as? AdminError { throw adminError }

@@ -51,14 +51,15 @@ public struct AdminService: Sendable {
 
     public func perform(_ action: UserAction, on userID: Int64, by actor: User?, origin: RequestOrigin) async throws {
         guard let target = try await admin.user(id: userID)?.user else { throw AdminError.noSuchUser }
+        let record = AuditRecord(type: action.event, actor: actor?.id, targetUser: target.id, target: target.email, origin: origin)
         switch action {
-        case .disable: try await admin.setDisabled(true, userID: userID)
-        case .enable: try await admin.setDisabled(false, userID: userID)
-        case .revokeAccess: try await admin.revokeAccess(userID: userID)
-        case .promote: try await admin.setRole(.admin, userID: userID)
-        case .demote: try await admin.setRole(.user, userID: userID)
+        case .disable: try await admin.setDisabled(true, userID: userID, audit: record)
+        case .enable: try await admin.setDisabled(false, userID: userID, audit: record)
+        case .revokeAccess: try await admin.revokeAccess(userID: userID, audit: record)
+        case .promote: try await admin.setRole(.admin, userID: userID, audit: record)
+        case .demote: try await admin.setRole(.user, userID: userID, audit: record)
         case .delete:
-            let keys = try await admin.deleteUser(id: userID)
+            let keys = try await admin.deleteUser(id: userID, audit: record)
             for key in keys {
                 do {
                     try await blobs.delete(key)
@@ -67,7 +68,6 @@ public struct AdminService: Sendable {
                 }
             }
         }
-        await audit.record(action.event, actor: actor?.id, targetUser: target.id, target: target.email, origin: origin)
     }
 
     /// Creates an account with the admin role (the `selfie admin create` command).
@@ -80,7 +80,7 @@ public struct AdminService: Sendable {
 
     /// Promotes or demotes by email (the `selfie admin promote|demote` commands).
     public func setRole(_ role: User.Role, email: String, origin: RequestOrigin) async throws -> User {
-        guard let user = try await admin.user(email: email) else { throw AdminError.noSuchUser }
+        guard let user = try await admin.user(email: email.trimmingCharacters(in: .whitespaces)) else { throw AdminError.noSuchUser }
         try await perform(role == .admin ? .promote : .demote, on: user.id, by: nil, origin: origin)
         return user
     }

@@ -8,6 +8,8 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case signedUp = "user.signed_up"
     case signInSucceeded = "sign_in.succeeded"
     case signInFailed = "sign_in.failed"
+    /// Refused without checking the password: the account is locked after too many failures.
+    case signInLocked = "sign_in.locked"
     case signedOut = "session.signed_out"
     case passwordChanged = "password.changed"
     case tokenIssued = "token.issued"
@@ -44,6 +46,24 @@ public struct RequestOrigin: Sendable, Equatable {
     public static let commandLine = RequestOrigin(ipAddress: "", userAgent: "selfie command line")
 }
 
+/// An event to record.
+public struct AuditRecord: Sendable {
+    let type: AuditEventType
+    let actor: Int64?
+    let targetUser: Int64?
+    let target: String
+    let origin: RequestOrigin
+
+    /// The one INSERT every audit event goes through (alone, or inside the transaction of the
+    /// change it records, so that the change and its event commit together).
+    var insertQuery: PostgresQuery {
+        """
+        INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
+        VALUES (\(type.rawValue), \(actor), \(targetUser), \(String(target.prefix(320))), \(origin.ipAddress), \(origin.userAgent))
+        """
+    }
+}
+
 /// One recorded event.
 public struct AuditEntry: Sendable {
     public let id: Int64
@@ -61,7 +81,8 @@ public struct AuditEntry: Sendable {
 /// The append-only record of security events.
 public protocol AuditLog: Sendable {
     /// Records an event. Never throws: a failure to audit is logged, and the action it describes
-    /// (already done) is not undone.
+    /// (already done) is not undone. Admin actions do not come here: their events are written in
+    /// the same transaction as the change (`AuditRecord.insertQuery`).
     func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async
     /// Newest first; `userID` matches actor or target; `before` pages by id.
     func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry]
@@ -78,13 +99,8 @@ public struct PostgresAuditLog: AuditLog {
 
     public func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async {
         do {
-            try await client.query(
-                """
-                INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
-                VALUES (\(type.rawValue), \(actor), \(targetUser), \(String(target.prefix(320))), \(origin.ipAddress), \(origin.userAgent))
-                """,
-                logger: logger
-            )
+            let record = AuditRecord(type: type, actor: actor, targetUser: targetUser, target: target, origin: origin)
+            try await client.query(record.insertQuery, logger: logger)
         } catch {
             logger.error("could not record audit event", metadata: ["event": "\(type.rawValue)", "error": "\(String(reflecting: error))"])
         }

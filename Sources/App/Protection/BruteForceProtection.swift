@@ -71,23 +71,33 @@ public struct BruteForceProtection: Sendable {
         self.logger = logger
     }
 
-    static func emailKey(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    }
-
-    /// Throws while the account (existing or not) has too many recent failures.
-    func checkLockout(email: String) async throws {
+    /// Claims one sign-in attempt for the account (existing or not), before its password is
+    /// checked: the attempt is counted as a failure at once (a success clears the count), under a
+    /// per-account lock, so guesses sent in parallel cannot all slip past the threshold. Throws
+    /// while the account has too many recent failures. The key is made by PostgreSQL's
+    /// lower(btrim()), as the account lookup compares emails.
+    func claimAttempt(email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
         let window = Int(configuration.lockoutWindow.components.seconds)
-        let rows = try await client.query(
-            """
-            SELECT count(*)::int, coalesce(extract(epoch FROM min(occurred_at) + make_interval(secs => \(window)) - now()), 0)::int
-            FROM sign_in_failures
-            WHERE email_key = \(Self.emailKey(email)) AND occurred_at > now() - make_interval(secs => \(window))
-            """,
-            logger: logger
-        )
-        for try await (failures, secondsLeft) in rows.decode((Int, Int).self) where failures >= configuration.lockoutThreshold {
+        let threshold = configuration.lockoutThreshold
+        let logger = self.logger
+        let secondsLeft: Int? = try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(lower(btrim(\(email)))))", logger: logger)
+            let rows = try await connection.query(
+                """
+                SELECT count(*)::int, coalesce(extract(epoch FROM min(occurred_at) + make_interval(secs => \(window)) - now()), 0)::int
+                FROM sign_in_failures
+                WHERE email_key = lower(btrim(\(email))) AND occurred_at > now() - make_interval(secs => \(window))
+                """,
+                logger: logger
+            )
+            for try await (failures, secondsLeft) in rows.decode((Int, Int).self) where failures >= threshold {
+                return secondsLeft
+            }
+            try await connection.query("INSERT INTO sign_in_failures (email_key) VALUES (lower(btrim(\(email))))", logger: logger)
+            return nil
+        }
+        if let secondsLeft {
             throw TooManyAttempts(
                 retryAfter: secondsLeft,
                 message: "Too many failed sign-ins for this account. Try again in \(Self.minutes(secondsLeft))."
@@ -95,14 +105,10 @@ public struct BruteForceProtection: Sendable {
         }
     }
 
-    func recordFailure(email: String) async throws {
-        guard configuration.lockoutThreshold > 0 else { return }
-        try await client.query("INSERT INTO sign_in_failures (email_key) VALUES (\(Self.emailKey(email)))", logger: logger)
-    }
-
+    /// A successful sign-in: the account's count starts again.
     func clearFailures(email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
-        try await client.query("DELETE FROM sign_in_failures WHERE email_key = \(Self.emailKey(email))", logger: logger)
+        try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
     }
 
     /// Counts one attempt at `action` from `client`; throws once the window's limit is passed.
