@@ -18,8 +18,8 @@ from PIL import Image, ImageDraw
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 base, shots = sys.argv[1], sys.argv[2]
@@ -59,11 +59,22 @@ def fill(fields):
         element.send_keys(value)
 
 
+def is_gone(element):
+    """True once `element` has left the document. Chromium reports that either as a stale element
+    or, mid-navigation, as "node does not belong to the document": both mean the page was replaced."""
+    try:
+        element.is_enabled()
+        return False
+    except WebDriverException:
+        return True
+
+
 def click_and_wait(selector):
     """Clicks a submit button and waits until the next page has replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, selector).click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+    WebDriverWait(driver, 10).until(lambda _: is_gone(page))
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def submit():
