@@ -17,7 +17,7 @@ stop() {
     done
 }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+. scripts/lib/ports.sh
 
 wait_for() { # NAME PORT
     for _ in $(seq 1 100); do

@@ -2,9 +2,7 @@
 # server started on them, and a user with an API token. Source it after `cd` to the repository.
 set -a; . ./.env; set +a
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. scripts/lib/ports.sh
 
 # start_scratch_server NAME [VAR=value …]: a fresh database selfie_NAME, blobs and log under
 # .build/NAME, brute-force limits off unless given; sets $server (pid) and $base (URL).

@@ -67,14 +67,7 @@ public struct PostgresUserRepository: UserRepository {
                 "UPDATE users SET password_hash = \(passwordHash), updated_at = now() WHERE id = \(userID)",
                 logger: logger
             )
-            try await connection.query(
-                "DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keepingSession)",
-                logger: logger
-            )
-            try await connection.query(
-                "UPDATE api_tokens SET revoked_at = now() WHERE user_id = \(userID) AND revoked_at IS NULL",
-                logger: logger
-            )
+            try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
         }
     }
 

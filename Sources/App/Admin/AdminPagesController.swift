@@ -94,12 +94,7 @@ struct AdminPagesController {
             limit: Self.pageSize + 1
         )
         func url(page: Int) -> String {
-            var components = URLComponents()
-            components.queryItems = [
-                URLQueryItem(name: "q", value: search), URLQueryItem(name: "sort", value: sort.rawValue),
-                URLQueryItem(name: "page", value: String(page)),
-            ]
-            return "/admin/users" + (components.string ?? "")
+            Self.link("/admin/users", ["q": search, "sort": sort.rawValue, "page": String(page)])
         }
         let page = UsersPage(
             search: search,
@@ -165,6 +160,13 @@ struct AdminPagesController {
         )
         return try pages.render("admin-user", title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
+    }
+
+    /// `path?name=value&…`, percent-encoded, parameters in name order.
+    static func link(_ path: String, _ parameters: [String: String]) -> String {
+        var components = URLComponents()
+        components.queryItems = parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return path + (components.string ?? "")
     }
 
     static func actions(for user: User) -> [AdminService.UserAction] {
@@ -372,12 +374,7 @@ struct AdminPagesController {
         }
         var olderURL: String?
         if entries.count > Self.pageSize, let last = entries.prefix(Self.pageSize).last {
-            var components = URLComponents()
-            components.queryItems = [
-                URLQueryItem(name: "user", value: userFilter), URLQueryItem(name: "type", value: type ?? ""),
-                URLQueryItem(name: "before", value: String(last.id)),
-            ]
-            olderURL = "/admin/audit" + (components.string ?? "")
+            olderURL = Self.link("/admin/audit", ["user": userFilter, "type": type ?? "", "before": String(last.id)])
         }
         let page = AuditPage(
             rows: Array(rows),

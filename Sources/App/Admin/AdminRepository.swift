@@ -144,7 +144,7 @@ public struct PostgresAdminRepository: AdminRepository {
     public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
         try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled, audit: audit) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
-            if disabled { try await revokeAccess(userID: userID, on: connection) }
+            if disabled { try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger) }
         }
     }
 
@@ -159,7 +159,7 @@ public struct PostgresAdminRepository: AdminRepository {
 
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
-            try await revokeAccess(userID: userID, on: connection)
+            try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
             try await connection.query(audit.insertQuery, logger: logger)
         }
     }
@@ -177,14 +177,6 @@ public struct PostgresAdminRepository: AdminRepository {
             try await connection.query("DELETE FROM users WHERE id = \(id)", logger: logger)
         }
         return keys
-    }
-
-    private func revokeAccess(userID: Int64, on connection: PostgresConnection) async throws {
-        try await connection.query("DELETE FROM web_sessions WHERE user_id = \(userID)", logger: logger)
-        try await connection.query(
-            "UPDATE api_tokens SET revoked_at = now() WHERE user_id = \(userID) AND revoked_at IS NULL",
-            logger: logger
-        )
     }
 
     /// Runs `change` in a transaction that first locks every enabled admin, so two admins cannot
