@@ -34,6 +34,8 @@ struct AppServices {
     let sessions: any WebSessionRepository
     let tokens: any APITokenRepository
     let accounts: AccountService
+    let social: SocialSignInService
+    let signInFlows: any SignInFlowRepository
     let appKeys: AppKeyDirectory
     let audit: any AuditLog
     let admin: AdminService
@@ -52,8 +54,9 @@ struct AppServices {
         tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
         audit = PostgresAuditLog(client: postgres, logger: logger)
         protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
+        let users = PostgresUserRepository(client: postgres, logger: logger)
         accounts = AccountService(
-            users: PostgresUserRepository(client: postgres, logger: logger),
+            users: users,
             sessions: sessions,
             tokens: tokens,
             hasher: PasswordHasher(cost: config.bcryptCost),
@@ -61,6 +64,16 @@ struct AppServices {
             protection: protection,
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime
+        )
+        signInFlows = PostgresSignInFlowRepository(client: postgres, logger: logger)
+        social = SocialSignInService(
+            providers: SocialProviders(config.social, http: http.client, logger: logger),
+            identities: PostgresIdentityRepository(client: postgres, logger: logger),
+            flows: signInFlows,
+            users: users,
+            audit: audit,
+            publicURL: config.publicURL,
+            logger: logger
         )
         appKeys = AppKeyDirectory(
             environmentKey: AppKey(name: config.apiAuthName, password: config.apiAuthPassword),
@@ -105,6 +118,7 @@ public func buildApplication(
         logger: logger
     )
     let (sessions, tokens, sweeper, protection) = (services.sessions, services.tokens, services.sweeper, services.protection)
+    let signInFlows = services.signInFlows
     var app = Application(
         router: router,
         // Idle (and slow) connections are closed after a minute.
@@ -115,6 +129,7 @@ public func buildApplication(
             services.http,
             PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
                 try await protection.deleteExpired()
+                try await signInFlows.deleteExpired()
                 let count = try await sessions.deleteExpired() + tokens.deleteExpired()
                 if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
             },
@@ -185,8 +200,16 @@ func buildRouter(
 
     services.health.addRoutes(to: router)
     let signedIn = router.group(context: SignedInContext.self)
-    AuthPagesController(accounts: accounts, pages: pages, cookies: cookies, protection: services.protection).addRoutes(to: router)
-    AccountPagesController(accounts: accounts, pages: pages).addRoutes(to: signedIn)
+    let auth = AuthPagesController(
+        accounts: accounts,
+        pages: pages,
+        cookies: cookies,
+        protection: services.protection,
+        providers: services.social.providers.oidcConfigurations.map { .init(name: $0.name, displayName: $0.displayName) }
+    )
+    auth.addRoutes(to: router)
+    SocialPagesController(social: services.social, auth: auth, cookies: cookies).addRoutes(to: router, signedIn: signedIn)
+    AccountPagesController(accounts: accounts, social: services.social, pages: pages).addRoutes(to: signedIn)
     PhotoPagesController(photos: photos, pages: pages, protection: services.protection).addRoutes(to: signedIn)
     MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
         .addRoutes(to: router)

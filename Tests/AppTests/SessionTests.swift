@@ -15,7 +15,7 @@ struct SessionTests {
             let unknownEmail = try await app.browser().signIn(email: uniqueEmail("nobody"), password: "not the password")
             for response in [wrongPassword, unknownEmail] {
                 #expect(response.status == .unauthorized)
-                #expect(response.text.contains("The email or password is incorrect."))
+                #expect(response.text.contains("The email, username or password is incorrect."))
                 #expect(response.setCookieHeader(named: "selfie_session") == nil)
             }
         }

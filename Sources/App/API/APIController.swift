@@ -5,6 +5,7 @@ import Hummingbird
 /// app-key routes to sign up and in, token routes for everything else.
 struct APIController {
     let accounts: AccountService
+    let social: SocialSignInService
     let photos: PhotoService
     let appKeys: any AppKeyStore
     let protection: BruteForceProtection
@@ -13,6 +14,7 @@ struct APIController {
 
     init(services: AppServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
+        self.social = services.social
         self.photos = services.photos
         self.appKeys = services.appKeys
         self.protection = services.protection
@@ -40,6 +42,9 @@ struct APIController {
             Route(method: .post, path: "/api/signup", handler: .appKey(signUp), rateLimit: .signUp),
             Route(method: .post, path: "/api/signin", handler: .appKey(signIn), rateLimit: .signIn),
             Route(method: .get, path: "/api/get_token", handler: .appKey(getToken), rateLimit: .signIn),
+            Route(method: .post, path: "/api/social/signin", handler: .appKey(socialSignIn), rateLimit: .signIn),
+            Route(method: .post, path: "/api/register", handler: .appKey(register), rateLimit: .signUp),
+            Route(method: .post, path: "/api/login", handler: .appKey(login), rateLimit: .signIn),
             Route(method: .get, path: "/api/clear_token", handler: .token(clearToken)),
             Route(method: .post, path: "/api/reset_password", handler: .token(resetPassword)),
             Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto), rateLimit: .upload),
@@ -76,7 +81,9 @@ struct APIController {
     struct UserJSON: Encodable, Sendable {
         let firstName: String
         let lastName: String
+        /// Empty for an account made through a provider that shared no email.
         let email: String
+        let username: String?
         var apiAuthtoken: String?
         var authtokenExpiry: String?
 
@@ -84,7 +91,8 @@ struct APIController {
             let parts = user.fullName.split(separator: " ", maxSplits: 1)
             self.firstName = parts.first.map(String.init) ?? ""
             self.lastName = parts.count > 1 ? String(parts[1]) : ""
-            self.email = user.email
+            self.email = user.email ?? ""
+            self.username = user.username
             self.apiAuthtoken = token?.token
             self.authtokenExpiry = token.map { APIDate.format($0.expiresAt) }
         }
@@ -92,7 +100,7 @@ struct APIController {
         enum CodingKeys: String, CodingKey {
             case firstName = "first_name"
             case lastName = "last_name"
-            case email
+            case email, username
             case apiAuthtoken = "api_authtoken"
             case authtokenExpiry = "authtoken_expiry"
         }
@@ -133,6 +141,7 @@ struct APIController {
         let signUp = SignUpRequest(
             fullName: try fields.require("full_name"),
             email: try fields.require("email"),
+            username: try fields.optional("username"),
             password: try decryptPassword(fields.require("password"), key: context.appKey),
             passwordConfirmation: nil
         )
@@ -161,10 +170,11 @@ struct APIController {
         -> (User, (token: String, expiresAt: Date))
     {
         let fields = try await APIRequestFields.read(request, includingQuery: includingQuery)
-        let email = try fields.require("email")
+        // `email` may hold a username too; `username` is accepted on its own.
+        let login = try fields.contains("username") && !fields.contains("email") ? fields.require("username") : fields.require("email")
         let password = try decryptPassword(fields.require("password"), key: context.appKey)
         do {
-            let credentials = try await accounts.authenticate(email: email, password: password, origin: context.origin)
+            let credentials = try await accounts.authenticate(login: login, password: password, origin: context.origin)
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
             return (credentials.user, token)
         } catch AccountError.invalidCredentials {
@@ -241,7 +251,7 @@ struct APIController {
         PhotoJSON(name: photo.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: photos.imageURL(for: photo))
     }
 
-    private func decryptPassword(_ ciphertext: String, key: AppKey) throws -> String {
+    func decryptPassword(_ ciphertext: String, key: AppKey) throws -> String {
         do {
             return try AESCrypt.decrypt(ciphertext, key: key.encryptionKey)
         } catch {
@@ -252,9 +262,12 @@ struct APIController {
     /// Validation messages for the API: a taken email is a 409, anything else a 422, with the
     /// JSON field names the app uses.
     static func apiError(for errors: FieldErrors) -> AppError {
-        let names = ["fullName": "full_name", "email": "email", "password": "password", "newPassword": "new_password"]
+        let names = ["fullName": "full_name", "email": "email", "username": "username", "password": "password", "newPassword": "new_password"]
         if let message = errors["email"], message.hasPrefix("An account with this email already exists") {
             return AppError(.conflict, "An account with this email already exists.")
+        }
+        if let message = errors["username"], message.hasPrefix("This username is taken") {
+            return AppError(.conflict, "This username is taken.")
         }
         let message = errors.messages.sorted { $0.key < $1.key }
             .map { "\(names[$0.key] ?? $0.key): \($0.value)" }

@@ -7,7 +7,9 @@ struct APIRequestFields {
     static let maximumBodyBytes = 16 * 1024
     private let values: [String: Any]
 
-    static func read(_ request: Request, includingQuery: Bool = false) async throws -> APIRequestFields {
+    /// `acceptingForms`: an `application/x-www-form-urlencoded` body is read as well as JSON
+    /// (seed 004's clients post forms).
+    static func read(_ request: Request, includingQuery: Bool = false, acceptingForms: Bool = false) async throws -> APIRequestFields {
         var request = request
         let body: ByteBuffer
         do {
@@ -20,7 +22,9 @@ struct APIRequestFields {
             for (name, value) in request.uri.queryParameters { values[String(name)] = String(value) }
         }
         let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
-        if !text.isEmpty {
+        if acceptingForms, request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            for (name, value) in URLEncodedForm.pairs(in: text) where values[name] == nil { values[name] = value }
+        } else if !text.isEmpty {
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
                 throw APIError.invalidJSON
             }
@@ -35,6 +39,17 @@ struct APIRequestFields {
         guard let text = value as? String else { throw APIError.wrongType(name) }
         guard !text.isEmpty else { throw APIError.missingField(name) }
         return text
+    }
+
+    func contains(_ name: String) -> Bool { values[name] != nil }
+
+    /// A field that may be absent or empty (nil then); present, it must be a string (or, when
+    /// `allowingIntegers`, a JSON integer, read as its digits).
+    func optional(_ name: String, allowingIntegers: Bool = false) throws -> String? {
+        guard let value = values[name], !(value is NSNull) else { return nil }
+        if allowingIntegers, !(value is String), let integer = value as? Int { return String(integer) }
+        guard let text = value as? String else { throw APIError.wrongType(name) }
+        return text.isEmpty ? nil : text
     }
 }
 

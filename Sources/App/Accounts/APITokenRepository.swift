@@ -18,7 +18,7 @@ public protocol APITokenRepository: Sendable {
     /// enabled (false otherwise), like web sessions.
     func create(
         userID: Int64,
-        passwordHash: String,
+        passwordHash: String?,
         tokenHash: [UInt8],
         appKeyName: String,
         expiresAt: Date
@@ -41,7 +41,7 @@ public struct PostgresAPITokenRepository: APITokenRepository {
 
     public func create(
         userID: Int64,
-        passwordHash: String,
+        passwordHash: String?,
         tokenHash: [UInt8],
         appKeyName: String,
         expiresAt: Date
@@ -50,7 +50,7 @@ public struct PostgresAPITokenRepository: APITokenRepository {
             """
             INSERT INTO api_tokens (token_hash, user_id, app_key, expires_at)
             SELECT \(ByteBuffer(bytes: tokenHash)), id, \(appKeyName), \(expiresAt)
-            FROM users WHERE id = \(userID) AND password_hash = \(passwordHash) AND NOT disabled
+            FROM users WHERE id = \(userID) AND password_hash IS NOT DISTINCT FROM \(passwordHash) AND NOT disabled
             FOR SHARE
             RETURNING id
             """,
@@ -62,17 +62,17 @@ public struct PostgresAPITokenRepository: APITokenRepository {
     public func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken? {
         let rows = try await client.query(
             """
-            SELECT t.id, t.app_key, t.last_used_at, u.id, u.email, u.full_name, u.role, u.disabled, u.created_at
+            SELECT t.id, t.app_key, t.last_used_at, \(unescaped: User.columns)
             FROM api_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = \(ByteBuffer(bytes: tokenHash)) AND t.revoked_at IS NULL
               AND t.expires_at > now() AND NOT u.disabled
             """,
             logger: logger
         )
-        for try await (tokenID, appKey, lastUsed, id, email, name, role, disabled, created) in rows.decode(
-            (Int64, String, Date, Int64, String, String, String, Bool, Date).self
+        for try await (tokenID, appKey, lastUsed, id, email, username, name, role, disabled, created) in rows.decode(
+            (Int64, String, Date, Int64, String?, String?, String, String, Bool, Date).self
         ) {
-            let user = User(row: (id, email, name, role, disabled, created))
+            let user = User(row: (id, email, username, name, role, disabled, created))
             return AuthenticatedToken(tokenID: tokenID, user: user, appKeyName: appKey, lastUsedAt: lastUsed)
         }
         return nil

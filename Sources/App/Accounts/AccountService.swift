@@ -4,6 +4,7 @@ import Logging
 /// Errors of account operations that the person can act on.
 public enum AccountError: Error, Equatable {
     case emailTaken
+    case usernameTaken
     case invalidCredentials
 }
 
@@ -21,13 +22,19 @@ public struct FieldErrors: Error, Sendable, Equatable {
 public struct SignUpRequest: Sendable {
     public var fullName: String
     public var email: String
+    /// Optional (nil when left empty).
+    public var username: String?
     public var password: String
     /// nil when the client has no confirmation field (the iOS app).
     public var passwordConfirmation: String?
+    /// Seed 004's password registration names a username only; everywhere else an email is required.
+    public var requiresEmail = true
 
-    public init(fullName: String, email: String, password: String, passwordConfirmation: String?) {
+    public init(fullName: String, email: String, username: String? = nil, password: String, passwordConfirmation: String?) {
         self.fullName = fullName.trimmingCharacters(in: .whitespacesAndNewlines)
         self.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let username = username?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.username = username.isEmpty ? nil : username
         self.password = password
         self.passwordConfirmation = passwordConfirmation
     }
@@ -41,8 +48,13 @@ public struct SignUpRequest: Sendable {
         } else if fullName.containsControlCharacters {
             errors["fullName"] = "Use letters, spaces and punctuation only."
         }
-        if !EmailAddress.isPlausible(email) {
+        if email.isEmpty, !requiresEmail, username != nil {
+            // A username-only account.
+        } else if !EmailAddress.isPlausible(email) {
             errors["email"] = "Enter an email address like name@example.com."
+        }
+        if let username, let problem = Username.problem(with: username) {
+            errors["username"] = problem
         }
         if let problem = PasswordPolicy.problem(with: password) {
             errors["password"] = problem
@@ -50,6 +62,19 @@ public struct SignUpRequest: Sendable {
             errors["passwordConfirmation"] = "The two passwords do not match."
         }
         return errors
+    }
+}
+
+/// Seed 003's rule: 5–30 characters of `[A-Za-z0-9_]`. No `@`, so a sign-in field can hold either
+/// an email or a username without ambiguity.
+enum Username {
+    static func problem(with username: String) -> String? {
+        guard (5...30).contains(username.utf8.count) else { return "Use 5 to 30 characters." }
+        let allowed = username.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+        return allowed ? nil : "Use only letters, digits and underscores (_)."
     }
 }
 
@@ -114,7 +139,7 @@ public struct AccountService: Sendable {
     /// (decided by the unique index, not by a read beforehand).
     public func signUp(_ request: SignUpRequest, origin: RequestOrigin) async throws -> UserCredentials {
         let credentials = try await createAccount(request, role: .user)
-        await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: credentials.user.email, origin: origin)
+        await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: credentials.user.handle, origin: origin)
         return credentials
     }
 
@@ -124,32 +149,40 @@ public struct AccountService: Sendable {
         guard errors.isEmpty else { throw errors }
         let hash = try await hasher.hash(request.password)
         do {
-            let user = try await users.create(email: request.email, fullName: request.fullName, passwordHash: hash, role: role)
+            let user = try await users.create(
+                NewUser(email: request.email.isEmpty ? nil : request.email, username: request.username, fullName: request.fullName, passwordHash: hash, role: role)
+            )
             return UserCredentials(user: user, passwordHash: hash)
         } catch AccountError.emailTaken {
             errors["email"] = "An account with this email already exists. Sign in instead?"
             throw errors
+        } catch AccountError.usernameTaken {
+            errors["username"] = "This username is taken. Choose another."
+            throw errors
         }
     }
 
-    /// The user whose email and password these are, with the hash that was verified (a session
-    /// is only started while it is still current). Unknown email, wrong password and a disabled
-    /// account all throw the same `AccountError.invalidCredentials`, after the same bcrypt work.
+    /// The user whose email or username (`login`) and password these are, with the hash that was
+    /// verified (a session is only started while it is still current). Unknown login, wrong
+    /// password, an account without a password and a disabled account all throw the same
+    /// `AccountError.invalidCredentials`, after the same bcrypt work.
     ///
     /// An account (existing or not: lockout must not reveal which) with too many recent failures
-    /// is refused with a 429 before its password is even checked.
-    public func authenticate(email: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
-        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// is refused with a 429 before its password is even checked. Lockout counts per account
+    /// email, whichever of email or username was typed, so alternating them gains nothing.
+    public func authenticate(login: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
+        let login = login.trimmingCharacters(in: .whitespacesAndNewlines)
+        let attempted = login.containsControlCharacters ? "(unprintable)" : login
+        let account = try await lookUp(login: login)
         do {
-            try await protection.claimAttempt(email: email)
+            try await protection.claimAttempt(account: account?.user.email ?? login)
         } catch let error as AppError {
-            let attempted = email.containsControlCharacters ? "(unprintable)" : email
-            await audit.record(.signInLocked, actor: nil, targetUser: nil, target: attempted, origin: origin)
+            await audit.record(.signInLocked, actor: nil, targetUser: account?.user.id, target: attempted, origin: origin)
             throw error
         }
         do {
-            let credentials = try await verify(email: email, password: password, origin: origin)
-            try await protection.clearFailures(email: email)
+            let credentials = try await verify(account, password: password, attempted: attempted, origin: origin)
+            try await protection.clearFailures(account: account?.user.email ?? login)
             return credentials
         } catch AccountError.invalidCredentials {
             AppMetrics.signInFailed()
@@ -157,22 +190,36 @@ public struct AccountService: Sendable {
         }
     }
 
-    private func verify(email: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
-        guard PasswordPolicy.problem(with: password) == nil, EmailAddress.isPlausible(email),
-            let credentials = try await users.credentials(forEmail: email)
-        else {
+    /// The account a sign-in field names: an email when it has an `@`, else a username.
+    private func lookUp(login: String) async throws -> UserCredentials? {
+        if login.contains("@") {
+            guard EmailAddress.isPlausible(login) else { return nil }
+            return try await users.credentials(forEmail: login)
+        }
+        guard Username.problem(with: login) == nil else { return nil }
+        return try await users.credentials(forUsername: login)
+    }
+
+    private func verify(_ account: UserCredentials?, password: String, attempted: String, origin: RequestOrigin) async throws
+        -> UserCredentials
+    {
+        guard PasswordPolicy.problem(with: password) == nil, let account, let hash = account.passwordHash else {
             try await hasher.verifyAgainstDecoy(password)
-            let attempted = email.containsControlCharacters ? "(unprintable)" : email
-            await audit.record(.signInFailed, actor: nil, targetUser: nil, target: attempted, origin: origin)
+            await audit.record(.signInFailed, actor: nil, targetUser: account?.user.id, target: attempted, origin: origin)
             throw AccountError.invalidCredentials
         }
-        guard try await hasher.verify(password, against: credentials.passwordHash), !credentials.user.isDisabled else {
-            await audit.record(.signInFailed, actor: nil, targetUser: credentials.user.id, target: email, origin: origin)
+        guard try await hasher.verify(password, against: hash), !account.user.isDisabled else {
+            await audit.record(.signInFailed, actor: nil, targetUser: account.user.id, target: attempted, origin: origin)
             throw AccountError.invalidCredentials
         }
-        try await users.recordSignIn(userID: credentials.user.id)
-        await audit.record(.signInSucceeded, actor: credentials.user.id, targetUser: credentials.user.id, target: email, origin: origin)
-        return credentials
+        try await users.recordSignIn(userID: account.user.id)
+        await audit.record(.signInSucceeded, actor: account.user.id, targetUser: account.user.id, target: attempted, origin: origin)
+        return account
+    }
+
+    /// Whether the user has a password (an account made through a provider may not, yet).
+    public func hasPassword(_ user: User) async throws -> Bool {
+        try await users.credentials(forID: user.id)?.passwordHash != nil
     }
 
     /// Checks the current password, stores the new one, ends the user's other browser sessions
@@ -192,16 +239,16 @@ public struct AccountService: Sendable {
         } else if let confirmation, confirmation != new {
             errors["newPasswordConfirmation"] = "The two passwords do not match."
         }
-        guard let credentials = try await users.credentials(forID: user.id),
-            try await hasher.verify(current, against: credentials.passwordHash)
-        else {
+        guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
+        // An account made through a provider sets its first password without one.
+        if let currentHash = credentials.passwordHash, try await !hasher.verify(current, against: currentHash) {
             errors["currentPassword"] = "This is not your current password."
             throw errors
         }
         guard errors.isEmpty else { throw errors }
         let hash = try await hasher.hash(new)
         try await users.replacePassword(userID: user.id, passwordHash: hash, keepingSession: sessionID)
-        await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.email, origin: origin)
+        await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         return UserCredentials(user: user, passwordHash: hash)
     }
 
@@ -278,7 +325,7 @@ public struct AccountService: Sendable {
     /// Signs a browser out.
     public func signOut(_ session: ActiveSession, origin: RequestOrigin) async throws {
         try await sessions.delete(sessionID: session.sessionID)
-        await audit.record(.signedOut, actor: session.user.id, targetUser: session.user.id, target: session.user.email, origin: origin)
+        await audit.record(.signedOut, actor: session.user.id, targetUser: session.user.id, target: session.user.handle, origin: origin)
     }
 
     /// Ends a session without it being a sign-out (a new sign-in in the same browser replaces it).

@@ -9,7 +9,10 @@ public struct User: Sendable, Equatable {
     }
 
     public let id: Int64
-    public var email: String
+    /// nil for an account made through a provider that shared no email.
+    public var email: String?
+    /// Optional; 5–30 of `[A-Za-z0-9_]`, unique regardless of case.
+    public var username: String?
     public var fullName: String
     public var role: Role
     public var isDisabled: Bool
@@ -17,18 +20,33 @@ public struct User: Sendable, Equatable {
 }
 
 /// A user together with their bcrypt hash, only ever handed to the code that checks passwords.
+/// A session or token is only started while this hash is still the user's current one.
 public struct UserCredentials: Sendable {
     public let user: User
-    let passwordHash: String
+    /// nil while an account made through a provider has no password.
+    let passwordHash: String?
 }
 
 extension User {
-    /// A user as read from `users` (id, email, full_name, role, disabled, created_at), the columns
-    /// every query that reads a user selects, in this order.
-    typealias Row = (Int64, String, String, String, Bool, Date)
+    /// How the user is named in logs, audit entries and admin pages: the email, else the username.
+    public var handle: String { email ?? username.map { "@\($0)" } ?? "user #\(id)" }
+
+    /// The columns every query that reads a user selects, in this order, from `users` aliased `u`.
+    static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at"
+
+    /// A user as read through `columns`.
+    typealias Row = (Int64, String?, String?, String, String, Bool, Date)
 
     init(row: Row) {
-        let (id, email, fullName, role, disabled, createdAt) = row
-        self.init(id: id, email: email, fullName: fullName, role: Role(rawValue: role) ?? .user, isDisabled: disabled, createdAt: createdAt)
+        let (id, email, username, fullName, role, disabled, createdAt) = row
+        self.init(
+            id: id,
+            email: email,
+            username: username,
+            fullName: fullName,
+            role: Role(rawValue: role) ?? .user,
+            isDisabled: disabled,
+            createdAt: createdAt
+        )
     }
 }

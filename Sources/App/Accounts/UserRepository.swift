@@ -2,13 +2,27 @@ import Foundation
 import Logging
 import PostgresNIO
 
+/// What a new account is made of. `passwordHash` is nil for an account made through a provider.
+public struct NewUser: Sendable {
+    public var email: String?
+    public var emailVerified = false
+    public var username: String?
+    public var fullName: String
+    public var passwordHash: String?
+    public var role: User.Role = .user
+}
+
 /// Storage of users.
 public protocol UserRepository: Sendable {
-    /// Inserts a user; throws `AccountError.emailTaken` when the email's unique index refuses it.
-    func create(email: String, fullName: String, passwordHash: String, role: User.Role) async throws -> User
+    /// Inserts a user; throws `AccountError.emailTaken` or `.usernameTaken` when a unique index
+    /// refuses it.
+    func create(_ user: NewUser) async throws -> User
     func find(id: Int64) async throws -> User?
     func credentials(forEmail email: String) async throws -> UserCredentials?
+    func credentials(forUsername username: String) async throws -> UserCredentials?
     func credentials(forID id: Int64) async throws -> UserCredentials?
+    /// The account with this email, if its address is verified (and only then).
+    func verifiedEmailOwner(_ email: String) async throws -> UserCredentials?
     /// Stores a new password hash and, in the same transaction, ends every browser session of the
     /// user but `keepingSession` and revokes every API token: nothing signed in with the old
     /// password outlives the change.
@@ -25,25 +39,30 @@ public struct PostgresUserRepository: UserRepository {
         self.logger = logger
     }
 
-    private typealias Row = (Int64, String, String, String, Bool, Date, String)
-    private static let columns = "id, email, full_name, role, disabled, created_at, password_hash"
+    private static let columns = "\(User.columns), u.password_hash"
 
-    public func create(email: String, fullName: String, passwordHash: String, role: User.Role) async throws -> User {
+    public func create(_ user: NewUser) async throws -> User {
         do {
             let rows = try await client.query(
                 """
-                INSERT INTO users (email, full_name, password_hash, role)
-                VALUES (\(email), \(fullName), \(passwordHash), \(role.rawValue))
-                RETURNING \(unescaped: Self.columns)
+                WITH u AS (
+                    INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
+                    VALUES (\(user.email), \(user.emailVerified), \(user.username), \(user.fullName), \(user.passwordHash),
+                            \(user.role.rawValue))
+                    RETURNING *
+                )
+                SELECT \(unescaped: Self.columns) FROM u
                 """,
                 logger: logger
             )
-            guard let row = try await rows.decode(Row.self).first(where: { _ in true }) else {
+            guard let credentials = try await Self.first(rows) else {
                 throw AccountError.emailTaken  // unreachable: INSERT … RETURNING yields the row
             }
-            return Self.credentials(from: row).user
+            return credentials.user
         } catch let error as PSQLError where error.isUniqueViolation(constraint: "users_email_key") {
             throw AccountError.emailTaken
+        } catch let error as PSQLError where error.isUniqueViolation(constraint: "users_username_key") {
+            throw AccountError.usernameTaken
         }
     }
 
@@ -52,13 +71,21 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     public func credentials(forEmail email: String) async throws -> UserCredentials? {
-        try await fetchOne(
-            "SELECT \(unescaped: Self.columns) FROM users WHERE lower(email) = lower(\(email))"
-        )
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users u WHERE lower(u.email) = lower(\(email))")
+    }
+
+    public func credentials(forUsername username: String) async throws -> UserCredentials? {
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users u WHERE lower(u.username) = lower(\(username))")
     }
 
     public func credentials(forID id: Int64) async throws -> UserCredentials? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id)")
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users u WHERE u.id = \(id)")
+    }
+
+    public func verifiedEmailOwner(_ email: String) async throws -> UserCredentials? {
+        try await fetchOne(
+            "SELECT \(unescaped: Self.columns) FROM users u WHERE lower(u.email) = lower(\(email)) AND u.email_verified"
+        )
     }
 
     public func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws {
@@ -76,15 +103,16 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> UserCredentials? {
-        for try await row in try await client.query(query, logger: logger).decode(Row.self) {
-            return Self.credentials(from: row)
-        }
-        return nil
+        try await Self.first(client.query(query, logger: logger))
     }
 
-    private static func credentials(from row: Row) -> UserCredentials {
-        let (id, email, fullName, role, disabled, createdAt, hash) = row
-        let user = User(row: (id, email, fullName, role, disabled, createdAt))
-        return UserCredentials(user: user, passwordHash: hash)
+    private static func first(_ rows: PostgresRowSequence) async throws -> UserCredentials? {
+        for try await (id, email, username, fullName, role, disabled, createdAt, hash) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, String?).self
+        ) {
+            let user = User(row: (id, email, username, fullName, role, disabled, createdAt))
+            return UserCredentials(user: user, passwordHash: hash)
+        }
+        return nil
     }
 }

@@ -26,7 +26,7 @@ public protocol WebSessionRepository: Sendable {
     /// disable that lands while bcrypt runs cannot be outlived by the session being created.
     func create(
         userID: Int64,
-        passwordHash: String,
+        passwordHash: String?,
         tokenHash: [UInt8],
         userAgent: String,
         ipAddress: String,
@@ -53,7 +53,7 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
 
     public func create(
         userID: Int64,
-        passwordHash: String,
+        passwordHash: String?,
         tokenHash: [UInt8],
         userAgent: String,
         ipAddress: String,
@@ -64,7 +64,7 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
             """
             INSERT INTO web_sessions (token_hash, user_id, user_agent, ip_address, expires_at)
             SELECT \(ByteBuffer(bytes: tokenHash)), id, \(String(userAgent.prefix(512))), \(ipAddress), \(expiresAt)
-            FROM users WHERE id = \(userID) AND password_hash = \(passwordHash) AND NOT disabled
+            FROM users WHERE id = \(userID) AND password_hash IS NOT DISTINCT FROM \(passwordHash) AND NOT disabled
             FOR SHARE
             RETURNING id
             """,
@@ -76,16 +76,16 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
     public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {
         let rows = try await client.query(
             """
-            SELECT s.id, s.last_seen_at, u.id, u.email, u.full_name, u.role, u.disabled, u.created_at
+            SELECT s.id, s.last_seen_at, \(unescaped: User.columns)
             FROM web_sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash)) AND s.expires_at > now() AND NOT u.disabled
             """,
             logger: logger
         )
-        for try await (sessionID, lastSeen, id, email, name, role, disabled, created) in rows.decode(
-            (Int64, Date, Int64, String, String, String, Bool, Date).self
+        for try await (sessionID, lastSeen, id, email, username, name, role, disabled, created) in rows.decode(
+            (Int64, Date, Int64, String?, String?, String, String, Bool, Date).self
         ) {
-            let user = User(row: (id, email, name, role, disabled, created))
+            let user = User(row: (id, email, username, name, role, disabled, created))
             return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen)
         }
         return nil

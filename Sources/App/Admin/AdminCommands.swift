@@ -28,7 +28,7 @@ public struct AdminCommands: Sendable {
                 throw AdminCommandError("Cannot create the admin:\n  " + lines.joined(separator: "\n  "))
             }
         }
-        var lines = ["Created admin \(user.email) (\(user.fullName))."]
+        var lines = ["Created admin \(user.handle) (\(user.fullName))."]
         if generated { lines.append("Generated password (shown only now): \(password)") }
         return lines
     }
@@ -43,7 +43,7 @@ public struct AdminCommands: Sendable {
                 throw AdminCommandError("\(email) is the last administrator. Promote someone else first.")
             }
         }
-        return [role == .admin ? "\(user.email) is now an admin." : "\(user.email) is no longer an admin."]
+        return [role == .admin ? "\(user.handle) is now an admin." : "\(user.handle) is no longer an admin."]
     }
 
     private func withAdminService<T: Sendable>(_ body: @Sendable (AdminService) async throws -> T) async throws -> T {

@@ -62,7 +62,7 @@ struct AdminPagesController {
 
         init(_ summary: UserSummary) {
             self.id = summary.user.id
-            self.email = summary.user.email
+            self.email = summary.user.handle
             self.fullName = summary.user.fullName
             self.signedUp = summary.user.createdAt.displayString
             self.photoCount = summary.photoCount
@@ -196,7 +196,7 @@ struct AdminPagesController {
     func confirmUserAction(_ request: Request, context: AdminContext) async throws -> Response {
         let summary = try await target(context)
         let action = try userAction(context)
-        let who = "\(summary.user.fullName) (\(summary.user.email))"
+        let who = "\(summary.user.fullName) (\(summary.user.handle))"
         let consequence: String = switch action {
         case .disable: "They will be signed out everywhere at once and cannot sign in until enabled again."
         case .enable: "They will be able to sign in again."
@@ -222,7 +222,7 @@ struct AdminPagesController {
         do {
             try await service.perform(action, on: summary.user.id, by: context.admin, origin: context.origin(request))
         } catch AdminError.lastAdmin {
-            throw AppError(.conflict, "\(summary.user.email) is the last administrator. Make someone else an admin first.")
+            throw AppError(.conflict, "\(summary.user.handle) is the last administrator. Make someone else an admin first.")
         } catch AdminError.noSuchUser {
             throw AppError.notFound("There is no such user (any more).")
         }

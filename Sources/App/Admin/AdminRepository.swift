@@ -96,7 +96,7 @@ public struct PostgresAdminRepository: AdminRepository {
     }
 
     private static let summaryColumns = """
-        u.id, u.email, u.full_name, u.role, u.disabled, u.created_at, u.last_signed_in_at,
+        u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.last_signed_in_at,
         (SELECT count(*)::int FROM photos p WHERE p.user_id = u.id),
         (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos p WHERE p.user_id = u.id)
         """
@@ -111,6 +111,7 @@ public struct PostgresAdminRepository: AdminRepository {
             """
             SELECT \(unescaped: Self.summaryColumns) FROM users u
             WHERE \(search) = '' OR lower(u.email) LIKE \(pattern) OR lower(u.full_name) LIKE \(pattern)
+              OR lower(u.username) LIKE \(pattern)
             ORDER BY \(unescaped: order) LIMIT \(limit) OFFSET \(offset)
             """
         )
@@ -219,11 +220,11 @@ public struct PostgresAdminRepository: AdminRepository {
 
     private func summaries(_ query: PostgresQuery) async throws -> [UserSummary] {
         var summaries: [UserSummary] = []
-        for try await (id, email, name, role, disabled, created, lastSignIn, photos, bytes) in try await client.query(
+        for try await (id, email, username, name, role, disabled, created, lastSignIn, photos, bytes) in try await client.query(
             query,
             logger: logger
-        ).decode((Int64, String, String, String, Bool, Date, Date?, Int, Int64).self) {
-            let user = User(row: (id, email, name, role, disabled, created))
+        ).decode((Int64, String?, String?, String, String, Bool, Date, Date?, Int, Int64).self) {
+            let user = User(row: (id, email, username, name, role, disabled, created))
             summaries.append(UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn))
         }
         return summaries

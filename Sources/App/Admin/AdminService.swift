@@ -51,7 +51,7 @@ public struct AdminService: Sendable {
 
     public func perform(_ action: UserAction, on userID: Int64, by actor: User?, origin: RequestOrigin) async throws {
         guard let target = try await admin.user(id: userID)?.user else { throw AdminError.noSuchUser }
-        let record = AuditRecord(type: action.event, actor: actor?.id, targetUser: target.id, target: target.email, origin: origin)
+        let record = AuditRecord(type: action.event, actor: actor?.id, targetUser: target.id, target: target.handle, origin: origin)
         switch action {
         case .disable: try await admin.setDisabled(true, userID: userID, audit: record)
         case .enable: try await admin.setDisabled(false, userID: userID, audit: record)
@@ -74,7 +74,7 @@ public struct AdminService: Sendable {
     public func createAdmin(email: String, fullName: String, password: String, origin: RequestOrigin) async throws -> User {
         let request = SignUpRequest(fullName: fullName, email: email, password: password, passwordConfirmation: nil)
         let user = try await accounts.createAccount(request, role: .admin).user
-        await audit.record(.userCreated, actor: nil, targetUser: user.id, target: "\(user.email) (admin)", origin: origin)
+        await audit.record(.userCreated, actor: nil, targetUser: user.id, target: "\(user.handle) (admin)", origin: origin)
         return user
     }
 

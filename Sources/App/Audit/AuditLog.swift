@@ -11,6 +11,11 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     /// Refused without checking the password: the account is locked after too many failures.
     case signInLocked = "sign_in.locked"
     case signedOut = "session.signed_out"
+    /// Signed in (or up) through a provider; the target names the provider.
+    case socialSignInSucceeded = "social.signed_in"
+    case socialSignInRefused = "social.refused"
+    case identityLinked = "social.linked"
+    case identityUnlinked = "social.unlinked"
     case passwordChanged = "password.changed"
     case tokenIssued = "token.issued"
     case tokenRevoked = "token.revoked"

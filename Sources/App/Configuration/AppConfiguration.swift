@@ -31,6 +31,8 @@ public struct AppConfiguration: Sendable {
     public var protection: ProtectionConfiguration
     /// When set, Prometheus metrics are served on this port (127.0.0.1 only) at /metrics.
     public var metricsPort: Int?
+    /// Sign-in with Apple, Google, an OpenID Connect issuer, Facebook, Twitter (all off by default).
+    public var social: SocialConfiguration
 
     /// Cookies get `Secure` when the public URL is https.
     public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
@@ -51,7 +53,8 @@ public struct AppConfiguration: Sendable {
         signedURLLifetime: Duration = .seconds(3600),
         tokenLifetime: Duration = .seconds(86400),
         protection: ProtectionConfiguration = ProtectionConfiguration(),
-        metricsPort: Int? = nil
+        metricsPort: Int? = nil,
+        social: SocialConfiguration = SocialConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -69,6 +72,7 @@ public struct AppConfiguration: Sendable {
         self.tokenLifetime = tokenLifetime
         self.protection = protection
         self.metricsPort = metricsPort
+        self.social = social
     }
 
     /// Reads and validates the configuration, naming every missing or invalid variable at once.
@@ -155,6 +159,7 @@ public struct AppConfiguration: Sendable {
         }
         let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
         let protection = ProtectionConfiguration.load(value: value, problems: &problems)
+        let social = SocialConfiguration.load(value: value, problems: &problems)
         var metricsPort: Int?
         if let raw = value("METRICS_PORT") {
             if let parsed = Int(raw), (1...65535).contains(parsed) {
@@ -188,7 +193,8 @@ public struct AppConfiguration: Sendable {
             maxUploadBytes: maxUploadBytes,
             tokenLifetime: tokenLifetime,
             protection: protection,
-            metricsPort: metricsPort
+            metricsPort: metricsPort,
+            social: social
         )
     }
 }

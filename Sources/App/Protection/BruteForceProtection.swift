@@ -76,7 +76,7 @@ public struct BruteForceProtection: Sendable {
     /// per-account lock, so guesses sent in parallel cannot all slip past the threshold. Throws
     /// while the account has too many recent failures. The key is made by PostgreSQL's
     /// lower(btrim()), as the account lookup compares emails.
-    func claimAttempt(email: String) async throws {
+    func claimAttempt(account email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
         let window = Int(configuration.lockoutWindow.components.seconds)
         let threshold = configuration.lockoutThreshold
@@ -106,7 +106,7 @@ public struct BruteForceProtection: Sendable {
     }
 
     /// A successful sign-in: the account's count starts again.
-    func clearFailures(email: String) async throws {
+    func clearFailures(account email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
         try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
     }

@@ -24,6 +24,13 @@ extension Data {
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
+
+    /// Decodes base64url with or without padding; nil when it is not base64url.
+    init?(base64URLEncoded text: some StringProtocol) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
 }
 
 /// Compares secrets in time that depends only on their length, not on where they differ.

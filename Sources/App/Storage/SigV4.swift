@@ -124,20 +124,7 @@ struct SigV4Signer: Sendable {
 
     /// RFC 3986 encoding as SigV4 wants it: unreserved characters stay, everything else is %XX.
     static func uriEncode(_ text: String, encodeSlash: Bool) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "/") where !encodeSlash:
-                out.append("/")
-            default:
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
+        PercentEncoding.encode(text, keepingSlash: !encodeSlash)
     }
 
     static func timestamps(_ date: Date) -> (amzDate: String, day: String) {

@@ -3,6 +3,7 @@ import Hummingbird
 /// The account page: profile, password change, and the list of the user's signed-in browsers.
 struct AccountPagesController {
     let accounts: AccountService
+    let social: SocialSignInService
     let pages: PageRenderer
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
@@ -20,9 +21,29 @@ struct AccountPagesController {
             let isCurrent: Bool
         }
 
+        struct IdentityRow: Sendable {
+            let id: Int64
+            let provider: String
+            let account: String
+            let linkedAt: String
+        }
+
+        struct LinkableProvider: Sendable {
+            let name: String
+            let displayName: String
+        }
+
         let fullName: String
         let email: String
+        let username: String?
         let memberSince: String
+        let hasPassword: Bool
+        let identities: [IdentityRow]
+        let linkable: [LinkableProvider]
+        /// Unlinking is offered only while another way to sign in remains.
+        let canUnlink: Bool
+        /// (Stored, not computed: templates read stored properties only.)
+        let mustSetPasswordToUnlink: Bool
         let sessions: [SessionRow]
         let hasOtherSessions: Bool
         var errors: [String: String] = [:]
@@ -47,6 +68,7 @@ struct AccountPagesController {
 
     func changePassword(_ request: Request, context: SignedInContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(PasswordForm.self, from: request, context: context)
+        let hadPassword = try await accounts.hasPassword(context.user)
         do {
             try await accounts.changePassword(
                 of: context.user,
@@ -57,7 +79,7 @@ struct AccountPagesController {
                 origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
             )
             context.logger.info("password changed", metadata: ["user": "\(context.user.id)"])
-            return .seeOther("/account?notice=\(Notice.passwordChanged.rawValue)")
+            return .seeOther("/account?notice=\(hadPassword ? Notice.passwordChanged.rawValue : Notice.passwordSet.rawValue)")
         } catch let errors as FieldErrors {
             return try await render(context: context, errors: errors.messages, status: .unprocessableContent)
                 .response(from: request, context: context)
@@ -84,10 +106,28 @@ struct AccountPagesController {
                 isCurrent: session.id == context.session.sessionID
             )
         }
+        let linked = try await social.identities(of: context.user)
+        let hasPassword = try await accounts.hasPassword(context.user)
+        let providers = social.providers
         let page = AccountPage(
             fullName: context.user.fullName,
-            email: context.user.email,
+            email: context.user.email ?? "none",
+            username: context.user.username,
             memberSince: context.user.createdAt.displayString,
+            hasPassword: hasPassword,
+            identities: linked.map { identity in
+                AccountPage.IdentityRow(
+                    id: identity.id,
+                    provider: providers.displayName(of: identity.provider),
+                    account: identity.email ?? identity.displayName ?? "account \(identity.subject)",
+                    linkedAt: identity.createdAt.displayString
+                )
+            },
+            linkable: providers.oidcConfigurations.filter { configuration in
+                !linked.contains { $0.provider == configuration.name }
+            }.map { AccountPage.LinkableProvider(name: $0.name, displayName: $0.displayName) },
+            canUnlink: hasPassword || linked.count > 1,
+            mustSetPasswordToUnlink: !hasPassword && linked.count == 1,
             sessions: sessions,
             hasOtherSessions: sessions.contains { !$0.isCurrent },
             errors: errors

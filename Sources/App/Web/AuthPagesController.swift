@@ -6,6 +6,13 @@ struct AuthPagesController {
     let pages: PageRenderer
     let cookies: BrowserCookies
     let protection: BruteForceProtection
+    /// "Continue with …" buttons, one per configured OpenID Connect provider.
+    let providers: [ProviderButton]
+
+    struct ProviderButton: Sendable {
+        let name: String
+        let displayName: String
+    }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/signup", use: showSignUp)
@@ -22,12 +29,13 @@ struct AuthPagesController {
     struct SignUpForm: Decodable {
         var fullName: String?
         var email: String?
+        var username: String?
         var password: String?
         var passwordConfirmation: String?
 
         enum CodingKeys: String, CodingKey {
             case fullName = "full_name"
-            case email
+            case email, username
             case password
             case passwordConfirmation = "password_confirmation"
         }
@@ -36,7 +44,9 @@ struct AuthPagesController {
     struct SignUpPage: Sendable {
         var fullName = ""
         var email = ""
+        var username = ""
         var errors: [String: String] = [:]
+        var providers: [ProviderButton] = []
     }
 
     func showSignUp(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -49,6 +59,7 @@ struct AuthPagesController {
         let signUp = SignUpRequest(
             fullName: form.fullName ?? "",
             email: form.email ?? "",
+            username: form.username,
             password: form.password ?? "",
             passwordConfirmation: form.passwordConfirmation ?? ""
         )
@@ -57,7 +68,7 @@ struct AuthPagesController {
             context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
             return try await startSession(for: credentials, replacing: context.session, request: request, context: context)
         } catch let errors as FieldErrors {
-            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, errors: errors.messages)
+            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, username: signUp.username ?? "", errors: errors.messages)
             return try renderSignUp(page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
@@ -66,7 +77,9 @@ struct AuthPagesController {
     private func renderSignUp(_ page: SignUpPage, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws
         -> HTML
     {
-        try pages.render("signup", title: "Create your account", page: page, context: context, status: status)
+        var page = page
+        page.providers = providers
+        return try pages.render("signup", title: "Create your account", page: page, context: context, status: status)
     }
 
     // MARK: Sign in
@@ -81,6 +94,7 @@ struct AuthPagesController {
         var email = ""
         var next = ""
         var error: String?
+        var providers: [ProviderButton] = []
     }
 
     func showSignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -89,7 +103,7 @@ struct AuthPagesController {
         return try pages.render(
             "signin",
             title: "Sign in",
-            page: SignInPage(next: SafeRedirect.localPath(next, default: "")),
+            page: SignInPage(next: SafeRedirect.localPath(next, default: ""), providers: providers),
             context: context,
             notice: Notice.message(from: request)
         ).response(from: request, context: context)
@@ -97,10 +111,11 @@ struct AuthPagesController {
 
     func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(SignInForm.self, from: request, context: context)
+        // The field is named `email` but takes a username as well.
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             let credentials = try await accounts.authenticate(
-                email: email,
+                login: email,
                 password: form.password ?? "",
                 origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
             )
@@ -116,7 +131,8 @@ struct AuthPagesController {
             let page = SignInPage(
                 email: email,
                 next: SafeRedirect.localPath(form.next, default: ""),
-                error: "The email or password is incorrect."
+                error: "The email, username or password is incorrect.",
+                providers: providers
             )
             return try pages.render("signin", title: "Sign in", page: page, context: context, status: .unauthorized)
                 .response(from: request, context: context)
@@ -124,7 +140,7 @@ struct AuthPagesController {
     }
 
     /// A new session (new random id) at every sign-in; a session the browser already had is ended.
-    private func startSession(
+    func startSession(
         for credentials: UserCredentials,
         replacing previous: ActiveSession?,
         redirectTo location: String = "/gallery?notice=welcome",

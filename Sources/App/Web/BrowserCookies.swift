@@ -28,6 +28,27 @@ struct BrowserCookies: Sendable {
         Cookie(name: Self.sessionName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
+    /// The `state` of a sign-in with a provider, so that only the browser that started it can
+    /// finish it. Scoped to `/auth`, gone after ten minutes. Sign in with Apple comes back with a
+    /// cross-site POST, which only sends `SameSite=None` cookies (and those need https).
+    static let signInFlowName = "selfie_signin_flow"
+
+    func signInFlow(_ state: String) -> Cookie {
+        Cookie(
+            name: Self.signInFlowName,
+            value: state,
+            maxAge: Int(SocialSignInService.flowLifetime),
+            path: "/auth",
+            secure: secure,
+            httpOnly: true,
+            sameSite: secure ? Cookie.SameSite.none : .lax
+        )
+    }
+
+    func clearedSignInFlow() -> Cookie {
+        Cookie(name: Self.signInFlowName, value: "", maxAge: 0, path: "/auth", secure: secure, httpOnly: true, sameSite: secure ? Cookie.SameSite.none : .lax)
+    }
+
     func visitor(_ value: String) -> Cookie {
         Cookie(name: Self.visitorName, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }

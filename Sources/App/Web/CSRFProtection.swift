@@ -33,7 +33,9 @@ struct CSRFMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard ![.get, .head, .options].contains(request.method), !request.uri.path.isAPIPath else {
+        guard ![.get, .head, .options].contains(request.method), !request.uri.path.isAPIPath,
+            !request.uri.path.isProviderCallback
+        else {
             return try await next(request, context)
         }
         var request = request
@@ -60,12 +62,15 @@ struct CSRFMiddleware: RouterMiddleware {
 enum URLEncodedForm {
     /// The first value of `name` in an `application/x-www-form-urlencoded` body.
     static func value(of name: String, in body: String) -> String? {
-        for pair in body.split(separator: "&") {
+        pairs(in: body).first { $0.name == name }?.value
+    }
+
+    /// Every `name=value` pair, decoded, in order.
+    static func pairs(in body: String) -> [(name: String, value: String)] {
+        body.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard decode(parts[0]) == name else { continue }
-            return parts.count > 1 ? decode(parts[1]) : ""
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }
-        return nil
     }
 
     private static func decode(_ text: Substring) -> String {
@@ -80,4 +85,11 @@ extension HTTPField.Name {
 extension String {
     /// The JSON API lives under `/api`; it never uses cookies, sessions or HTML.
     var isAPIPath: Bool { self == "/api" || hasPrefix("/api/") }
+
+    /// `/auth/<provider>/callback`, which a provider POSTs to (Sign in with Apple): its `state`,
+    /// bound to the browser by a cookie, is what protects it.
+    var isProviderCallback: Bool {
+        let parts = split(separator: "/")
+        return parts.count == 3 && parts[0] == "auth" && parts[2] == "callback"
+    }
 }

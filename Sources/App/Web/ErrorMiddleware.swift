@@ -102,12 +102,8 @@ struct ErrorResponder: Sendable {
     static func returnPath(for request: Request) -> String {
         guard request.method == .get else { return "%2F" }
         let path = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
-        return path.addingPercentEncoding(withAllowedCharacters: asciiUnreserved) ?? "%2F"
+        return PercentEncoding.encode(path)
     }
-
-    private static let asciiUnreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-    )
 }
 
 /// The API's error shape: `{"status": <HTTP status>, "message": "…"}` (the iOS app reads `message`).

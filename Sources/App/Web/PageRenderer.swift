@@ -37,7 +37,7 @@ public struct PageRenderer: Sendable {
 
         init(_ user: User) {
             self.fullName = user.fullName
-            self.email = user.email
+            self.email = user.handle
             self.isAdmin = user.role == .admin
         }
     }

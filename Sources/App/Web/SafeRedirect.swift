@@ -22,6 +22,10 @@ enum Notice: String {
     case userUpdated = "user-updated"
     case userDeleted = "user-deleted"
     case appKeyRevoked = "key-revoked"
+    case identityLinked = "identity-linked"
+    case identityUnlinked = "identity-unlinked"
+    case passwordSet = "password-set"
+    case providerCancelled = "provider-cancelled"
 
     var message: String {
         switch self {
@@ -34,6 +38,10 @@ enum Notice: String {
         case .userUpdated: "Done. The account was updated."
         case .userDeleted: "The account, its photos and its sessions were deleted."
         case .appKeyRevoked: "The app key was revoked."
+        case .identityLinked: "Linked. You can now sign in with it."
+        case .identityUnlinked: "Unlinked. It can no longer be used to sign in to this account."
+        case .passwordSet: "Your password is set. You can now sign in with your email or username and password."
+        case .providerCancelled: "The sign-in was cancelled."
         }
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+
+/// Signing in with other providers from apps: `/api/social/signin`, and seed 004's `/api/register`
+/// and `/api/login` (`access_type` 0 password, 1 Facebook, 2 Twitter; `passkey`; `passcode`).
+extension APIController {
+    /// `{"provider": "apple|google|oidc|facebook|twitter", "id_token" | "access_token" | "passcode"}`
+    /// → the same user-and-token JSON as `/api/signin`. A first sign-in makes the account.
+    func socialSignIn(_ request: Request, context: AppKeyContext) async throws -> Response {
+        let fields = try await APIRequestFields.read(request)
+        let provider = try fields.require("provider")
+        let credential: ProviderCredential
+        switch provider {
+        case "facebook": credential = .facebookAccessToken(try fields.require("access_token"), userID: try fields.optional("user_id"))
+        case "twitter": credential = .twitterPasscode(try fields.require("passcode"), userID: try fields.optional("user_id"))
+        default: credential = .idToken(try fields.require("id_token"), nonce: try fields.optional("nonce"))
+        }
+        let identity = try await social.verify(provider: provider, credential, origin: context.origin)
+        let (credentials, _) = try await social.account(for: identity, origin: context.origin)
+        let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+        return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
+    }
+
+    /// Seed 004's answers: `{"error": false, "message": …}` plus the user and token fields.
+    struct SeedJSON: Encodable, Sendable {
+        let error: Bool
+        let message: String
+        let user: UserJSON?
+
+        enum CodingKeys: String, CodingKey { case error, message }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(error, forKey: .error)
+            try container.encode(message, forKey: .message)
+            try user?.encode(to: encoder)
+        }
+    }
+
+    func register(_ request: Request, context: AppKeyContext) async throws -> Response {
+        try await seedShaped(request, context: context) {
+            let (accessType, passkey, passcode, fields) = try await seedFields(request)
+            let credentials: UserCredentials
+            switch accessType {
+            case 0:
+                let isEmail = passkey.contains("@")
+                var signUp = SignUpRequest(
+                    fullName: try fields.optional("name") ?? passkey.split(separator: "@").first.map(String.init) ?? passkey,
+                    email: isEmail ? passkey : try fields.optional("email") ?? "",
+                    username: isEmail ? nil : passkey,
+                    password: passcode,
+                    passwordConfirmation: nil
+                )
+                signUp.requiresEmail = false
+                do {
+                    credentials = try await accounts.signUp(signUp, origin: context.origin)
+                } catch let errors as FieldErrors {
+                    throw Self.apiError(for: errors)
+                }
+            default:
+                let identity = try await social.verify(provider: accessType == 1 ? "facebook" : "twitter", credential(accessType, passkey, passcode), origin: context.origin)
+                credentials = try await social.account(for: identity, mode: .signUpOnly, origin: context.origin).credentials
+            }
+            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+            return (.created, SeedJSON(error: false, message: "You are successfully registered", user: UserJSON(credentials.user, token: token)))
+        }
+    }
+
+    func login(_ request: Request, context: AppKeyContext) async throws -> Response {
+        try await seedShaped(request, context: context) {
+            let (accessType, passkey, passcode, _) = try await seedFields(request)
+            let credentials: UserCredentials
+            switch accessType {
+            case 0:
+                do {
+                    credentials = try await accounts.authenticate(login: passkey, password: passcode, origin: context.origin)
+                } catch AccountError.invalidCredentials {
+                    throw AppError(.unauthorized, "Login failed. Incorrect credentials")
+                }
+            default:
+                let identity = try await social.verify(provider: accessType == 1 ? "facebook" : "twitter", credential(accessType, passkey, passcode), origin: context.origin)
+                credentials = try await social.account(for: identity, mode: .signInOnly, origin: context.origin).credentials
+            }
+            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+            return (.ok, SeedJSON(error: false, message: "You are signed in", user: UserJSON(credentials.user, token: token)))
+        }
+    }
+
+    private func credential(_ accessType: Int, _ passkey: String, _ passcode: String) -> ProviderCredential {
+        accessType == 1 ? .facebookAccessToken(passcode, userID: passkey) : .twitterPasscode(passcode, userID: passkey)
+    }
+
+    /// `access_type`, `passkey` and `passcode` from a form or JSON body; missing ones are named
+    /// all at once, as the seed did.
+    private func seedFields(_ request: Request) async throws -> (Int, String, String, APIRequestFields) {
+        let fields = try await APIRequestFields.read(request, acceptingForms: true)
+        let names = ["access_type", "passkey", "passcode"]
+        let values = try names.map { try fields.optional($0, allowingIntegers: true) }
+        let missing = zip(names, values).filter { $0.1 == nil }.map(\.0)
+        guard missing.isEmpty, let type = values[0], let passkey = values[1], let passcode = values[2] else {
+            throw AppError(.badRequest, "Required field(s) \(missing.joined(separator: ", ")) missing or empty")
+        }
+        guard let accessType = Int(type), (0...2).contains(accessType) else {
+            throw AppError(.badRequest, "access_type must be 0 (username or email and password), 1 (Facebook) or 2 (Twitter)")
+        }
+        return (accessType, passkey, passcode, fields)
+    }
+
+    /// Runs a seed-004 handler, answering its refusals as `{"error": true, "message": …}`.
+    private func seedShaped(
+        _ request: Request,
+        context: AppKeyContext,
+        _ body: () async throws -> (HTTPResponse.Status, SeedJSON)
+    ) async throws -> Response {
+        do {
+            let (status, json) = try await body()
+            return try JSONResponse(status: status, body: json).response(from: request, context: context)
+        } catch let error as AppError {
+            var response = try JSONResponse(status: error.status, body: SeedJSON(error: true, message: error.message, user: nil))
+                .response(from: request, context: context)
+            response.headers.append(contentsOf: error.headers)
+            return response
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A provider identity linked to an account, as the account page lists it.
+public struct LinkedIdentity: Sendable, Equatable {
+    public let id: Int64
+    public let provider: String
+    public let subject: String
+    public let email: String?
+    public let displayName: String?
+    public let createdAt: Date
+    public let lastUsedAt: Date
+}
+
+/// Errors of linking identities that the person can act on.
+public enum IdentityError: Error, Equatable {
+    /// The identity already belongs to another account.
+    case linkedToAnotherAccount
+    /// Unlinking it would leave the account with no way to sign in.
+    case lastWayToSignIn
+    case noSuchIdentity
+}
+
+/// Storage of provider identities.
+public protocol IdentityRepository: Sendable {
+    /// The account an identity is linked to, if any; records its use (and the latest email and name).
+    func owner(of identity: SocialIdentity) async throws -> UserCredentials?
+    /// Creates an account and links the identity to it, together. Throws
+    /// `AccountError.emailTaken` when the email belongs to another account and
+    /// `IdentityError.linkedToAnotherAccount` when someone linked it meanwhile.
+    func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials
+    /// Links the identity to the user (nothing happens if it already is).
+    func link(_ identity: SocialIdentity, to userID: Int64) async throws
+    func identities(of userID: Int64) async throws -> [LinkedIdentity]
+    /// Removes a link, unless it is the account's last way to sign in (no password, no other link).
+    func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity
+}
+
+public struct PostgresIdentityRepository: IdentityRepository {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func owner(of identity: SocialIdentity) async throws -> UserCredentials? {
+        let rows = try await client.query(
+            """
+            WITH used AS (
+                UPDATE user_identities SET last_used_at = now(),
+                    email = coalesce(\(identity.email), email), display_name = coalesce(\(identity.name), display_name)
+                WHERE provider = \(identity.provider) AND subject = \(identity.subject)
+                RETURNING user_id
+            )
+            SELECT \(unescaped: User.columns), u.password_hash FROM users u JOIN used ON used.user_id = u.id
+            """,
+            logger: logger
+        )
+        for try await (id, email, username, name, role, disabled, created, hash) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, String?).self
+        ) {
+            return UserCredentials(user: User(row: (id, email, username, name, role, disabled, created)), passwordHash: hash)
+        }
+        return nil
+    }
+
+    public func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
+                    VALUES (\(user.email), \(user.emailVerified), \(user.username), \(user.fullName), \(user.passwordHash),
+                            \(user.role.rawValue))
+                    RETURNING id, created_at
+                    """,
+                    logger: logger
+                )
+                var created: (Int64, Date)?
+                for try await row in rows.decode((Int64, Date).self) { created = row }
+                guard let (id, createdAt) = created else { throw IdentityError.noSuchIdentity }  // unreachable
+                try await insertLink(identity, userID: id, on: connection)
+                let account = User(
+                    id: id,
+                    email: user.email,
+                    username: user.username,
+                    fullName: user.fullName,
+                    role: user.role,
+                    isDisabled: false,
+                    createdAt: createdAt
+                )
+                return UserCredentials(user: account, passwordHash: user.passwordHash)
+            }
+        } catch let error as PostgresTransactionError {
+            if let psql = error.closureError as? PSQLError {
+                if psql.isUniqueViolation(constraint: "users_email_key") { throw AccountError.emailTaken }
+                if psql.isUniqueViolation(constraint: "user_identities_provider_subject_key") {
+                    throw IdentityError.linkedToAnotherAccount
+                }
+            }
+            throw error
+        }
+    }
+
+    public func link(_ identity: SocialIdentity, to userID: Int64) async throws {
+        let rows = try await client.query(
+            """
+            INSERT INTO user_identities (user_id, provider, subject, email, display_name)
+            VALUES (\(userID), \(identity.provider), \(identity.subject), \(identity.email), \(identity.name))
+            ON CONFLICT (provider, subject) DO UPDATE SET last_used_at = now()
+            RETURNING user_id
+            """,
+            logger: logger
+        )
+        for try await owner in rows.decode(Int64.self) where owner != userID {
+            throw IdentityError.linkedToAnotherAccount
+        }
+    }
+
+    private func insertLink(_ identity: SocialIdentity, userID: Int64, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO user_identities (user_id, provider, subject, email, display_name)
+            VALUES (\(userID), \(identity.provider), \(identity.subject), \(identity.email), \(identity.name))
+            """,
+            logger: logger
+        )
+    }
+
+    public func identities(of userID: Int64) async throws -> [LinkedIdentity] {
+        var identities: [LinkedIdentity] = []
+        let rows = try await client.query(
+            """
+            SELECT id, provider, subject, email, display_name, created_at, last_used_at
+            FROM user_identities WHERE user_id = \(userID) ORDER BY created_at, id
+            """,
+            logger: logger
+        )
+        for try await (id, provider, subject, email, name, created, used) in rows.decode(
+            (Int64, String, String, String?, String?, Date, Date).self
+        ) {
+            identities.append(
+                LinkedIdentity(id: id, provider: provider, subject: subject, email: email, displayName: name, createdAt: created, lastUsedAt: used)
+            )
+        }
+        return identities
+    }
+
+    public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                // The user's row is locked so that two unlinks cannot each leave the other as the last way in.
+                let rows = try await connection.query(
+                    """
+                    SELECT u.password_hash IS NOT NULL, (SELECT count(*)::int FROM user_identities i WHERE i.user_id = u.id)
+                    FROM users u WHERE u.id = \(userID) FOR UPDATE
+                    """,
+                    logger: logger
+                )
+                var state: (Bool, Int)?
+                for try await row in rows.decode((Bool, Int).self) { state = row }
+                guard let (hasPassword, links) = state else { throw IdentityError.noSuchIdentity }
+                let deleted = try await connection.query(
+                    """
+                    DELETE FROM user_identities WHERE id = \(identityID) AND user_id = \(userID)
+                    RETURNING id, provider, subject, email, display_name, created_at, last_used_at
+                    """,
+                    logger: logger
+                )
+                var removed: LinkedIdentity?
+                for try await (id, provider, subject, email, name, created, used) in deleted.decode(
+                    (Int64, String, String, String?, String?, Date, Date).self
+                ) {
+                    removed = LinkedIdentity(
+                        id: id, provider: provider, subject: subject, email: email, displayName: name, createdAt: created, lastUsedAt: used
+                    )
+                }
+                guard let removed else { throw IdentityError.noSuchIdentity }
+                guard hasPassword || links > 1 else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
+                return removed
+            }
+        } catch let error as PostgresTransactionError {
+            if let identityError = error.closureError as? IdentityError { throw identityError }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+
+/// Who a provider says a person is, after Selfie checked it with the provider itself.
+public struct SocialIdentity: Sendable, Equatable {
+    /// `apple`, `google`, `oidc`, `facebook` or `twitter`.
+    public var provider: String
+    /// The provider's stable id for the person (`sub`, Facebook's user id, Twitter's `id_str`).
+    public var subject: String
+    public var email: String?
+    /// Only true when the provider asserted it (OpenID Connect's `email_verified`).
+    public var emailVerified: Bool
+    public var name: String?
+
+    public init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil) {
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+    }
+}
+
+/// Why a provider's token was not accepted. Each becomes a 401 that says what was wrong, except
+/// a provider that cannot be reached (503) and a provider that is not configured (404).
+public enum SocialVerificationError: Error, Equatable {
+    case notConfigured(provider: String)
+    case malformed(String)
+    case badSignature
+    case unknownKey
+    case wrongIssuer
+    case wrongAudience
+    case expired
+    case issuedInTheFuture
+    case nonceMismatch
+    case replayed
+    case rejectedByProvider(String)
+    case providerUnavailable(String)
+
+    func appError(providerName: String) -> AppError {
+        switch self {
+        case .notConfigured(let provider):
+            return AppError(.notFound, "Signing in with \"\(provider)\" is not available here.")
+        case .providerUnavailable:
+            return AppError(.serviceUnavailable, "\(providerName) could not be reached to check your sign-in. Try again in a moment.")
+        default:
+            return AppError(.unauthorized, "\(providerName) sign-in refused: \(reason).")
+        }
+    }
+
+    /// Completes "… sign-in refused: ".
+    var reason: String {
+        switch self {
+        case .notConfigured: "this provider is not configured"
+        case .malformed(let what): what
+        case .badSignature: "the token's signature is not valid"
+        case .unknownKey: "the token is signed with a key the provider does not publish"
+        case .wrongIssuer: "the token was not issued by the expected provider"
+        case .wrongAudience: "the token was issued for another app"
+        case .expired: "the token has expired"
+        case .issuedInTheFuture: "the token's issue time is in the future"
+        case .nonceMismatch: "the token's nonce does not match this sign-in"
+        case .replayed: "this token has already been used"
+        case .rejectedByProvider(let why): why
+        case .providerUnavailable(let why): why
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Hummingbird
+
+/// "Continue with Apple/Google/…" in the browser: the OpenID Connect authorization-code flow with
+/// PKCE, `state` bound to the browser by a cookie, and a nonce; plus linking and unlinking
+/// providers from the account page.
+struct SocialPagesController {
+    let social: SocialSignInService
+    let auth: AuthPagesController
+    let cookies: BrowserCookies
+
+    func addRoutes(to router: Router<AppRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+        router.post("/auth/:provider/start", use: start)
+        router.get("/auth/:provider/callback", use: callback)
+        router.post("/auth/:provider/callback", use: callback)
+        signedIn.post("/account/link/:provider", use: startLink)
+        signedIn.post("/account/identities/:id/unlink", use: unlink)
+    }
+
+    struct StartForm: Decodable {
+        var next: String?
+    }
+
+    func start(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let provider = try context.parameters.require("provider")
+        let form = try await URLEncodedFormDecoder().decode(StartForm.self, from: request, context: context)
+        let (state, url) = try await social.startFlow(provider: provider, linking: nil, returnTo: SafeRedirect.localPath(form.next))
+        return leave(for: url, state: state)
+    }
+
+    func startLink(_ request: Request, context: SignedInContext) async throws -> Response {
+        let provider = try context.parameters.require("provider")
+        let (state, url) = try await social.startFlow(provider: provider, linking: context.user, returnTo: "/account")
+        return leave(for: url, state: state)
+    }
+
+    private func leave(for url: String, state: String) -> Response {
+        var response = Response.seeOther(url)
+        response.setCookie(cookies.signInFlow(state))
+        return response
+    }
+
+    /// The provider sends the browser back here with `code` and `state` (a GET, or for Sign in
+    /// with Apple a POST), or with `error` when the person cancelled.
+    func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let provider = try context.parameters.require("provider")
+        var fields: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters { fields[String(name)] = String(value) }
+        if request.method == .post {
+            var request = request
+            let body = try await request.collectBody(upTo: CSRFMiddleware.maximumFormBytes)
+            for name in ["code", "state", "error"] {
+                if let value = URLEncodedForm.value(of: name, in: String(buffer: body)) { fields[name] = value }
+            }
+        }
+        let origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
+        if fields["error"] != nil {
+            var response = Response.seeOther(context.session == nil ? "/signin?notice=provider-cancelled" : "/account?notice=provider-cancelled")
+            response.setCookie(cookies.clearedSignInFlow())
+            return response
+        }
+        guard let state = fields["state"], let code = fields["code"], !code.isEmpty,
+            let expected = request.cookies[BrowserCookies.signInFlowName]?.value, !expected.isEmpty,
+            constantTimeEquals(Array(state.utf8), Array(expected.utf8))
+        else {
+            throw AppError(.badRequest, "This sign-in was not started in this browser, or it has expired. Please start again.")
+        }
+        let (identity, flow) = try await social.finishFlow(provider: provider, state: state, code: code, origin: origin)
+        var response: Response
+        if let linkUserID = flow.linkUserID {
+            guard let user = context.session?.user, user.id == linkUserID else {
+                throw AppError(.forbidden, "Sign in to the account you were linking, then try again.")
+            }
+            try await social.link(identity, to: user, origin: origin)
+            response = .seeOther("/account?notice=\(Notice.identityLinked.rawValue)")
+        } else {
+            let (credentials, created) = try await social.account(for: identity, origin: origin)
+            context.logger.info("signed in with a provider", metadata: ["user": "\(credentials.user.id)", "provider": "\(provider)", "new": "\(created)"])
+            response = try await auth.startSession(
+                for: credentials,
+                replacing: context.session,
+                redirectTo: created ? "/gallery?notice=welcome" : flow.returnTo,
+                request: request,
+                context: context
+            )
+        }
+        response.setCookie(cookies.clearedSignInFlow())
+        return response
+    }
+
+    func unlink(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard let id = context.parameters.get("id", as: Int64.self) else {
+            throw AppError.notFound("This sign-in method is not linked to your account.")
+        }
+        try await social.unlink(identityID: id, of: context.user, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
+        return .seeOther("/account?notice=\(Notice.identityUnlinked.rawValue)")
+    }
+}

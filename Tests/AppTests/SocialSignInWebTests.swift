@@ -1,0 +1,130 @@
+@testable import App
+import FakeProviders
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Continue with a provider in the browser (authorization code + PKCE)")
+struct SocialSignInWebTests {
+    /// Starts the flow from `page`, approves at the fake provider, and returns the callback path.
+    func goThroughProvider(_ browser: Browser, start action: String, from page: String, decision: String = "approve") async throws -> String {
+        let started = try await browser.submit(action, from: page, [("next", "")])
+        #expect(started.status == .seeOther)
+        let authorize = try #require(started.location)
+        #expect(browser.cookies["selfie_signin_flow"]?.isEmpty == false, "the state is bound to this browser")
+        let query = try #require(URLComponents(string: authorize)?.queryItems)
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        #expect(value("response_type") == "code")
+        #expect(value("client_id") == webClientID)
+        #expect(value("code_challenge_method") == "S256")
+        #expect(value("code_challenge")?.count == 43)
+        #expect(value("redirect_uri") == "http://localhost/auth/google/callback")
+        #expect(value("state")?.isEmpty == false && value("nonce")?.isEmpty == false)
+
+        let consent = try await ProviderBrowser.get(authorize)
+        #expect(consent.status == 200)
+        let callback = try await ProviderBrowser.approve(authorize.components(separatedBy: "?")[0], consentPage: consent.body, decision: decision)
+        #expect(callback.hasPrefix("http://localhost/auth/google/callback?"))
+        return callback.pathAndQuery
+    }
+
+    @Test("the sign-in and sign-up pages offer the configured providers only")
+    func buttons() async throws {
+        try await withFakeProviders { app, _ in
+            for page in ["/signin", "/signup"] {
+                let html = try await app.browser().get(page).text
+                #expect(html.contains("Continue with Google"))
+                #expect(html.contains("Continue with Fake SSO"))
+                #expect(html.contains(#"action="/auth/google/start""#))
+            }
+        }
+        try await withTestApp { app in
+            let html = try await app.browser().get("/signin").text
+            #expect(!html.contains("Continue with"), "no provider configured, no button")
+        }
+    }
+
+    @Test("the code flow signs a new person up and in; the callback works once and only in the browser that started it")
+    func codeFlow() async throws {
+        try await withFakeProviders { app, fake in
+            fake.setPerson(.init(subject: "web-1", email: "pat.provider@example.com", emailVerified: true, name: "Pat Provider"))
+            let browser = app.browser()
+            let callback = try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin")
+
+            let stranger = app.browser()
+            let elsewhere = try await stranger.get(callback)
+            #expect(elsewhere.status == .badRequest, "a callback from another browser (login CSRF) is refused")
+            #expect(stranger.cookies["selfie_session"] == nil)
+
+            let landed = try await browser.get(callback)
+            #expect(landed.status == .seeOther, "\(landed.text)")
+            #expect(landed.location == "/gallery?notice=welcome")
+            #expect(browser.cookies["selfie_session"]?.isEmpty == false)
+            #expect(try await browser.get("/gallery").text.contains("Pat Provider"))
+
+            let replay = try await browser.get(callback)
+            #expect(replay.status == .badRequest, "the state and code are used up")
+            let accounts: Int = try await app.scalar("SELECT count(*)::int FROM users")
+            #expect(accounts == 1)
+        }
+    }
+
+    @Test("cancelling at the provider comes back to the sign-in page with a notice")
+    func cancel() async throws {
+        try await withFakeProviders { app, _ in
+            let browser = app.browser()
+            let callback = try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin", decision: "cancel")
+            let back = try await browser.get(callback)
+            #expect(back.location == "/signin?notice=provider-cancelled")
+            #expect(try await browser.get("/signin?notice=provider-cancelled").text.contains("The sign-in was cancelled."))
+        }
+    }
+
+    @Test("a signed-in user links Google from the account page, sees it listed, and unlinks it")
+    func linkAndUnlink() async throws {
+        try await withFakeProviders { app, fake in
+            fake.setPerson(.init(subject: "link-1", email: "other.address@example.com", emailVerified: true, name: "Linda Link"))
+            let browser = app.browser()
+            try await browser.signUp(name: "Linda", email: uniqueEmail("linda"))
+            let callback = try await goThroughProvider(browser, start: "/account/link/google", from: "/account")
+            let linked = try await browser.get(callback)
+            #expect(linked.location == "/account?notice=identity-linked", "\(linked.text)")
+            let account = try await browser.get("/account").text
+            #expect(account.contains("<strong>Google</strong>"))
+            #expect(account.contains("other.address@example.com"))
+            #expect(!account.contains("Link Google"), "already linked")
+
+            let id: Int64 = try await app.scalar("SELECT id FROM user_identities")
+            let unlinked = try await browser.submit("/account/identities/\(id)/unlink", from: "/account", [])
+            #expect(unlinked.location == "/account?notice=identity-unlinked")
+            let left: Int = try await app.scalar("SELECT count(*)::int FROM user_identities")
+            #expect(left == 0)
+        }
+    }
+
+    @Test("an account made by a provider sets a password without a current one, and cannot unlink its only way in before that")
+    func passwordlessAccount() async throws {
+        try await withFakeProviders { app, fake in
+            fake.setPerson(.init(subject: "solo-1", email: "solo@example.com", emailVerified: true, name: "Solo Person"))
+            let browser = app.browser()
+            _ = try await browser.get(try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin"))
+            let page = try await browser.get("/account").text
+            #expect(page.contains("Set a password"))
+            #expect(!page.contains("current_password"))
+            #expect(page.contains("Set a password before unlinking your only sign-in method."))
+
+            let id: Int64 = try await app.scalar("SELECT id FROM user_identities")
+            let refused = try await browser.submit("/account/identities/\(id)/unlink", from: "/account", [])
+            #expect(refused.status == .conflict)
+            #expect(refused.text.contains("This is the only way you can sign in."))
+
+            let set = try await browser.submit(
+                "/account/password", from: "/account",
+                [("new_password", "a brand new password"), ("new_password_confirmation", "a brand new password")]
+            )
+            #expect(set.location == "/account?notice=password-set")
+            #expect(try await app.browser().signIn(email: "solo@example.com", password: "a brand new password").status == .seeOther)
+            #expect(try await browser.submit("/account/identities/\(id)/unlink", from: "/account", []).status == .seeOther)
+        }
+    }
+}
