@@ -3,8 +3,9 @@
 Usage: browser_check.py BASE_URL SCREENSHOT_DIR
 Checks: sign up, empty gallery, upload a JPEG with a caption (progress bar), see it in the
 gallery, open it, delete it behind the confirmation, gallery empty again; sign out, sign in,
-account page with the session listed, password change (and that the new password works); no
-console errors and every form control labelled on each page.
+account page with the session listed, password change (and that the new password works); an
+admin at work; "Continue with Google" against a fake provider (consent page, back signed in, the
+account page listing the link); no console errors and every form control labelled on each page.
 """
 import http.cookiejar
 import os
@@ -190,7 +191,7 @@ try:
     check_page_hygiene("sign-in")
     fill({"email": email, "password": "wrong password"})
     submit()
-    check("The email or password is incorrect." in driver.page_source, "wrong password is refused")
+    check("The email, username or password is incorrect." in driver.page_source, "wrong password is refused")
     shot("07-signin-error")
     fill({"email": email, "password": "first password 1"})
     submit()
@@ -242,6 +243,23 @@ try:
     check_page_hygiene("audit log")
     check("admin.user_disabled" in driver.page_source and email in driver.page_source, "the audit log shows the disable, with the user")
     shot("14-admin-audit")
+
+    # "Continue with Google": the authorization-code flow against the fake provider.
+    driver.delete_all_cookies()
+    driver.get(base + "/signin")
+    check_page_hygiene("sign-in with providers")
+    shot("15-signin-with-google-button")
+    click_and_wait("form.provider-sign-in button")
+    check("Fake identity provider" in driver.page_source, "the button leads to the provider's consent page")
+    click_and_wait("#approve")
+    check(driver.current_url.startswith(base + "/gallery"), "the provider sends the browser back signed in")
+    check("Hello, Gail" in driver.page_source, "the new account has the provider's name")
+    shot("16-signed-in-with-google")
+    driver.get(base + "/account")
+    check("gail.google@example.com" in driver.page_source and "<strong>Google</strong>" in driver.page_source, "the account page lists the linked Google account")
+    check("Set a password" in driver.page_source, "an account made with Google can set a password")
+    check_page_hygiene("account with a linked provider")
+    shot("17-account-linked-google")
 finally:
     driver.quit()
 

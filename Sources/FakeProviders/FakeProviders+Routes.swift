@@ -204,7 +204,7 @@ extension FakeProviders {
     }
 
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Fake identity provider</title></head><body>\(body)</body></html>"
+        let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><title>Fake identity provider</title></head><body>\(body)</body></html>"
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 

@@ -14,12 +14,20 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if case .s3(let s3) = config.blobStore, let origin = Self.origin(of: s3.publicEndpoint ?? s3.endpoint, bucket: s3) {
             imageSources.append(origin)
         }
+        // "Continue with …" forms redirect to the provider, which form-action also governs.
+        var formTargets = ["'self'"]
+        for provider in config.social.oidc {
+            if let url = URL(string: provider.issuer), let scheme = url.scheme, let host = url.host {
+                let origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+                if !formTargets.contains(origin) { formTargets.append(origin) }
+            }
+        }
         self.contentSecurityPolicy = [
             "default-src 'self'",
             "img-src \(imageSources.joined(separator: " "))",
             "script-src 'self'",
             "style-src 'self'",
-            "form-action 'self'",
+            "form-action \(formTargets.joined(separator: " "))",
             "frame-ancestors 'none'",
             "base-uri 'none'",
             "object-src 'none'",
