@@ -34,7 +34,11 @@ paths = ["/", "/signin", "/signup", "/signout", "/account", "/account/password",
          "/media/../../etc/passwd", "/admin", "/admin/users?page=-5&sort=zzz&q=%25%27", "/admin/users/abc/delete",
          "/admin/audit?user=x&type=y&before=z", "/api/signin", "/api/signup", "/api/get_token?email=%00&password=%ff",
          "/api/upload_photo", "/api/delete_photo", "/api/get_photos", "/api/reset_password", "/api/clear_token", "/healthz",
-         "/assets/css/app.css", "/assets/../Package.swift", "/%ff%fe", "/signin?next=%0d%0aSet-Cookie:x=y"]
+         "/assets/css/app.css", "/assets/../Package.swift", "/%ff%fe", "/signin?next=%0d%0aSet-Cookie:x=y",
+         "/auth/google/start", "/auth/google/callback?code=x&state=y", "/auth/google/callback?error=access_denied",
+         "/auth/nope/start", "/auth/%ff/callback", "/account/link/google", "/account/link/nope",
+         "/account/identities/abc/unlink", "/account/identities/1/unlink", "/api/social/signin", "/api/register",
+         "/api/login"]
 methods = ["GET", "POST", "PUT", "DELETE", "PATCH"]
 bodies = {
     "empty": (b"", None),

@@ -6,18 +6,9 @@ cd "$(dirname "$0")/.."
 . scripts/lib/scratch-server.sh
 
 # A stand-in OpenID Connect provider ("Google") on its own port, for "Continue with Google".
-fake_port=$(free_port)
-mkdir -p .build/e2e-providers
-.build/debug/selfie-fake-providers "$fake_port" selfie-e2e e2e-client-secret > .build/e2e-providers/log 2>&1 &
-fake=$!
+start_fake_providers
 trap 'kill $fake 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-    curl -fs "http://127.0.0.1:$fake_port/oidc/.well-known/openid-configuration" >/dev/null && break
-    sleep 0.1
-done
-
-start_scratch_server e2e GOOGLE_CLIENT_IDS=selfie-e2e GOOGLE_CLIENT_SECRET=e2e-client-secret \
-    GOOGLE_ISSUER="http://127.0.0.1:$fake_port/oidc"
+start_scratch_server e2e "${fake_provider_settings[@]}"
 trap 'kill $server $fake 2>/dev/null || true' EXIT
 
 # An admin made the way an operator would: with the command line.

@@ -7,9 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/scratch-server.sh
-start_scratch_server schemathesis
+# Sign-in providers are the fakes: generated tokens reach real verification and are refused.
+start_fake_providers
+trap 'kill $fake 2>/dev/null || true' EXIT
+start_scratch_server schemathesis "${fake_provider_settings[@]}"
 work=$scratch_dir
-trap 'kill $server 2>/dev/null || true' EXIT
+trap 'kill $server $fake 2>/dev/null || true' EXIT
 token=$(api_token st@example.com "schemathesis password")
 
 # `unsupported_method` is left out on purpose: the seed's contract answers a wrong method with
@@ -20,7 +23,7 @@ common=(--url "$base" --checks "$checks" --max-examples "${SCHEMATHESIS_EXAMPLES
 
 echo "==> schemathesis: app-key endpoints"
 schemathesis run "$base/api/openapi.yaml" "${common[@]}" --auth "$API_AUTH_NAME:$API_AUTH_PASSWORD" \
-    --include-path-regex '^/api/(signup|signin|get_token)$'
+    --include-path-regex '^/api/(signup|signin|get_token|social/signin|register|login)$'
 echo "==> schemathesis: token endpoints"
 # clear_token is run last on its own: it ends the token the other operations use.
 schemathesis run "$base/api/openapi.yaml" "${common[@]}" -H "Authorization: Token token=$token" \

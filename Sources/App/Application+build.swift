@@ -208,7 +208,7 @@ func buildRouter(
         providers: services.social.providers.oidcConfigurations.map { .init(name: $0.name, displayName: $0.displayName) }
     )
     auth.addRoutes(to: router)
-    SocialPagesController(social: services.social, auth: auth, cookies: cookies).addRoutes(to: router, signedIn: signedIn)
+    SocialPagesController(social: services.social, auth: auth, cookies: cookies, protection: services.protection).addRoutes(to: router, signedIn: signedIn)
     AccountPagesController(accounts: accounts, social: services.social, pages: pages).addRoutes(to: signedIn)
     PhotoPagesController(photos: photos, pages: pages, protection: services.protection).addRoutes(to: signedIn)
     MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))

@@ -165,6 +165,7 @@ public final class FakeProviders: Sendable {
         key: KeyChoice = .rsa
     ) async throws -> String {
         let claims = Claims(
+            jti: UUID().uuidString,
             iss: issuer ?? self.issuer,
             sub: subject,
             aud: audience,
@@ -188,6 +189,7 @@ public final class FakeProviders: Sendable {
     }
 
     struct Claims: JWTPayload {
+        let jti: String
         let iss: String
         let sub: String
         let aud: [String]

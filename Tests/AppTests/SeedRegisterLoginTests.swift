@@ -15,7 +15,7 @@ struct SeedRegisterLoginTests {
             let json = try empty.json()
             #expect(json["error"] as? Bool == true)
             #expect(json["message"] as? String == "Required field(s) access_type, passkey, passcode missing or empty")
-            let partial = try await api.send(.post, "/api/login", body: #"{"access_type": 0, "passkey": "someone"}"#, authorization: api.basicAuthorization)
+            let partial = try await api.send(.post, "/api/login", body: #"{"access_type": "0", "passkey": "someone"}"#, authorization: api.basicAuthorization)
             #expect(try partial.json()["message"] as? String == "Required field(s) passcode missing or empty")
             let wrongType = try await api.seedForm("/api/login", [("access_type", "7"), ("passkey", "a"), ("passcode", "b")])
             #expect(wrongType.status == .badRequest)
@@ -76,7 +76,7 @@ struct SeedRegisterLoginTests {
             #expect(try login.json()["first_name"] as? String == "Fiona")
 
             let twitter = try await api.send(
-                .post, "/api/register", body: #"{"access_type": 2, "passkey": "777", "passcode": "tw-token:tw-token-secret"}"#,
+                .post, "/api/register", body: #"{"access_type": "2", "passkey": "777", "passcode": "tw-token:tw-token-secret"}"#,
                 authorization: api.basicAuthorization
             )
             #expect(twitter.status == .created, "\(twitter.text)")

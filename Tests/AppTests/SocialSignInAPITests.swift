@@ -39,7 +39,7 @@ struct SocialSignInAPITests {
     }
 
     enum BadToken: String, CaseIterable, Sendable {
-        case wrongAudience, wrongIssuer, expired, badSignature, unpublishedKey, futureIssuedAt, noneAlgorithm
+        case wrongAudience, wrongIssuer, expired, badSignature, unpublishedKey, futureIssuedAt, noneAlgorithm, algorithmNotTheKeys
     }
 
     @Test("a token that is not right for us is refused with a 401 that says why, and no account is made", arguments: BadToken.allCases)
@@ -77,6 +77,14 @@ struct SocialSignInAPITests {
                 let genuine = try await fake.idToken(audience: [iOSClientID], subject: subject).split(separator: ".")
                 token = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64URLEncoded() + "." + genuine[1] + "."
                 expected = "the token's signing algorithm is not accepted"
+            case .algorithmNotTheKeys:
+                // The RSA key's id with another RSA algorithm in the header: the key set pins RS256.
+                let genuine = try await fake.idToken(audience: [iOSClientID], subject: subject).split(separator: ".")
+                let headerJSON = try #require(Data(base64URLEncoded: genuine[0]))
+                let header = try #require(try JSONSerialization.jsonObject(with: headerJSON) as? [String: Any])
+                let kid = try #require(header["kid"] as? String)
+                token = Data(#"{"alg":"PS256","kid":"\#(kid)"}"#.utf8).base64URLEncoded() + "." + genuine[1] + "." + genuine[2]
+                expected = "the token's signing algorithm does not match its key"
             }
             let response = try await api.socialSignIn(["provider": "google", "id_token": token])
             #expect(try response.apiError() == (401, "Google sign-in refused: \(expected)."))
@@ -114,6 +122,11 @@ struct SocialSignInAPITests {
             let replay = try await api.socialSignIn(["provider": "google", "id_token": token, "nonce": nonce])
             #expect(try replay.apiError() == (401, "Google sign-in refused: this token has already been used."))
 
+            let withoutNonce = try await fake.idToken(audience: [iOSClientID], subject: "nonce-user")
+            #expect(try await api.socialSignIn(["provider": "google", "id_token": withoutNonce]).status == .ok)
+            let replayedToken = try await api.socialSignIn(["provider": "google", "id_token": withoutNonce])
+            #expect(try replayedToken.apiError().status == 401, "without a nonce, the token itself works once")
+
             let other = try await fake.idToken(audience: [iOSClientID], subject: "nonce-user", nonce: "the-providers-nonce")
             let mismatch = try await api.socialSignIn(["provider": "google", "id_token": other, "nonce": "the-apps-nonce"])
             #expect(try mismatch.apiError() == (401, "Google sign-in refused: the token's nonce does not match this sign-in."))
@@ -132,8 +145,10 @@ struct SocialSignInAPITests {
             let good = try await api.socialSignIn(["provider": "facebook", "access_token": "fb-good"])
             #expect(good.status == .ok, "\(good.text)")
             #expect(try good.json()["first_name"] as? String == "Mark")
-            let verified: Bool = try await app.scalar("SELECT email_verified FROM users WHERE email = 'mark@example.com'")
-            #expect(!verified, "Facebook does not assert addresses verified")
+            let kept: String = try await app.scalar(
+                "SELECT coalesce(u.email, '(none)') || ' ' || i.email FROM users u JOIN user_identities i ON i.user_id = u.id"
+            )
+            #expect(kept == "(none) mark@example.com", "Facebook does not assert addresses verified: the address stays on the identity")
 
             for (token, reason) in [
                 ("fb-other-app", "the token was issued for another app"),
@@ -197,9 +212,34 @@ struct SocialSignInAPITests {
                 "SELECT count(*)::int FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.email = \(shared)"
             )
             #expect(linked == 2)
-            // An address the provider does not assert verified is not enough.
+            // An address the provider does not assert verified is not enough: a separate account is
+            // made, and the address is not put on it.
             let unverified = try await fake.idToken(audience: [iOSClientID], subject: "sso-2", email: shared, emailVerified: false)
-            #expect(try await api.socialSignIn(["provider": "oidc", "id_token": unverified]).status == .conflict)
+            #expect(try await api.socialSignIn(["provider": "oidc", "id_token": unverified]).status == .ok)
+            let stillLinked: Int = try await app.scalar(
+                "SELECT count(*)::int FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.email = \(shared)"
+            )
+            #expect(stillLinked == 2)
+            let separate: Bool = try await app.scalar(
+                "SELECT u.email IS NULL FROM users u JOIN user_identities i ON i.user_id = u.id WHERE i.subject = 'sso-2'"
+            )
+            #expect(separate)
+        }
+    }
+
+    @Test("a provider that cannot be reached is a 503 that says so, not a 500")
+    func unreachableProvider() async throws {
+        try await withTestApp(configure: { config in
+            config.social.oidc = [OIDCProviderConfiguration(name: "google", displayName: "Google", issuer: "http://127.0.0.1:9/oidc", clientIDs: ["x"])]
+            config.social.facebook = FacebookConfiguration(appID: "fb", appSecret: "s", graphURL: "http://127.0.0.1:9/facebook")
+        }) { app in
+            let api = APIClient(client: app.client)
+            let google = try await api.socialSignIn(["provider": "google", "id_token": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsifQ.e30.c2ln"])
+            #expect(try google.apiError() == (503, "Google could not be reached to check your sign-in. Try again in a moment."))
+            let facebook = try await api.socialSignIn(["provider": "facebook", "access_token": "token"])
+            #expect(try facebook.apiError().status == 503)
+            let page = try await app.browser().submit("/auth/google/start", from: "/signin", [("next", "")])
+            #expect(page.status == .serviceUnavailable)
         }
     }
 

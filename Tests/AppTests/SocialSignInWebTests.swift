@@ -69,6 +69,23 @@ struct SocialSignInWebTests {
         }
     }
 
+    @Test("a return by form POST (Sign in with Apple) becomes a GET, which carries the browser's cookies")
+    func formPostReturn() async throws {
+        try await withFakeProviders { app, _ in
+            let browser = app.browser()
+            let callback = try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin")
+            let query = try #require(URLComponents(string: callback)?.queryItems)
+            let fields = query.map { ($0.name, $0.value ?? "") }
+            // As Apple does: a cross-site POST, so no CSRF token and no cookies.
+            let posted = try await app.browser().post("/auth/google/callback", form: fields)
+            #expect(posted.status == .seeOther)
+            let location = try #require(posted.location)
+            #expect(location.hasPrefix("/auth/google/callback?"))
+            let landed = try await browser.get(location)
+            #expect(landed.location == "/gallery?notice=welcome", "\(landed.text)")
+        }
+    }
+
     @Test("cancelling at the provider comes back to the sign-in page with a notice")
     func cancel() async throws {
         try await withFakeProviders { app, _ in

@@ -31,6 +31,28 @@ start_scratch_server() {
     return 1
 }
 
+# start_fake_providers: the stand-in identity providers (an OpenID Connect issuer, Facebook's
+# Graph API, Twitter) on a free port; sets $fake (pid) and $fake_base. Selfie's settings for them:
+# "${fake_provider_settings[@]}".
+start_fake_providers() {
+    local port
+    port=$(free_port)
+    fake_base="http://127.0.0.1:$port"
+    mkdir -p .build/fake-providers
+    .build/debug/selfie-fake-providers "$port" selfie-test fake-client-secret >> .build/fake-providers/log 2>&1 &
+    fake=$!
+    fake_provider_settings=(GOOGLE_CLIENT_IDS=selfie-test GOOGLE_CLIENT_SECRET=fake-client-secret GOOGLE_ISSUER="$fake_base/oidc"
+        FACEBOOK_APP_ID=selfie-test FACEBOOK_APP_SECRET=fake-client-secret FACEBOOK_GRAPH_URL="$fake_base/facebook"
+        TWITTER_CONSUMER_KEY=selfie-test TWITTER_CONSUMER_SECRET=fake-client-secret TWITTER_API_URL="$fake_base/twitter/1.1")
+    for _ in $(seq 1 100); do
+        curl -fs "$fake_base/oidc/.well-known/openid-configuration" >/dev/null && return 0
+        sleep 0.1
+    done
+    echo "the fake providers did not start; their log:" >&2
+    cat .build/fake-providers/log >&2
+    return 1
+}
+
 # aescrypt PLAINTEXT: the password as the iOS app sends it (AES-256-CBC, SHA-256 of the app key).
 aescrypt() {
     printf '%s' "$1" | openssl enc -aes-256-cbc -K "$(printf '%s' "$API_AUTH_PASSWORD" | sha256sum | cut -d' ' -f1)" \

@@ -95,7 +95,7 @@ extension APIController {
     private func seedFields(_ request: Request) async throws -> (Int, String, String, APIRequestFields) {
         let fields = try await APIRequestFields.read(request, acceptingForms: true)
         let names = ["access_type", "passkey", "passcode"]
-        let values = try names.map { try fields.optional($0, allowingIntegers: true) }
+        let values = try names.map { try fields.optional($0) }
         let missing = zip(names, values).filter { $0.1 == nil }.map(\.0)
         guard missing.isEmpty, let type = values[0], let passkey = values[1], let passcode = values[2] else {
             throw AppError(.badRequest, "Required field(s) \(missing.joined(separator: ", ")) missing or empty")

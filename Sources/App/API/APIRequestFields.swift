@@ -43,11 +43,9 @@ struct APIRequestFields {
 
     func contains(_ name: String) -> Bool { values[name] != nil }
 
-    /// A field that may be absent or empty (nil then); present, it must be a string (or, when
-    /// `allowingIntegers`, a JSON integer, read as its digits).
-    func optional(_ name: String, allowingIntegers: Bool = false) throws -> String? {
+    /// A field that may be absent or empty (nil then); present, it must be a string.
+    func optional(_ name: String) throws -> String? {
         guard let value = values[name], !(value is NSNull) else { return nil }
-        if allowingIntegers, !(value is String), let integer = value as? Int { return String(integer) }
         guard let text = value as? String else { throw APIError.wrongType(name) }
         return text.isEmpty ? nil : text
     }

@@ -33,7 +33,8 @@ public protocol IdentityRepository: Sendable {
     /// Links the identity to the user (nothing happens if it already is).
     func link(_ identity: SocialIdentity, to userID: Int64) async throws
     func identities(of userID: Int64) async throws -> [LinkedIdentity]
-    /// Removes a link, unless it is the account's last way to sign in (no password, no other link).
+    /// Removes a link, unless it is the account's last way to sign in: no other link, and no
+    /// password usable with an email or username.
     func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity
 }
 
@@ -152,17 +153,18 @@ public struct PostgresIdentityRepository: IdentityRepository {
     public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                // The user's row is locked so that two unlinks cannot each leave the other as the last way in.
-                let rows = try await connection.query(
+                // Lock the user first, in a statement of its own: a concurrent unlink waits here,
+                // and the count below (a later statement) then sees what it deleted.
+                let locked = try await connection.query(
                     """
-                    SELECT u.password_hash IS NOT NULL, (SELECT count(*)::int FROM user_identities i WHERE i.user_id = u.id)
-                    FROM users u WHERE u.id = \(userID) FOR UPDATE
+                    SELECT password_hash IS NOT NULL AND (email IS NOT NULL OR username IS NOT NULL)
+                    FROM users WHERE id = \(userID) FOR UPDATE
                     """,
                     logger: logger
                 )
-                var state: (Bool, Int)?
-                for try await row in rows.decode((Bool, Int).self) { state = row }
-                guard let (hasPassword, links) = state else { throw IdentityError.noSuchIdentity }
+                var signsInWithPassword: Bool?
+                for try await value in locked.decode(Bool.self) { signsInWithPassword = value }
+                guard let signsInWithPassword else { throw IdentityError.noSuchIdentity }
                 let deleted = try await connection.query(
                     """
                     DELETE FROM user_identities WHERE id = \(identityID) AND user_id = \(userID)
@@ -179,7 +181,13 @@ public struct PostgresIdentityRepository: IdentityRepository {
                     )
                 }
                 guard let removed else { throw IdentityError.noSuchIdentity }
-                guard hasPassword || links > 1 else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
+                let remaining = try await connection.query(
+                    "SELECT count(*)::int FROM user_identities WHERE user_id = \(userID)",
+                    logger: logger
+                )
+                var links = 0
+                for try await count in remaining.decode(Int.self) { links = count }
+                guard signsInWithPassword || links > 0 else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
                 return removed
             }
         } catch let error as PostgresTransactionError {

@@ -55,8 +55,11 @@ actor OIDCVerifier {
 
     private var metadata: (value: OIDCMetadata, fetchedAt: ContinuousClock.Instant)?
     private var keys = JWTKeyCollection()
-    private var keyIDs: Set<String> = []
+    /// The algorithm each published key verifies (pinned when the key set is read).
+    private var keyAlgorithms: [String: String] = [:]
     private var keysFetchedAt: ContinuousClock.Instant?
+    /// The last attempt, successful or not: fetches are spaced by `refreshInterval` either way.
+    private var lastKeyFetchAttempt: ContinuousClock.Instant?
     /// One fetch at a time; callers arriving meanwhile wait for it.
     private var keyFetch: Task<Void, any Error>?
 
@@ -83,6 +86,8 @@ actor OIDCVerifier {
         }
         guard let kid = header.kid, !kid.isEmpty else { throw SocialVerificationError.malformed("the token names no signing key") }
         try await ensureKey(kid)
+        // The key decides the algorithm, never the token: a header naming another one is refused.
+        guard keyAlgorithms[kid] == alg else { throw SocialVerificationError.malformed("the token's signing algorithm does not match its key") }
 
         let claims: IDTokenClaims
         do {
@@ -120,7 +125,7 @@ actor OIDCVerifier {
             provider: configuration.name,
             subject: claims.sub.value,
             email: claims.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil },
-            emailVerified: claims.emailVerified?.value ?? false,
+            emailVerified: configuration.trustsVerifiedEmail && claims.emailVerified?.value == true,
             name: claims.name
         )
         return (identity, claims)
@@ -139,12 +144,22 @@ actor OIDCVerifier {
 
     // MARK: Keys
 
+    /// Makes sure the key `kid` is known: the key set is fetched when it is an hour old, or when a
+    /// token names a key not seen yet (at most once per `refreshInterval`). A failed refresh
+    /// leaves the keys already known in use.
     private func ensureKey(_ kid: String) async throws {
+        let known = keyAlgorithms[kid] != nil
         let stale = keysFetchedAt.map { $0.duration(to: .now) > Self.keySetLifetime } ?? true
-        if keyIDs.contains(kid), !stale { return }
-        let mayRefetch = keysFetchedAt.map { $0.duration(to: .now) >= refreshInterval } ?? true
-        if stale || mayRefetch { try await refreshKeys() }
-        guard keyIDs.contains(kid) else { throw SocialVerificationError.unknownKey }
+        if known, !stale { return }
+        let mayFetch = lastKeyFetchAttempt.map { $0.duration(to: .now) >= refreshInterval } ?? true
+        if mayFetch || keysFetchedAt == nil {
+            do {
+                try await refreshKeys()
+            } catch where known {
+                logger.warning("could not refresh signing keys; using the ones already known", metadata: ["provider": "\(configuration.name)", "error": "\(error)"])
+            }
+        }
+        guard keyAlgorithms[kid] != nil else { throw SocialVerificationError.unknownKey }
     }
 
     private func refreshKeys() async throws {
@@ -155,24 +170,49 @@ actor OIDCVerifier {
         try await task.value
     }
 
+    /// What jwt-kit's JWK type does not keep: what a key is for.
+    private struct KeyUse: Decodable {
+        struct Key: Decodable {
+            let kid: String?
+            let use: String?
+        }
+        let keys: [Key]
+    }
+
     private func fetchKeys() async throws {
+        lastKeyFetchAttempt = .now
         let metadata = try await discover()
-        let set: JWKS = try await fetchJSON(metadata.jwksURI)
+        let (status, body) = try await ProviderHTTP.send(HTTPClientRequest(url: metadata.jwksURI), http: http, provider: configuration.displayName)
+        guard status == 200 else { throw SocialVerificationError.providerUnavailable("\(configuration.displayName) answered \(status) for its keys") }
+        let set: JWKS = try ProviderHTTP.decode(body, provider: configuration.displayName)
+        let uses: KeyUse = try ProviderHTTP.decode(body, provider: configuration.displayName)
+        let encryptionKeys = Set(uses.keys.filter { $0.use != nil && $0.use != "sig" }.compactMap(\.kid))
         let collection = JWTKeyCollection()
-        var ids: Set<String> = []
-        for key in set.keys {
-            guard let kid = key.keyIdentifier?.string else { continue }
+        var algorithms: [String: String] = [:]
+        for var key in set.keys {
+            guard let kid = key.keyIdentifier?.string, !encryptionKeys.contains(kid) else { continue }
+            // Pin each key to one algorithm, from the key set, else from the key's type: jwt-kit
+            // would otherwise take it from the first token's header and keep it.
+            if key.algorithm == nil {
+                switch (key.keyType, key.curve?.rawValue) {
+                case (.rsa, _): key.algorithm = .rs256
+                case (.ecdsa, "P-256"): key.algorithm = .es256
+                case (.ecdsa, "P-384"): key.algorithm = .es384
+                default: continue
+                }
+            }
+            guard let algorithm = key.algorithm?.rawValue, Self.acceptedAlgorithms.contains(algorithm) else { continue }
             do {
                 try await collection.add(jwk: key)
-                ids.insert(kid)
+                algorithms[kid] = algorithm
             } catch {
                 logger.notice("skipped a key the provider publishes", metadata: ["provider": "\(configuration.name)", "kid": "\(kid)"])
             }
         }
         keys = collection
-        keyIDs = ids
+        keyAlgorithms = algorithms
         keysFetchedAt = .now
-        logger.info("fetched signing keys", metadata: ["provider": "\(configuration.name)", "keys": "\(ids.count)"])
+        logger.info("fetched signing keys", metadata: ["provider": "\(configuration.name)", "keys": "\(algorithms.count)"])
     }
 
     private func fetchJSON<T: Decodable>(_ url: String) async throws -> T {

@@ -16,6 +16,10 @@ public struct OIDCProviderConfiguration: Sendable, Equatable {
     public var clientSecret: String?
     /// Apple returns to the callback with a POST when name or email is asked for.
     public var usesFormPost = false
+    /// Whether this issuer's `email_verified` is trusted to sign a person in to the account that
+    /// has that (verified) address. On for Apple and Google; for another issuer only when
+    /// `OIDC_TRUST_VERIFIED_EMAIL=true`. Untrusted, an address is kept on the identity only.
+    public var trustsVerifiedEmail = false
     public var scopes = "openid email profile"
 
     public init(name: String, displayName: String, issuer: String, clientIDs: [String], clientSecret: String? = nil) {
@@ -27,7 +31,8 @@ public struct OIDCProviderConfiguration: Sendable, Equatable {
     }
 
     var acceptedIssuers: [String] { [issuer] + alternativeIssuers }
-    var discoveryURL: String { issuer + "/.well-known/openid-configuration" }
+    /// The issuer is compared exactly as configured (some end in "/"); the path is joined without it.
+    var discoveryURL: String { (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration" }
 }
 
 /// Facebook Login: access tokens checked with the Graph API.
@@ -77,9 +82,9 @@ public struct SocialConfiguration: Sendable, Equatable {
 
     static func load(value: (String) -> String?, problems: inout [String]) -> SocialConfiguration {
         var configuration = SocialConfiguration()
-        func url(_ name: String, default fallback: String) -> String {
+        func url(_ name: String, default fallback: String, keepingTrailingSlash: Bool = false) -> String {
             guard let raw = value(name) else { return fallback }
-            let trimmed = raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+            let trimmed = raw.hasSuffix("/") && !keepingTrailingSlash ? String(raw.dropLast()) : raw
             guard let parsed = URL(string: trimmed), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil
             else {
                 problems.append("\(name) must be an absolute http(s) URL, got \"\(raw)\"")
@@ -94,9 +99,9 @@ public struct SocialConfiguration: Sendable, Equatable {
             guard let clientIDs = list("\(prefix)_CLIENT_IDS"), !clientIDs.isEmpty else { return nil }
             let issuer: String
             if let defaultIssuer {
-                issuer = url("\(prefix)_ISSUER", default: defaultIssuer)
+                issuer = url("\(prefix)_ISSUER", default: defaultIssuer, keepingTrailingSlash: true)
             } else if value("\(prefix)_ISSUER") != nil {
-                issuer = url("\(prefix)_ISSUER", default: "")
+                issuer = url("\(prefix)_ISSUER", default: "", keepingTrailingSlash: true)
             } else {
                 problems.append("\(prefix)_ISSUER is missing (the OpenID Connect issuer URL, needed with \(prefix)_CLIENT_IDS)")
                 return nil
@@ -112,14 +117,17 @@ public struct SocialConfiguration: Sendable, Equatable {
 
         if var apple = oidc("APPLE", name: "apple", displayName: "Apple", issuer: "https://appleid.apple.com") {
             apple.usesFormPost = true
+            apple.trustsVerifiedEmail = true
             apple.scopes = "openid email name"
             configuration.oidc.append(apple)
         }
         if var google = oidc("GOOGLE", name: "google", displayName: "Google", issuer: "https://accounts.google.com") {
             if google.issuer == "https://accounts.google.com" { google.alternativeIssuers = ["accounts.google.com"] }
+            google.trustsVerifiedEmail = true
             configuration.oidc.append(google)
         }
-        if let generic = oidc("OIDC", name: "oidc", displayName: value("OIDC_DISPLAY_NAME") ?? "single sign-on", issuer: nil) {
+        if var generic = oidc("OIDC", name: "oidc", displayName: value("OIDC_DISPLAY_NAME") ?? "single sign-on", issuer: nil) {
+            generic.trustsVerifiedEmail = value("OIDC_TRUST_VERIFIED_EMAIL")?.lowercased() == "true"
             configuration.oidc.append(generic)
         }
         switch (value("FACEBOOK_APP_ID"), value("FACEBOOK_APP_SECRET")) {

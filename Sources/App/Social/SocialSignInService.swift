@@ -86,7 +86,7 @@ public struct SocialSignInService: Sendable {
             case .idToken(let token, let nonce):
                 guard let verifier = providers.oidc[provider] else { throw SocialVerificationError.notConfigured(provider: provider) }
                 let (identity, claims) = try await verifier.verify(token, expectedNonce: nonce)
-                try await claimNonce(of: claims)
+                try await claimNonce(of: claims, token: token)
                 return identity
             case .facebookAccessToken(let token, let userID):
                 guard provider == "facebook", let facebook = providers.facebook else {
@@ -104,9 +104,10 @@ public struct SocialSignInService: Sendable {
         }
     }
 
-    /// A nonce works once: the same ID token (or another with its nonce) presented again is refused.
-    private func claimNonce(of claims: IDTokenClaims) async throws {
-        guard let nonce = claims.nonce else { return }
+    /// An ID token works once: its nonce (or, without one, the token itself) is recorded until the
+    /// token expires, and a token (or another with its nonce) presented again is refused.
+    private func claimNonce(of claims: IDTokenClaims, token: String) async throws {
+        let nonce = claims.nonce ?? "token:" + token
         guard try await flows.claimNonce(nonce, issuer: claims.iss.value, until: claims.exp.value.addingTimeInterval(300)) else {
             throw SocialVerificationError.replayed
         }
@@ -142,8 +143,10 @@ public struct SocialSignInService: Sendable {
         guard mode != .signInOnly else {
             throw AppError(.unauthorized, "No Selfie account is linked to this \(name) account. Register first.")
         }
+        // An address the provider did not assert verified stays on the identity: on the account it
+        // would take the address from its real owner.
         let newUser = NewUser(
-            email: identity.email,
+            email: identity.emailVerified ? identity.email : nil,
             emailVerified: identity.email != nil && identity.emailVerified,
             fullName: Self.fullName(for: identity, providerName: name),
             passwordHash: nil
@@ -152,6 +155,10 @@ public struct SocialSignInService: Sendable {
         do {
             credentials = try await identities.createAccount(newUser, linking: identity)
         } catch AccountError.emailTaken {
+            // The same person signing in twice at once made the account with this address just now.
+            if let owner = try await identities.owner(of: identity) {
+                return (try await signedIn(owner, with: identity, origin: origin), false)
+            }
             throw AppError(
                 .conflict,
                 "An account with the email \(identity.email ?? "") already exists. Sign in to it with your password, then link \(name) from your account page."
@@ -295,7 +302,7 @@ public struct SocialSignInService: Sendable {
             let tokens: TokenResponse = try ProviderHTTP.decode(body, provider: configuration.displayName)
             guard let idToken = tokens.idToken else { throw SocialVerificationError.malformed("the provider sent no ID token") }
             let (identity, claims) = try await verifier.verify(idToken, expectedNonce: flow.nonce)
-            try await claimNonce(of: claims)
+            try await claimNonce(of: claims, token: idToken)
             return (identity, flow)
         } catch let error as SocialVerificationError {
             throw await refused(provider: provider, error, origin: origin)

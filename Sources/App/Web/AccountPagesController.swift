@@ -38,6 +38,8 @@ struct AccountPagesController {
         let username: String?
         let memberSince: String
         let hasPassword: Bool
+        /// False for an account with neither email nor username: a password would have nothing to go with.
+        let canSetPassword: Bool
         let identities: [IdentityRow]
         let linkable: [LinkableProvider]
         /// Unlinking is offered only while another way to sign in remains.
@@ -108,6 +110,9 @@ struct AccountPagesController {
         }
         let linked = try await social.identities(of: context.user)
         let hasPassword = try await accounts.hasPassword(context.user)
+        // A password is only a way in with an email or a username to type next to it.
+        let hasLogin = context.user.email != nil || context.user.username != nil
+        let signsInWithPassword = hasPassword && hasLogin
         let providers = social.providers
         let page = AccountPage(
             fullName: context.user.fullName,
@@ -115,6 +120,7 @@ struct AccountPagesController {
             username: context.user.username,
             memberSince: context.user.createdAt.displayString,
             hasPassword: hasPassword,
+            canSetPassword: hasPassword || hasLogin,
             identities: linked.map { identity in
                 AccountPage.IdentityRow(
                     id: identity.id,
@@ -126,8 +132,8 @@ struct AccountPagesController {
             linkable: providers.oidcConfigurations.filter { configuration in
                 !linked.contains { $0.provider == configuration.name }
             }.map { AccountPage.LinkableProvider(name: $0.name, displayName: $0.displayName) },
-            canUnlink: hasPassword || linked.count > 1,
-            mustSetPasswordToUnlink: !hasPassword && linked.count == 1,
+            canUnlink: signsInWithPassword || linked.count > 1,
+            mustSetPasswordToUnlink: !signsInWithPassword && hasLogin && linked.count == 1,
             sessions: sessions,
             hasOtherSessions: sessions.contains { !$0.isCurrent },
             errors: errors

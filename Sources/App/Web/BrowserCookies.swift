@@ -29,8 +29,7 @@ struct BrowserCookies: Sendable {
     }
 
     /// The `state` of a sign-in with a provider, so that only the browser that started it can
-    /// finish it. Scoped to `/auth`, gone after ten minutes. Sign in with Apple comes back with a
-    /// cross-site POST, which only sends `SameSite=None` cookies (and those need https).
+    /// finish it. Scoped to `/auth`, gone after ten minutes.
     static let signInFlowName = "selfie_signin_flow"
 
     func signInFlow(_ state: String) -> Cookie {
@@ -41,12 +40,12 @@ struct BrowserCookies: Sendable {
             path: "/auth",
             secure: secure,
             httpOnly: true,
-            sameSite: secure ? Cookie.SameSite.none : .lax
+            sameSite: .lax
         )
     }
 
     func clearedSignInFlow() -> Cookie {
-        Cookie(name: Self.signInFlowName, value: "", maxAge: 0, path: "/auth", secure: secure, httpOnly: true, sameSite: secure ? Cookie.SameSite.none : .lax)
+        Cookie(name: Self.signInFlowName, value: "", maxAge: 0, path: "/auth", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     func visitor(_ value: String) -> Cookie {

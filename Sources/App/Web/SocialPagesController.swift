@@ -7,11 +7,14 @@ struct SocialPagesController {
     let social: SocialSignInService
     let auth: AuthPagesController
     let cookies: BrowserCookies
+    let protection: BruteForceProtection
 
     func addRoutes(to router: Router<AppRequestContext>, signedIn: RouterGroup<SignedInContext>) {
-        router.post("/auth/:provider/start", use: start)
-        router.get("/auth/:provider/callback", use: callback)
-        router.post("/auth/:provider/callback", use: callback)
+        // Each start stores a flow and each callback calls the provider: both count as sign-ins.
+        let limited = router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signIn))
+        limited.post("/auth/:provider/start", use: start)
+        limited.get("/auth/:provider/callback", use: callback)
+        router.post("/auth/:provider/callback", use: returnFromFormPost)
         signedIn.post("/account/link/:provider", use: startLink)
         signedIn.post("/account/identities/:id/unlink", use: unlink)
     }
@@ -39,19 +42,23 @@ struct SocialPagesController {
         return response
     }
 
-    /// The provider sends the browser back here with `code` and `state` (a GET, or for Sign in
-    /// with Apple a POST), or with `error` when the person cancelled.
+    /// Sign in with Apple comes back with a cross-site POST, which carries no `SameSite=Lax`
+    /// cookie (neither the session nor the flow's): it is turned into the GET below, a top-level
+    /// navigation that does carry them.
+    func returnFromFormPost(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let provider = try context.parameters.require("provider")
+        var request = request
+        let body = String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maximumFormBytes))
+        let fields = ["code", "state", "error"].compactMap { name in URLEncodedForm.value(of: name, in: body).map { (name, $0) } }
+        return .seeOther("/auth/\(PercentEncoding.encode(provider))/callback?" + PercentEncoding.query(fields))
+    }
+
+    /// The provider sends the browser back here with `code` and `state`, or with `error` when the
+    /// person cancelled.
     func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let provider = try context.parameters.require("provider")
         var fields: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { fields[String(name)] = String(value) }
-        if request.method == .post {
-            var request = request
-            let body = try await request.collectBody(upTo: CSRFMiddleware.maximumFormBytes)
-            for name in ["code", "state", "error"] {
-                if let value = URLEncodedForm.value(of: name, in: String(buffer: body)) { fields[name] = value }
-            }
-        }
         let origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
         if fields["error"] != nil {
             var response = Response.seeOther(context.session == nil ? "/signin?notice=provider-cancelled" : "/account?notice=provider-cancelled")

@@ -29,6 +29,7 @@ func withFakeProviders<T: Sendable>(
                 ),
                 OIDCProviderConfiguration(name: "oidc", displayName: "Fake SSO", issuer: fake.issuer, clientIDs: [iOSClientID]),
             ]
+            for index in social.oidc.indices { social.oidc[index].trustsVerifiedEmail = true }
             social.facebook = FacebookConfiguration(appID: "fb-app", appSecret: "fb-app-secret", graphURL: fake.graphURL)
             social.twitter = TwitterConfiguration(consumerKey: "tw-key", consumerSecret: "tw-secret", apiURL: fake.twitterURL)
             social.keySetRefreshInterval = .zero
