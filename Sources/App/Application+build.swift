@@ -215,6 +215,6 @@ func buildRouter(
         .addRoutes(to: router)
     HomeController().addRoutes(to: router)
     try APIController(services: services, paths: paths).addRoutes(to: router)
-    AdminPagesController(service: services.admin, accounts: accounts, photos: photos, pages: pages).addRoutes(to: router)
+    AdminPagesController(service: services.admin, accounts: accounts, social: services.social, photos: photos, pages: pages).addRoutes(to: router)
     return router
 }

@@ -110,6 +110,11 @@ struct SocialSignInWebTests {
             #expect(account.contains("<strong>Google</strong>"))
             #expect(account.contains("other.address@example.com"))
             #expect(!account.contains("Link Google"), "already linked")
+            let userID: Int64 = try await app.scalar("SELECT user_id FROM user_identities")
+            let adminView = try await app.signedInAdmin().get("/admin/users/\(userID)").text
+            #expect(adminView.contains("<strong>Google</strong>") && adminView.contains("other.address@example.com"), "admins see linked providers")
+            let events: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'social.linked' AND target_user_id = \(userID)")
+            #expect(events == 1)
 
             let id: Int64 = try await app.scalar("SELECT id FROM user_identities")
             let unlinked = try await browser.submit("/account/identities/\(id)/unlink", from: "/account", [])

@@ -5,6 +5,7 @@ import Hummingbird
 struct AdminPagesController {
     let service: AdminService
     let accounts: AccountService
+    let social: SocialSignInService
     let photos: PhotoService
     let pages: PageRenderer
     static let pageSize = 25
@@ -131,6 +132,7 @@ struct AdminPagesController {
         let morePhotos: Bool
         let sessions: [Device]
         let tokens: [Device]
+        let identities: [Device]
     }
 
     func user(_ request: Request, context: AdminContext) async throws -> Response {
@@ -148,6 +150,12 @@ struct AdminPagesController {
                 detail: "issued \($0.createdAt.displayString) · last used \($0.lastUsedAt.displayString) · expires \($0.expiresAt.displayString)"
             )
         }
+        let identities = try await social.identities(of: summary.user).map {
+            UserPage.Device(
+                description: social.providers.displayName(of: $0.provider),
+                detail: "\($0.email ?? $0.displayName ?? "id \($0.subject)") · linked \($0.createdAt.displayString) · last used \($0.lastUsedAt.displayString)"
+            )
+        }
         let page = UserPage(
             user: UserRow(summary),
             actions: Self.actions(for: summary.user).map {
@@ -156,7 +164,8 @@ struct AdminPagesController {
             photos: shown.map { UserPage.Thumbnail(imageURL: photos.imageURL(for: $0), alt: $0.title.isEmpty ? "Photo" : $0.title) },
             morePhotos: more,
             sessions: sessions,
-            tokens: tokens
+            tokens: tokens,
+            identities: identities
         )
         return try pages.render("admin-user", title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)

@@ -11,6 +11,21 @@ public struct LinkedIdentity: Sendable, Equatable {
     public let displayName: String?
     public let createdAt: Date
     public let lastUsedAt: Date
+
+    /// The columns every query that reads a link selects, in this order.
+    static let columns = "id, provider, subject, email, display_name, created_at, last_used_at"
+
+    static func all(in rows: PostgresRowSequence) async throws -> [LinkedIdentity] {
+        var identities: [LinkedIdentity] = []
+        for try await (id, provider, subject, email, name, created, used) in rows.decode(
+            (Int64, String, String, String?, String?, Date, Date).self
+        ) {
+            identities.append(
+                LinkedIdentity(id: id, provider: provider, subject: subject, email: email, displayName: name, createdAt: created, lastUsedAt: used)
+            )
+        }
+        return identities
+    }
 }
 
 /// Errors of linking identities that the person can act on.
@@ -131,23 +146,14 @@ public struct PostgresIdentityRepository: IdentityRepository {
         )
     }
 
+
     public func identities(of userID: Int64) async throws -> [LinkedIdentity] {
-        var identities: [LinkedIdentity] = []
-        let rows = try await client.query(
-            """
-            SELECT id, provider, subject, email, display_name, created_at, last_used_at
-            FROM user_identities WHERE user_id = \(userID) ORDER BY created_at, id
-            """,
-            logger: logger
-        )
-        for try await (id, provider, subject, email, name, created, used) in rows.decode(
-            (Int64, String, String, String?, String?, Date, Date).self
-        ) {
-            identities.append(
-                LinkedIdentity(id: id, provider: provider, subject: subject, email: email, displayName: name, createdAt: created, lastUsedAt: used)
+        try await LinkedIdentity.all(
+            in: client.query(
+                "SELECT \(unescaped: LinkedIdentity.columns) FROM user_identities WHERE user_id = \(userID) ORDER BY created_at, id",
+                logger: logger
             )
-        }
-        return identities
+        )
     }
 
     public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
@@ -168,19 +174,11 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 let deleted = try await connection.query(
                     """
                     DELETE FROM user_identities WHERE id = \(identityID) AND user_id = \(userID)
-                    RETURNING id, provider, subject, email, display_name, created_at, last_used_at
+                    RETURNING \(unescaped: LinkedIdentity.columns)
                     """,
                     logger: logger
                 )
-                var removed: LinkedIdentity?
-                for try await (id, provider, subject, email, name, created, used) in deleted.decode(
-                    (Int64, String, String, String?, String?, Date, Date).self
-                ) {
-                    removed = LinkedIdentity(
-                        id: id, provider: provider, subject: subject, email: email, displayName: name, createdAt: created, lastUsedAt: used
-                    )
-                }
-                guard let removed else { throw IdentityError.noSuchIdentity }
+                guard let removed = try await LinkedIdentity.all(in: deleted).first else { throw IdentityError.noSuchIdentity }
                 let remaining = try await connection.query(
                     "SELECT count(*)::int FROM user_identities WHERE user_id = \(userID)",
                     logger: logger
