@@ -259,6 +259,7 @@ try:
     check("gail.google@example.com" in driver.page_source and "<strong>Google</strong>" in driver.page_source, "the account page lists the linked Google account")
     check("Set a password" in driver.page_source, "an account made with Google can set a password")
     check_page_hygiene("account with a linked provider")
+    driver.execute_script("document.getElementById('sign-in-methods').scrollIntoView()")
     shot("17-account-linked-google")
 finally:
     driver.quit()

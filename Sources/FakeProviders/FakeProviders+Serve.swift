@@ -7,7 +7,7 @@ extension FakeProviders {
     public func serving<T: Sendable>(port: Int = 0, _ body: @Sendable (String) async throws -> T) async throws -> T {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "fake-providers")
-        logger.logLevel = .warning
+        logger.logLevel = .critical  // cancelling it at the end of a test is not an error
         let app = Application(
             router: router(),
             configuration: .init(address: .hostname("127.0.0.1", port: port)),

@@ -126,6 +126,8 @@ struct SocialSignInAPITests {
             #expect(try await api.socialSignIn(["provider": "google", "id_token": withoutNonce]).status == .ok)
             let replayedToken = try await api.socialSignIn(["provider": "google", "id_token": withoutNonce])
             #expect(try replayedToken.apiError().status == 401, "without a nonce, the token itself works once")
+            let respelled = try await api.socialSignIn(["provider": "google", "id_token": withoutNonce + "=="])
+            #expect(try respelled.apiError().status == 401, "another spelling of the same signature is the same token")
 
             let other = try await fake.idToken(audience: [iOSClientID], subject: "nonce-user", nonce: "the-providers-nonce")
             let mismatch = try await api.socialSignIn(["provider": "google", "id_token": other, "nonce": "the-apps-nonce"])

@@ -69,6 +69,29 @@ struct SocialSignInWebTests {
         }
     }
 
+    @Test("an account made by a provider that shared no email chooses a username with its first password")
+    func noEmailAccount() async throws {
+        try await withFakeProviders { app, fake in
+            fake.setPerson(.init(subject: "no-email-1", email: nil, name: "Nomail Person"))
+            let browser = app.browser()
+            _ = try await browser.get(try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin"))
+            let page = try await browser.get("/account").text
+            #expect(page.contains("Your account has no email: you will sign in with this username."))
+            let withoutUsername = try await browser.submit(
+                "/account/password", from: "/account",
+                [("new_password", "a brand new password"), ("new_password_confirmation", "a brand new password")]
+            )
+            #expect(withoutUsername.status == .unprocessableContent)
+            #expect(withoutUsername.text.contains("Choose a username: your account has no email"))
+            let set = try await browser.submit(
+                "/account/password", from: "/account",
+                [("username", "no_mail_person"), ("new_password", "a brand new password"), ("new_password_confirmation", "a brand new password")]
+            )
+            #expect(set.location == "/account?notice=password-set", "\(set.status) \(set.text.firstCapture(of: #"field-error[^>]*>([^<]+)"#) ?? "")")
+            #expect(try await app.browser().signIn(email: "no_mail_person", password: "a brand new password").status == .seeOther)
+        }
+    }
+
     @Test("a return by form POST (Sign in with Apple) becomes a GET, which carries the browser's cookies")
     func formPostReturn() async throws {
         try await withFakeProviders { app, _ in

@@ -224,12 +224,17 @@ public struct AccountService: Sendable {
 
     /// Checks the current password, stores the new one, ends the user's other browser sessions
     /// and revokes their API tokens. Returns the credentials with the new hash.
+    ///
+    /// An account made through a provider sets its first password without a current one; if it
+    /// has neither email nor username, it chooses a `username` too (a password needs something
+    /// to be typed next to).
     @discardableResult
     public func changePassword(
         of user: User,
         current: String,
         new: String,
         confirmation: String?,
+        username: String? = nil,
         keepingSession sessionID: Int64?,
         origin: RequestOrigin
     ) async throws -> UserCredentials {
@@ -245,9 +250,25 @@ public struct AccountService: Sendable {
             errors["currentPassword"] = "This is not your current password."
             throw errors
         }
+        var newUsername: String?
+        if credentials.user.email == nil, credentials.user.username == nil {
+            let chosen = (username ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if chosen.isEmpty {
+                errors["username"] = "Choose a username: your account has no email, so it is what you will sign in with."
+            } else if let problem = Username.problem(with: chosen) {
+                errors["username"] = problem
+            } else {
+                newUsername = chosen
+            }
+        }
         guard errors.isEmpty else { throw errors }
         let hash = try await hasher.hash(new)
-        try await users.replacePassword(userID: user.id, passwordHash: hash, keepingSession: sessionID)
+        do {
+            try await users.replacePassword(userID: user.id, passwordHash: hash, username: newUsername, keepingSession: sessionID)
+        } catch AccountError.usernameTaken {
+            errors["username"] = "This username is taken. Choose another."
+            throw errors
+        }
         await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         return UserCredentials(user: user, passwordHash: hash)
     }

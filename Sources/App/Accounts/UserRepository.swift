@@ -23,10 +23,11 @@ public protocol UserRepository: Sendable {
     func credentials(forID id: Int64) async throws -> UserCredentials?
     /// The account with this email, if its address is verified (and only then).
     func verifiedEmailOwner(_ email: String) async throws -> UserCredentials?
-    /// Stores a new password hash and, in the same transaction, ends every browser session of the
-    /// user but `keepingSession` and revokes every API token: nothing signed in with the old
-    /// password outlives the change.
-    func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws
+    /// Stores a new password hash (and, when given, the username chosen with a first password)
+    /// and, in the same transaction, ends every browser session of the user but `keepingSession`
+    /// and revokes every API token: nothing signed in with the old password outlives the change.
+    /// Throws `AccountError.usernameTaken` when the username's unique index refuses it.
+    func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws
     func recordSignIn(userID: Int64) async throws
 }
 
@@ -88,13 +89,23 @@ public struct PostgresUserRepository: UserRepository {
         )
     }
 
-    public func replacePassword(userID: Int64, passwordHash: String, keepingSession: Int64?) async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query(
-                "UPDATE users SET password_hash = \(passwordHash), updated_at = now() WHERE id = \(userID)",
-                logger: logger
-            )
-            try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
+    public func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    UPDATE users SET password_hash = \(passwordHash), username = coalesce(\(username), username), updated_at = now()
+                    WHERE id = \(userID)
+                    """,
+                    logger: logger
+                )
+                try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
+            }
+        } catch let error as PostgresTransactionError {
+            if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {
+                throw AccountError.usernameTaken
+            }
+            throw error
         }
     }
 

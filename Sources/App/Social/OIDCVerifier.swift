@@ -67,6 +67,8 @@ actor OIDCVerifier {
     static let acceptedAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256"]
     static let metadataLifetime: Duration = .seconds(3600)
     static let keySetLifetime: Duration = .seconds(3600)
+    /// How long known keys stay in use while the issuer's key set cannot be fetched.
+    static let keySetFallbackLimit: Duration = .seconds(86_400)
 
     init(configuration: OIDCProviderConfiguration, http: HTTPClient, leeway: Duration, refreshInterval: Duration, logger: Logger) {
         self.configuration = configuration
@@ -152,10 +154,10 @@ actor OIDCVerifier {
         let stale = keysFetchedAt.map { $0.duration(to: .now) > Self.keySetLifetime } ?? true
         if known, !stale { return }
         let mayFetch = lastKeyFetchAttempt.map { $0.duration(to: .now) >= refreshInterval } ?? true
-        if mayFetch || keysFetchedAt == nil {
+        if mayFetch {
             do {
                 try await refreshKeys()
-            } catch where known {
+            } catch where known && keysFetchedAt.map({ $0.duration(to: .now) < Self.keySetFallbackLimit }) == true {
                 logger.warning("could not refresh signing keys; using the ones already known", metadata: ["provider": "\(configuration.name)", "error": "\(error)"])
             }
         }
@@ -170,27 +172,26 @@ actor OIDCVerifier {
         try await task.value
     }
 
-    /// What jwt-kit's JWK type does not keep: what a key is for.
-    private struct KeyUse: Decodable {
-        struct Key: Decodable {
-            let kid: String?
-            let use: String?
-        }
-        let keys: [Key]
-    }
-
     private func fetchKeys() async throws {
         lastKeyFetchAttempt = .now
         let metadata = try await discover()
         let (status, body) = try await ProviderHTTP.send(HTTPClientRequest(url: metadata.jwksURI), http: http, provider: configuration.displayName)
         guard status == 200 else { throw SocialVerificationError.providerUnavailable("\(configuration.displayName) answered \(status) for its keys") }
-        let set: JWKS = try ProviderHTTP.decode(body, provider: configuration.displayName)
-        let uses: KeyUse = try ProviderHTTP.decode(body, provider: configuration.displayName)
-        let encryptionKeys = Set(uses.keys.filter { $0.use != nil && $0.use != "sig" }.compactMap(\.kid))
+        // Key by key: one that jwt-kit cannot read (an encryption key, an unknown curve) is skipped,
+        // not a reason to refuse the whole set.
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            let entries = object["keys"] as? [[String: Any]]
+        else {
+            throw SocialVerificationError.providerUnavailable("\(configuration.displayName) published no key set Selfie could read")
+        }
         let collection = JWTKeyCollection()
         var algorithms: [String: String] = [:]
-        for var key in set.keys {
-            guard let kid = key.keyIdentifier?.string, !encryptionKeys.contains(kid) else { continue }
+        for entry in entries {
+            guard entry["use"] == nil || entry["use"] as? String == "sig",
+                let json = try? JSONSerialization.data(withJSONObject: entry),
+                var key = try? JSONDecoder().decode(JWK.self, from: json),
+                let kid = key.keyIdentifier?.string
+            else { continue }
             // Pin each key to one algorithm, from the key set, else from the key's type: jwt-kit
             // would otherwise take it from the first token's header and keep it.
             if key.algorithm == nil {

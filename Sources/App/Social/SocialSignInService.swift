@@ -104,10 +104,11 @@ public struct SocialSignInService: Sendable {
         }
     }
 
-    /// An ID token works once: its nonce (or, without one, the token itself) is recorded until the
-    /// token expires, and a token (or another with its nonce) presented again is refused.
+    /// An ID token works once: its nonce (or, without one, what its signature covers: header and
+    /// payload, byte for byte, as the signature's own encoding has several spellings) is recorded
+    /// until the token expires, and a token (or another with its nonce) presented again is refused.
     private func claimNonce(of claims: IDTokenClaims, token: String) async throws {
-        let nonce = claims.nonce ?? "token:" + token
+        let nonce = claims.nonce ?? "signed:" + token.prefix(upTo: token.lastIndex(of: ".") ?? token.endIndex)
         guard try await flows.claimNonce(nonce, issuer: claims.iss.value, until: claims.exp.value.addingTimeInterval(300)) else {
             throw SocialVerificationError.replayed
         }

@@ -38,8 +38,8 @@ struct AccountPagesController {
         let username: String?
         let memberSince: String
         let hasPassword: Bool
-        /// False for an account with neither email nor username: a password would have nothing to go with.
-        let canSetPassword: Bool
+        /// An account with neither email nor username chooses a username with its first password.
+        let needsUsername: Bool
         let identities: [IdentityRow]
         let linkable: [LinkableProvider]
         /// Unlinking is offered only while another way to sign in remains.
@@ -60,11 +60,14 @@ struct AccountPagesController {
         var currentPassword: String?
         var newPassword: String?
         var newPasswordConfirmation: String?
+        /// Only asked of an account with neither email nor username, with its first password.
+        var username: String?
 
         enum CodingKeys: String, CodingKey {
             case currentPassword = "current_password"
             case newPassword = "new_password"
             case newPasswordConfirmation = "new_password_confirmation"
+            case username
         }
     }
 
@@ -77,6 +80,7 @@ struct AccountPagesController {
                 current: form.currentPassword ?? "",
                 new: form.newPassword ?? "",
                 confirmation: form.newPasswordConfirmation ?? "",
+                username: form.username,
                 keepingSession: context.session.sessionID,
                 origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
             )
@@ -120,7 +124,7 @@ struct AccountPagesController {
             username: context.user.username,
             memberSince: context.user.createdAt.displayString,
             hasPassword: hasPassword,
-            canSetPassword: hasPassword || hasLogin,
+            needsUsername: !hasLogin,
             identities: linked.map { identity in
                 AccountPage.IdentityRow(
                     id: identity.id,
@@ -133,7 +137,7 @@ struct AccountPagesController {
                 !linked.contains { $0.provider == configuration.name }
             }.map { AccountPage.LinkableProvider(name: $0.name, displayName: $0.displayName) },
             canUnlink: signsInWithPassword || linked.count > 1,
-            mustSetPasswordToUnlink: !signsInWithPassword && hasLogin && linked.count == 1,
+            mustSetPasswordToUnlink: !signsInWithPassword && linked.count == 1,
             sessions: sessions,
             hasOtherSessions: sessions.contains { !$0.isCurrent },
             errors: errors
