@@ -58,8 +58,7 @@ extension APIController {
                     throw Self.apiError(for: errors)
                 }
             default:
-                let identity = try await social.verify(provider: accessType == 1 ? "facebook" : "twitter", credential(accessType, passkey, passcode), origin: context.origin)
-                credentials = try await social.account(for: identity, mode: .signUpOnly, origin: context.origin).credentials
+                credentials = try await providerAccount(accessType, passkey, passcode, mode: .signUpOnly, context: context)
             }
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
             return (.created, SeedJSON(error: false, message: "You are successfully registered", user: UserJSON(credentials.user, token: token)))
@@ -78,16 +77,27 @@ extension APIController {
                     throw AppError(.unauthorized, "Login failed. Incorrect credentials")
                 }
             default:
-                let identity = try await social.verify(provider: accessType == 1 ? "facebook" : "twitter", credential(accessType, passkey, passcode), origin: context.origin)
-                credentials = try await social.account(for: identity, mode: .signInOnly, origin: context.origin).credentials
+                credentials = try await providerAccount(accessType, passkey, passcode, mode: .signInOnly, context: context)
             }
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
             return (.ok, SeedJSON(error: false, message: "You are signed in", user: UserJSON(credentials.user, token: token)))
         }
     }
 
-    private func credential(_ accessType: Int, _ passkey: String, _ passcode: String) -> ProviderCredential {
-        accessType == 1 ? .facebookAccessToken(passcode, userID: passkey) : .twitterPasscode(passcode, userID: passkey)
+    /// access_type 1 (Facebook) or 2 (Twitter): the token checked with the provider, whose user
+    /// must be `passkey`, then the account.
+    private func providerAccount(
+        _ accessType: Int,
+        _ passkey: String,
+        _ passcode: String,
+        mode: SocialSignInService.Mode,
+        context: AppKeyContext
+    ) async throws -> UserCredentials {
+        let (provider, credential): (String, ProviderCredential) = accessType == 1
+            ? ("facebook", .facebookAccessToken(passcode, userID: passkey))
+            : ("twitter", .twitterPasscode(passcode, userID: passkey))
+        let identity = try await social.verify(provider: provider, credential, origin: context.origin)
+        return try await social.account(for: identity, mode: mode, origin: context.origin).credentials
     }
 
     /// `access_type`, `passkey` and `passcode` from a form or JSON body; missing ones are named
