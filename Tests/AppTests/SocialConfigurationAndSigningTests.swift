@@ -95,8 +95,8 @@ struct SocialConfigurationAndSigningTests {
 
     @Test("a new account's name: the provider's, cleaned, else the email's local part, else the provider's")
     func newAccountNames() {
-        #expect(SocialSignInService.fullName(for: SocialIdentity(provider: "google", subject: "1", name: " Grace\u{7}Hopper "), providerName: "Google") == "GraceHopper")
-        #expect(SocialSignInService.fullName(for: SocialIdentity(provider: "google", subject: "1", email: "ada@example.com"), providerName: "Google") == "ada")
-        #expect(SocialSignInService.fullName(for: SocialIdentity(provider: "twitter", subject: "1"), providerName: "Twitter") == "Twitter user")
+        #expect(SocialSignInService.fullName(for: SocialIdentity(provider: "google", issuer: "https://accounts.google.com", subject: "1", name: " Grace\u{7}Hopper "), providerName: "Google") == "GraceHopper")
+        #expect(SocialSignInService.fullName(for: SocialIdentity(provider: "google", issuer: "https://accounts.google.com", subject: "1", email: "ada@example.com"), providerName: "Google") == "ada")
+        #expect(SocialSignInService.fullName(for: SocialIdentity(provider: "twitter", issuer: "twitter", subject: "1"), providerName: "Twitter") == "Twitter user")
     }
 }

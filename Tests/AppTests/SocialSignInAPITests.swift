@@ -245,6 +245,24 @@ struct SocialSignInAPITests {
         }
     }
 
+    @Test("a subject is only the same person at the same issuer")
+    func identitiesBelongToTheirIssuer() async throws {
+        try await withFakeProviders { app, fake in
+            let api = APIClient(client: app.client)
+            let token = try await fake.idToken(audience: [iOSClientID], subject: "same-sub", email: uniqueEmail("first"), emailVerified: true)
+            #expect(try await api.socialSignIn(["provider": "google", "id_token": token]).status == .ok)
+            try await app.db { client in
+                let identities = PostgresIdentityRepository(client: client, logger: testLogger)
+                let here = SocialIdentity(provider: "google", issuer: fake.issuer, subject: "same-sub")
+                let elsewhere = SocialIdentity(provider: "google", issuer: "https://another-issuer.example", subject: "same-sub")
+                let owner = try await identities.owner(of: here)
+                let stranger = try await identities.owner(of: elsewhere)
+                #expect(owner != nil)
+                #expect(stranger == nil, "the same sub from another issuer is someone else")
+            }
+        }
+    }
+
     @Test("a provider that is not configured is a 404; a missing token is a 400")
     func unknownProvider() async throws {
         try await withFakeProviders(configure: { $0.social.twitter = nil }) { app, _ in

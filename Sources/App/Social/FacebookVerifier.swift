@@ -64,6 +64,7 @@ struct FacebookVerifier: Sendable {
         // Facebook does not say whether the address was verified: it is never used to link.
         return SocialIdentity(
             provider: "facebook",
+            issuer: "facebook:\(configuration.appID)",
             subject: userID,
             email: me.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil },
             emailVerified: false,

@@ -68,7 +68,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
             WITH used AS (
                 UPDATE user_identities SET last_used_at = now(),
                     email = coalesce(\(identity.email), email), display_name = coalesce(\(identity.name), display_name)
-                WHERE provider = \(identity.provider) AND subject = \(identity.subject)
+                WHERE provider = \(identity.provider) AND issuer = \(identity.issuer) AND subject = \(identity.subject)
                 RETURNING user_id
             )
             SELECT \(unescaped: User.columns), u.password_hash FROM users u JOIN used ON used.user_id = u.id
@@ -113,7 +113,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
         } catch let error as PostgresTransactionError {
             if let psql = error.closureError as? PSQLError {
                 if psql.isUniqueViolation(constraint: "users_email_key") { throw AccountError.emailTaken }
-                if psql.isUniqueViolation(constraint: "user_identities_provider_subject_key") {
+                if psql.isUniqueViolation(constraint: "user_identities_provider_issuer_subject_key") {
                     throw IdentityError.linkedToAnotherAccount
                 }
             }
@@ -124,9 +124,9 @@ public struct PostgresIdentityRepository: IdentityRepository {
     public func link(_ identity: SocialIdentity, to userID: Int64) async throws {
         let rows = try await client.query(
             """
-            INSERT INTO user_identities (user_id, provider, subject, email, display_name)
-            VALUES (\(userID), \(identity.provider), \(identity.subject), \(identity.email), \(identity.name))
-            ON CONFLICT (provider, subject) DO UPDATE SET last_used_at = now()
+            INSERT INTO user_identities (user_id, provider, issuer, subject, email, display_name)
+            VALUES (\(userID), \(identity.provider), \(identity.issuer), \(identity.subject), \(identity.email), \(identity.name))
+            ON CONFLICT (provider, issuer, subject) DO UPDATE SET last_used_at = now()
             RETURNING user_id
             """,
             logger: logger
@@ -139,8 +139,8 @@ public struct PostgresIdentityRepository: IdentityRepository {
     private func insertLink(_ identity: SocialIdentity, userID: Int64, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO user_identities (user_id, provider, subject, email, display_name)
-            VALUES (\(userID), \(identity.provider), \(identity.subject), \(identity.email), \(identity.name))
+            INSERT INTO user_identities (user_id, provider, issuer, subject, email, display_name)
+            VALUES (\(userID), \(identity.provider), \(identity.issuer), \(identity.subject), \(identity.email), \(identity.name))
             """,
             logger: logger
         )

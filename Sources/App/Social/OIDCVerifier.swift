@@ -125,6 +125,7 @@ actor OIDCVerifier {
         }
         let identity = SocialIdentity(
             provider: configuration.name,
+            issuer: configuration.issuer,
             subject: claims.sub.value,
             email: claims.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil },
             emailVerified: configuration.trustsVerifiedEmail && claims.emailVerified?.value == true,

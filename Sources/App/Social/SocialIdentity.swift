@@ -5,6 +5,9 @@ import HTTPTypes
 public struct SocialIdentity: Sendable, Equatable {
     /// `apple`, `google`, `oidc`, `facebook` or `twitter`.
     public var provider: String
+    /// Who vouches for `subject`: the configured OpenID Connect issuer, `facebook:<app id>` (its
+    /// user ids are per app), `twitter`. A subject means nothing without it.
+    public var issuer: String
     /// The provider's stable id for the person (`sub`, Facebook's user id, Twitter's `id_str`).
     public var subject: String
     public var email: String?
@@ -12,8 +15,16 @@ public struct SocialIdentity: Sendable, Equatable {
     public var emailVerified: Bool
     public var name: String?
 
-    public init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil) {
+    public init(
+        provider: String,
+        issuer: String,
+        subject: String,
+        email: String? = nil,
+        emailVerified: Bool = false,
+        name: String? = nil
+    ) {
         self.provider = provider
+        self.issuer = issuer
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified

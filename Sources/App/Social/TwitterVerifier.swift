@@ -101,6 +101,7 @@ struct TwitterVerifier: Sendable {
         }
         return SocialIdentity(
             provider: "twitter",
+            issuer: "twitter",
             subject: account.idStr,
             email: account.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil },
             emailVerified: false,
