@@ -205,7 +205,7 @@ func buildRouter(
         pages: pages,
         cookies: cookies,
         protection: services.protection,
-        providers: services.social.providers.oidcConfigurations.map { .init(name: $0.name, displayName: $0.displayName) }
+        providers: services.social.providers.oidcConfigurations.map(ProviderButton.init)
     )
     auth.addRoutes(to: router)
     SocialPagesController(social: services.social, auth: auth, cookies: cookies, protection: services.protection).addRoutes(to: router, signedIn: signedIn)

@@ -157,6 +157,9 @@ struct HardeningTests {
             #expect(page.headers[.strictTransportSecurity] == "max-age=31536000; includeSubDomains")
             #expect(page.headers[.contentSecurityPolicy]?.contains("img-src 'self' http://127.0.0.1:9") == true)
         }
+        var virtualHost = s3
+        virtualHost.addressing = .virtualHost
+        #expect(SecurityHeadersMiddleware<AppRequestContext>.origin(of: URL(string: "https://s3.example.com:8443/x")!, bucket: virtualHost) == "https://photos.s3.example.com:8443")
     }
 
     @Test("a large form body is refused with 413")

@@ -30,13 +30,15 @@ struct SocialSignInWebTests {
 
     @Test("the sign-in and sign-up pages offer the configured providers only")
     func buttons() async throws {
-        try await withFakeProviders { app, _ in
+        try await withFakeProviders { app, fake in
             for page in ["/signin", "/signup"] {
                 let html = try await app.browser().get(page).text
                 #expect(html.contains("Continue with Google"))
                 #expect(html.contains("Continue with Fake SSO"))
                 #expect(html.contains(#"action="/auth/google/start""#))
             }
+            let csp = try await app.browser().get("/signin").headers[.contentSecurityPolicy] ?? ""
+            #expect(csp.contains("form-action 'self' \(URL(string: fake.issuer).flatMap(SecurityHeadersMiddleware<AppRequestContext>.origin(of:)) ?? "?");"), "the buttons may leave for the issuer, and only there")
         }
         try await withTestApp { app in
             let html = try await app.browser().get("/signin").text

@@ -10,6 +10,34 @@ public struct NewUser: Sendable {
     public var fullName: String
     public var passwordHash: String?
     public var role: User.Role = .user
+
+    /// The one INSERT of a user, yielding its `UserCredentials` row (alone, or inside the
+    /// transaction that also links a provider identity).
+    var insertQuery: PostgresQuery {
+        """
+        WITH u AS (
+            INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
+            VALUES (\(email), \(emailVerified), \(username), \(fullName), \(passwordHash), \(role.rawValue))
+            RETURNING *
+        )
+        SELECT \(unescaped: UserCredentials.columns) FROM u
+        """
+    }
+}
+
+extension UserCredentials {
+    /// `User.columns` and the hash, from `users` aliased `u`.
+    static let columns = "\(User.columns), u.password_hash"
+
+    /// The first row of a query that selected `columns`.
+    static func first(in rows: PostgresRowSequence) async throws -> UserCredentials? {
+        for try await (id, email, username, fullName, role, disabled, createdAt, hash) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, String?).self
+        ) {
+            return UserCredentials(user: User(row: (id, email, username, fullName, role, disabled, createdAt)), passwordHash: hash)
+        }
+        return nil
+    }
 }
 
 /// Storage of users.
@@ -40,23 +68,9 @@ public struct PostgresUserRepository: UserRepository {
         self.logger = logger
     }
 
-    private static let columns = "\(User.columns), u.password_hash"
-
     public func create(_ user: NewUser) async throws -> User {
         do {
-            let rows = try await client.query(
-                """
-                WITH u AS (
-                    INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
-                    VALUES (\(user.email), \(user.emailVerified), \(user.username), \(user.fullName), \(user.passwordHash),
-                            \(user.role.rawValue))
-                    RETURNING *
-                )
-                SELECT \(unescaped: Self.columns) FROM u
-                """,
-                logger: logger
-            )
-            guard let credentials = try await Self.first(rows) else {
+            guard let credentials = try await UserCredentials.first(in: client.query(user.insertQuery, logger: logger)) else {
                 throw AccountError.emailTaken  // unreachable: INSERT … RETURNING yields the row
             }
             return credentials.user
@@ -72,20 +86,20 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     public func credentials(forEmail email: String) async throws -> UserCredentials? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users u WHERE lower(u.email) = lower(\(email))")
+        try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.email) = lower(\(email))")
     }
 
     public func credentials(forUsername username: String) async throws -> UserCredentials? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users u WHERE lower(u.username) = lower(\(username))")
+        try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.username) = lower(\(username))")
     }
 
     public func credentials(forID id: Int64) async throws -> UserCredentials? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users u WHERE u.id = \(id)")
+        try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE u.id = \(id)")
     }
 
     public func verifiedEmailOwner(_ email: String) async throws -> UserCredentials? {
         try await fetchOne(
-            "SELECT \(unescaped: Self.columns) FROM users u WHERE lower(u.email) = lower(\(email)) AND u.email_verified"
+            "SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.email) = lower(\(email)) AND u.email_verified"
         )
     }
 
@@ -114,16 +128,6 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> UserCredentials? {
-        try await Self.first(client.query(query, logger: logger))
-    }
-
-    private static func first(_ rows: PostgresRowSequence) async throws -> UserCredentials? {
-        for try await (id, email, username, fullName, role, disabled, createdAt, hash) in rows.decode(
-            (Int64, String?, String?, String, String, Bool, Date, String?).self
-        ) {
-            let user = User(row: (id, email, username, fullName, role, disabled, createdAt))
-            return UserCredentials(user: user, passwordHash: hash)
-        }
-        return nil
+        try await UserCredentials.first(in: client.query(query, logger: logger))
     }
 }

@@ -23,3 +23,8 @@ enum PercentEncoding {
         pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 }
+
+extension Sequence<UInt8> {
+    /// Lower-case hex, two digits a byte (digests, HMACs, checksums).
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}

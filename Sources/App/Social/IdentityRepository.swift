@@ -71,58 +71,41 @@ public struct PostgresIdentityRepository: IdentityRepository {
                 WHERE provider = \(identity.provider) AND issuer = \(identity.issuer) AND subject = \(identity.subject)
                 RETURNING user_id
             )
-            SELECT \(unescaped: User.columns), u.password_hash FROM users u JOIN used ON used.user_id = u.id
+            SELECT \(unescaped: UserCredentials.columns) FROM users u JOIN used ON used.user_id = u.id
             """,
             logger: logger
         )
-        for try await (id, email, username, name, role, disabled, created, hash) in rows.decode(
-            (Int64, String?, String?, String, String, Bool, Date, String?).self
-        ) {
-            return UserCredentials(user: User(row: (id, email, username, name, role, disabled, created)), passwordHash: hash)
-        }
-        return nil
+        return try await UserCredentials.first(in: rows)
     }
 
     public func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
-                    VALUES (\(user.email), \(user.emailVerified), \(user.username), \(user.fullName), \(user.passwordHash),
-                            \(user.role.rawValue))
-                    RETURNING id, created_at
-                    """,
-                    logger: logger
-                )
-                var created: (Int64, Date)?
-                for try await row in rows.decode((Int64, Date).self) { created = row }
-                guard let (id, createdAt) = created else { throw IdentityError.noSuchIdentity }  // unreachable
-                try await insertLink(identity, userID: id, on: connection)
-                let account = User(
-                    id: id,
-                    email: user.email,
-                    username: user.username,
-                    fullName: user.fullName,
-                    role: user.role,
-                    isDisabled: false,
-                    createdAt: createdAt
-                )
-                return UserCredentials(user: account, passwordHash: user.passwordHash)
+                guard let credentials = try await UserCredentials.first(in: connection.query(user.insertQuery, logger: logger)) else {
+                    throw IdentityError.noSuchIdentity  // unreachable: INSERT … RETURNING yields the row
+                }
+                try await Self.link(identity, to: credentials.user.id, on: connection, logger: logger)  // throws: rolls the user back
+                return credentials
             }
         } catch let error as PostgresTransactionError {
-            if let psql = error.closureError as? PSQLError {
-                if psql.isUniqueViolation(constraint: "users_email_key") { throw AccountError.emailTaken }
-                if psql.isUniqueViolation(constraint: "user_identities_provider_issuer_subject_key") {
-                    throw IdentityError.linkedToAnotherAccount
-                }
+            if let identityError = error.closureError as? IdentityError { throw identityError }
+            if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_email_key") {
+                throw AccountError.emailTaken
             }
             throw error
         }
     }
 
     public func link(_ identity: SocialIdentity, to userID: Int64) async throws {
-        let rows = try await client.query(
+        try await client.withConnection { connection in
+            try await Self.link(identity, to: userID, on: connection, logger: logger)
+        }
+    }
+
+    /// The one INSERT of a link: a link that exists already is only touched, and if it belongs
+    /// to someone else this throws `linkedToAnotherAccount`.
+    private static func link(_ identity: SocialIdentity, to userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
             """
             INSERT INTO user_identities (user_id, provider, issuer, subject, email, display_name)
             VALUES (\(userID), \(identity.provider), \(identity.issuer), \(identity.subject), \(identity.email), \(identity.name))
@@ -135,17 +118,6 @@ public struct PostgresIdentityRepository: IdentityRepository {
             throw IdentityError.linkedToAnotherAccount
         }
     }
-
-    private func insertLink(_ identity: SocialIdentity, userID: Int64, on connection: PostgresConnection) async throws {
-        try await connection.query(
-            """
-            INSERT INTO user_identities (user_id, provider, issuer, subject, email, display_name)
-            VALUES (\(userID), \(identity.provider), \(identity.issuer), \(identity.subject), \(identity.email), \(identity.name))
-            """,
-            logger: logger
-        )
-    }
-
 
     public func identities(of userID: Int64) async throws -> [LinkedIdentity] {
         try await LinkedIdentity.all(

@@ -115,7 +115,7 @@ actor OIDCVerifier {
         guard claims.exp.value.addingTimeInterval(leeway) > now else { throw SocialVerificationError.expired }
         guard claims.iat.value.addingTimeInterval(-leeway) <= now else { throw SocialVerificationError.issuedInTheFuture }
         if let expectedNonce {
-            let hashed = SHA256.hash(data: Data(expectedNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            let hashed = SHA256.hash(data: Data(expectedNonce.utf8)).hexString
             guard let nonce = claims.nonce,
                 constantTimeEquals(Array(nonce.utf8), Array(expectedNonce.utf8)) || constantTimeEquals(Array(nonce.utf8), Array(hashed.utf8))
             else { throw SocialVerificationError.nonceMismatch }
@@ -127,7 +127,7 @@ actor OIDCVerifier {
             provider: configuration.name,
             issuer: configuration.issuer,
             subject: claims.sub.value,
-            email: claims.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil },
+            email: claims.email,
             emailVerified: configuration.trustsVerifiedEmail && claims.emailVerified?.value == true,
             name: claims.name
         )
@@ -137,7 +137,10 @@ actor OIDCVerifier {
     /// The issuer's discovery document (cached for an hour).
     func discover() async throws -> OIDCMetadata {
         if let metadata, metadata.fetchedAt.duration(to: .now) < Self.metadataLifetime { return metadata.value }
-        let document: OIDCMetadata = try await fetchJSON(configuration.discoveryURL)
+        let document: OIDCMetadata = try ProviderHTTP.decode(
+            await ProviderHTTP.get(configuration.discoveryURL, http: http, provider: configuration.displayName),
+            provider: configuration.displayName
+        )
         guard configuration.acceptedIssuers.contains(document.issuer) else {
             throw SocialVerificationError.providerUnavailable("the discovery document names issuer \(document.issuer)")
         }
@@ -176,8 +179,7 @@ actor OIDCVerifier {
     private func fetchKeys() async throws {
         lastKeyFetchAttempt = .now
         let metadata = try await discover()
-        let (status, body) = try await ProviderHTTP.send(HTTPClientRequest(url: metadata.jwksURI), http: http, provider: configuration.displayName)
-        guard status == 200 else { throw SocialVerificationError.providerUnavailable("\(configuration.displayName) answered \(status) for its keys") }
+        let body = try await ProviderHTTP.get(metadata.jwksURI, http: http, provider: configuration.displayName)
         // Key by key: one that jwt-kit cannot read (an encryption key, an unknown curve) is skipped,
         // not a reason to refuse the whole set.
         guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
@@ -217,10 +219,6 @@ actor OIDCVerifier {
         logger.info("fetched signing keys", metadata: ["provider": "\(configuration.name)", "keys": "\(algorithms.count)"])
     }
 
-    private func fetchJSON<T: Decodable>(_ url: String) async throws -> T {
-        try await ProviderHTTP.getJSON(url, http: http, provider: configuration.displayName)
-    }
-
     // MARK: Token header
 
     private struct Header: Decodable {
@@ -244,12 +242,11 @@ enum ProviderHTTP {
     static let timeout: TimeAmount = .seconds(10)
     static let maximumBytes = 1024 * 1024
 
-    static func getJSON<T: Decodable>(_ url: String, headers: [(String, String)] = [], http: HTTPClient, provider: String) async throws -> T {
-        var request = HTTPClientRequest(url: url)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let (status, body) = try await send(request, http: http, provider: provider)
-        guard status == 200 else { throw SocialVerificationError.providerUnavailable("\(provider) answered \(status)") }
-        return try decode(body, provider: provider)
+    /// The body of a GET that must succeed (a document the provider publishes).
+    static func get(_ url: String, http: HTTPClient, provider: String) async throws -> ByteBuffer {
+        let (status, body) = try await send(HTTPClientRequest(url: url), http: http, provider: provider)
+        guard status == 200 else { throw SocialVerificationError.providerUnavailable("\(provider) answered \(status) for \(url)") }
+        return body
     }
 
     /// The status and body of a request (any status: the caller decides what a refusal means).

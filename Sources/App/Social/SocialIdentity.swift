@@ -10,6 +10,7 @@ public struct SocialIdentity: Sendable, Equatable {
     public var issuer: String
     /// The provider's stable id for the person (`sub`, Facebook's user id, Twitter's `id_str`).
     public var subject: String
+    /// nil unless the provider shared one that looks like an address.
     public var email: String?
     /// Only true when the provider asserted it (OpenID Connect's `email_verified`).
     public var emailVerified: Bool
@@ -26,7 +27,7 @@ public struct SocialIdentity: Sendable, Equatable {
         self.provider = provider
         self.issuer = issuer
         self.subject = subject
-        self.email = email
+        self.email = email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil }
         self.emailVerified = emailVerified
         self.name = name
     }

@@ -220,6 +220,14 @@ public struct SocialSignInService: Sendable {
 
     // MARK: Browser code flow (OpenID Connect, PKCE)
 
+    /// The OpenID Connect provider named in a code-flow URL; a 404 page if there is none.
+    private func codeFlowVerifier(_ provider: String) throws -> OIDCVerifier {
+        guard let verifier = providers.oidc[provider] else {
+            throw SocialVerificationError.notConfigured(provider: provider).appError(providerName: provider)
+        }
+        return verifier
+    }
+
     /// Where the provider sends the browser back.
     func redirectURI(for provider: String) -> String {
         publicURL.absoluteString + "/auth/\(provider)/callback"
@@ -228,7 +236,7 @@ public struct SocialSignInService: Sendable {
     /// Starts a sign-in (or, with `linking`, a link) at the provider: returns the `state` the
     /// browser must bring back (it goes into a cookie too) and the URL to send the browser to.
     func startFlow(provider: String, linking user: User?, returnTo: String) async throws -> (state: String, url: String) {
-        guard let verifier = providers.oidc[provider] else { throw SocialVerificationError.notConfigured(provider: provider).appError(providerName: provider) }
+        let verifier = try codeFlowVerifier(provider)
         let configuration = verifier.configuration
         let metadata: OIDCMetadata
         do {
@@ -271,9 +279,7 @@ public struct SocialSignInService: Sendable {
     /// Finishes a code flow: the state must be one this browser started (and is used up), the
     /// code is exchanged with the PKCE verifier, and the ID token must carry the flow's nonce.
     func finishFlow(provider: String, state: String, code: String, origin: RequestOrigin) async throws -> (SocialIdentity, SignInFlow) {
-        guard let verifier = providers.oidc[provider] else {
-            throw SocialVerificationError.notConfigured(provider: provider).appError(providerName: provider)
-        }
+        let verifier = try codeFlowVerifier(provider)
         let configuration = verifier.configuration
         guard let flow = try await flows.take(stateHash: RandomToken.hash(state)), flow.provider == provider else {
             throw AppError(.badRequest, "This sign-in has expired or was already used. Please start again.")

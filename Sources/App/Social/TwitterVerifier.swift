@@ -103,7 +103,7 @@ struct TwitterVerifier: Sendable {
             provider: "twitter",
             issuer: "twitter",
             subject: account.idStr,
-            email: account.email.flatMap { EmailAddress.isPlausible($0) ? $0 : nil },
+            email: account.email,
             emailVerified: false,
             name: account.name ?? account.screenName
         )

@@ -95,7 +95,7 @@ struct SigV4Signer: Sendable {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
         let signature = HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key)
-        return Self.hex(signature)
+        return signature.hexString
     }
 
     // MARK: Canonical forms
@@ -135,9 +135,6 @@ struct SigV4Signer: Sendable {
         return (day + String(format: "T%02d%02d%02dZ", c.hour!, c.minute!, c.second!), day)
     }
 
-    static func hexSHA256(_ data: some DataProtocol) -> String { hex(SHA256.hash(data: data)) }
+    static func hexSHA256(_ data: some DataProtocol) -> String { SHA256.hash(data: data).hexString }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
 }

@@ -28,11 +28,6 @@ struct AccountPagesController {
             let linkedAt: String
         }
 
-        struct LinkableProvider: Sendable {
-            let name: String
-            let displayName: String
-        }
-
         let fullName: String
         let email: String
         let username: String?
@@ -41,7 +36,7 @@ struct AccountPagesController {
         /// An account with neither email nor username chooses a username with its first password.
         let needsUsername: Bool
         let identities: [IdentityRow]
-        let linkable: [LinkableProvider]
+        let linkable: [ProviderButton]
         /// Unlinking is offered only while another way to sign in remains.
         let canUnlink: Bool
         /// (Stored, not computed: templates read stored properties only.)
@@ -135,7 +130,7 @@ struct AccountPagesController {
             },
             linkable: providers.oidcConfigurations.filter { configuration in
                 !linked.contains { $0.provider == configuration.name }
-            }.map { AccountPage.LinkableProvider(name: $0.name, displayName: $0.displayName) },
+            }.map(ProviderButton.init),
             canUnlink: signsInWithPassword || linked.count > 1,
             mustSetPasswordToUnlink: !signsInWithPassword && linked.count == 1,
             sessions: sessions,

@@ -9,11 +9,6 @@ struct AuthPagesController {
     /// "Continue with …" buttons, one per configured OpenID Connect provider.
     let providers: [ProviderButton]
 
-    struct ProviderButton: Sendable {
-        let name: String
-        let displayName: String
-    }
-
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/signup", use: showSignUp)
         router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signUp))

@@ -17,9 +17,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         // "Continue with …" forms redirect to the provider, which form-action also governs.
         var formTargets = ["'self'"]
         for provider in config.social.oidc {
-            if let url = URL(string: provider.issuer), let scheme = url.scheme, let host = url.host {
-                let origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-                if !formTargets.contains(origin) { formTargets.append(origin) }
+            if let origin = URL(string: provider.issuer).flatMap(Self.origin(of:)), !formTargets.contains(origin) {
+                formTargets.append(origin)
             }
         }
         self.contentSecurityPolicy = [
@@ -54,9 +53,16 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The origin images are loaded from in the S3 store's addressing style.
     static func origin(of endpoint: URL, bucket: S3Configuration) -> String? {
-        guard let scheme = endpoint.scheme, let host = endpoint.host else { return nil }
-        let port = endpoint.port.map { ":\($0)" } ?? ""
-        return bucket.addressing == .virtualHost ? "\(scheme)://\(bucket.bucket).\(host)\(port)" : "\(scheme)://\(host)\(port)"
+        guard bucket.addressing == .virtualHost else { return origin(of: endpoint) }
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
+        components?.host = endpoint.host.map { "\(bucket.bucket).\($0)" }
+        return components?.url.flatMap(origin(of:))
+    }
+
+    /// `scheme://host[:port]` of a URL.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 }
 

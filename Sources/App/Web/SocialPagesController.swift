@@ -1,5 +1,16 @@
 import Hummingbird
 
+/// A button that starts the code flow with a provider ("Continue with Google", "Link Google").
+struct ProviderButton: Sendable {
+    let name: String
+    let displayName: String
+
+    init(_ provider: OIDCProviderConfiguration) {
+        self.name = provider.name
+        self.displayName = provider.displayName
+    }
+}
+
 /// "Continue with Apple/Google/…" in the browser: the OpenID Connect authorization-code flow with
 /// PKCE, `state` bound to the browser by a cookie, and a nonce; plus linking and unlinking
 /// providers from the account page.
