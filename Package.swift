@@ -28,13 +28,14 @@ let package = Package(
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
         ),
+        // The domain: accounts, photos, storage, providers, admin, audit, protection, database.
+        // It knows nothing of HTTP serving: no Hummingbird here (HummingbirdBcrypt is a
+        // standalone bcrypt module that does not depend on the framework).
         .target(
-            name: "App",
+            name: "SelfieCore",
             dependencies: [
                 "CMagic",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -46,6 +47,23 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        // The surfaces: web pages and admin (HTML, sessions, CSRF), the JSON API, signed media,
+        // health, static assets, and the command line's admin tools.
+        .target(
+            name: "App",
+            dependencies: [
+                "SelfieCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Stand-ins for Apple/Google (OpenID Connect), Facebook and Twitter: tests and e2e only.
@@ -66,6 +84,7 @@ let package = Package(
             name: "selfie",
             dependencies: [
                 "App",
+                "SelfieCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +92,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App",
+                "SelfieCore",
                 "FakeProviders",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import SelfieCore
 import ServiceLifecycle
 
 /// Where the files the server reads at run time live (relative to the working directory by default).
@@ -28,82 +29,21 @@ public enum PendingMigrationPolicy: Sendable {
     case apply
 }
 
-/// The parts the server is made of, built from the configuration.
-struct AppServices {
-    let postgres: PostgresClient
-    let sessions: any WebSessionRepository
-    let tokens: any APITokenRepository
-    let accounts: AccountService
-    let social: SocialSignInService
-    let signInFlows: any SignInFlowRepository
-    let appKeys: AppKeyDirectory
-    let audit: any AuditLog
-    let admin: AdminService
-    let protection: BruteForceProtection
-    let photos: PhotoService
-    let sweeper: BlobSweeper
+/// The core's services and what the surfaces add to them: page templates and static files.
+struct AppServices: Sendable {
+    let core: CoreServices
     let pages: PageRenderer
-    let health: HealthController
-    let http: HTTPClientService
+    let assets: StaticAssets
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
-        AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
-        postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
-        http = HTTPClientService()
-        sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
-        tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
-        audit = PostgresAuditLog(client: postgres, logger: logger)
-        protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
-        let users = PostgresUserRepository(client: postgres, logger: logger)
-        accounts = AccountService(
-            users: users,
-            sessions: sessions,
-            tokens: tokens,
-            hasher: PasswordHasher(cost: config.bcryptCost),
-            audit: audit,
-            protection: protection,
-            sessionLifetime: config.sessionLifetime,
-            tokenLifetime: config.tokenLifetime
-        )
-        signInFlows = PostgresSignInFlowRepository(client: postgres, logger: logger)
-        social = SocialSignInService(
-            providers: SocialProviders(config.social, http: http.client, logger: logger),
-            identities: PostgresIdentityRepository(client: postgres, logger: logger),
-            flows: signInFlows,
-            users: users,
-            audit: audit,
-            publicURL: config.publicURL,
-            logger: logger
-        )
-        appKeys = AppKeyDirectory(
-            environmentKey: AppKey(name: config.apiAuthName, password: config.apiAuthPassword),
-            keys: PostgresAppKeyRepository(client: postgres, logger: logger)
-        )
-        let blobs = try makeBlobStore(config, http: http.client, logger: logger)
-        let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
-        photos = PhotoService(
-            photos: photoRows,
-            blobs: blobs,
-            maxUploadBytes: config.maxUploadBytes,
-            urlLifetime: config.signedURLLifetime,
-            audit: audit,
-            logger: logger
-        )
-        sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
-        admin = AdminService(
-            admin: PostgresAdminRepository(client: postgres, logger: logger),
-            accounts: accounts,
-            appKeys: appKeys,
-            blobs: blobs,
-            audit: audit,
-            logger: logger
-        )
+        core = try CoreServices(config, logger: logger)
         pages = try await PageRenderer(templatesDirectory: paths.templates)
-        health = HealthController(database: postgres)
+        assets = try StaticAssets(directory: paths.publicFiles)
     }
 }
 
-/// Builds the whole server: the PostgreSQL pool, repositories, services, router and background jobs.
+/// Builds the whole server: the core's services, the router with its surfaces, and the
+/// background work.
 public func buildApplication(
     _ config: AppConfiguration,
     paths: ResourcePaths = ResourcePaths(),
@@ -113,34 +53,20 @@ public func buildApplication(
     let services = try await AppServices(config, paths: paths, logger: logger)
     let router = try buildRouter(config: config, paths: paths, services: services, logger: logger)
     let migrator = Migrator(
-        client: services.postgres,
+        client: services.core.postgres,
         migrations: try Migrator.loadMigrations(from: paths.migrations),
         logger: logger
     )
-    let (sessions, tokens, sweeper, protection) = (services.sessions, services.tokens, services.sweeper, services.protection)
-    let signInFlows = services.signInFlows
     var app = Application(
         router: router,
         // Idle (and slow) connections are closed after a minute.
         server: .http1(configuration: .init(idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
-        services: [
-            services.postgres,
-            services.http,
-            PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
-                try await protection.deleteExpired()
-                try await signInFlows.deleteExpired()
-                let count = try await sessions.deleteExpired() + tokens.deleteExpired()
-                if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
-            },
-            PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger) {
-                _ = try await sweeper.sweep()
-            },
-        ],
+        services: services.core.backgroundServices(logger: logger),
         logger: logger
     )
     if let port = config.metricsPort {
-        app.addServices(AppMetrics.server(port: port, logger: logger))
+        app.addServices(MetricsServer.make(port: port, logger: logger))
     }
     app.beforeServerStarts {
         switch policy {
@@ -155,66 +81,56 @@ public func buildApplication(
     return app
 }
 
-/// The configured blob store: the filesystem (default) or S3-compatible.
-public func makeBlobStore(_ config: AppConfiguration, http: HTTPClient = .shared, logger: Logger) throws -> any BlobStore {
-    switch config.blobStore {
-    case .filesystem(let directory):
-        return try FileBlobStore(root: directory, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
-    case .s3(let s3):
-        return S3BlobStore(configuration: s3, http: http, logger: logger)
-    }
-}
-
-/// The routes and middleware. Dependencies come in as values so tests can build exactly this.
+/// The router: what every request gets (request log, metrics, security headers, the last-resort
+/// error page), then each surface as its own group with its own context, middleware and error
+/// path. Nothing below decides by looking at a path prefix: a route belongs to its group.
 func buildRouter(
     config: AppConfiguration,
     paths: ResourcePaths,
     services: AppServices,
     logger: Logger
 ) throws -> Router<AppRequestContext> {
-    let (accounts, photos, pages) = (services.accounts, services.photos, services.pages)
-    let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)
-    let errors = ErrorResponder(pages: pages)
+    let core = services.core
+    let pages = services.pages
     let router = Router(context: AppRequestContext.self)
-    // Order matters: middleware must be added before the routes it wraps.
-    router.add(middleware: SecurityHeadersMiddleware(config: config))
-    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: ErrorMiddleware(errors: errors))
-    router.add(
-        middleware: FileMiddleware(
-            paths.publicFiles,
-            cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]),
-            logger: logger
-        )
-    )
-    router.add(
-        middleware: WebSessionMiddleware(
-            accounts: accounts,
-            cookies: cookies,
-            csrf: CSRFTokens(secretKey: config.secretKey),
-            errors: errors
-        )
-    )
-    router.add(middleware: CSRFMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(config: config))
+    // Requests no route takes (an unknown path, a method a page does not accept), and errors of
+    // the surfaces without pages of their own (media).
+    router.add(middleware: WebErrorMiddleware<AppRequestContext>(pages: pages))
 
-    services.health.addRoutes(to: router)
-    let signedIn = router.group(context: SignedInContext.self)
+    // Health, static files and signed media: no session, no key.
+    HealthController(database: core.postgres).addRoutes(to: router)
+    services.assets.addRoutes(to: router)
+    MediaController(blobs: core.photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
+        .addRoutes(to: router)
+
+    // The JSON API: app key or token, JSON errors.
+    let api = router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware())
+    try APIController(services: core, paths: paths).addRoutes(to: api)
+
+    // The browser: session cookie, HTML error pages, and CSRF tokens on every form.
+    let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)
+    let web = router.group(context: WebRequestContext.self)
+        .add(middleware: WebSessionMiddleware(accounts: core.accounts, cookies: cookies, csrf: CSRFTokens(secretKey: config.secretKey)))
+        .add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
+    let forms = web.group().add(middleware: CSRFMiddleware())
+    let signedIn = forms.group(context: SignedInContext.self)
     let auth = AuthPagesController(
-        accounts: accounts,
+        accounts: core.accounts,
         pages: pages,
         cookies: cookies,
-        protection: services.protection,
-        providers: services.social.providers.oidcConfigurations.map(ProviderButton.init)
+        protection: core.protection,
+        providers: core.social.providers.oidcConfigurations.map(ProviderButton.init)
     )
-    auth.addRoutes(to: router)
-    SocialPagesController(social: services.social, auth: auth, cookies: cookies, protection: services.protection).addRoutes(to: router, signedIn: signedIn)
-    AccountPagesController(accounts: accounts, social: services.social, pages: pages).addRoutes(to: signedIn)
-    PhotoPagesController(photos: photos, pages: pages, protection: services.protection).addRoutes(to: signedIn)
-    MediaController(blobs: photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
-        .addRoutes(to: router)
-    HomeController().addRoutes(to: router)
-    try APIController(services: services, paths: paths).addRoutes(to: router)
-    AdminPagesController(service: services.admin, accounts: accounts, social: services.social, photos: photos, pages: pages).addRoutes(to: router)
+    auth.addRoutes(to: forms)
+    SocialPagesController(social: core.social, auth: auth, cookies: cookies, protection: core.protection)
+        .addRoutes(forms: forms, providerReturns: web, signedIn: signedIn)
+    AccountPagesController(accounts: core.accounts, social: core.social, pages: pages, protection: core.protection).addRoutes(to: signedIn)
+    PhotoPagesController(photos: core.photos, pages: pages, protection: core.protection).addRoutes(to: signedIn)
+    AdminPagesController(service: core.admin, accounts: core.accounts, social: core.social, photos: core.photos, pages: pages)
+        .addRoutes(to: forms)
+    HomeController().addRoutes(to: forms)
     return router
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostgresNIO
+import SelfieCore
 
 /// The `selfie` command: `serve` (default) and `migrate`.
 @main

@@ -1,4 +1,5 @@
 @testable import App
+@testable import SelfieCore
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -462,7 +463,7 @@ struct OpenAPIDocumentTests {
             #expect(served.headers[.contentType]?.hasPrefix("application/yaml") == true)
             let documented = Self.documentedOperations(served.text)
 
-            let services = try await AppServices(app.config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+            let services = try CoreServices(app.config, logger: testLogger)
             let controller = try APIController(services: services, paths: ResourcePaths(root: repositoryRoot))
             try await services.http.client.shutdown()
             let routes = Set(controller.routes.map { "\($0.method.rawValue) \($0.path)" })

@@ -1,4 +1,5 @@
 @testable import App
+@testable import SelfieCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,7 +9,7 @@ import Testing
 extension TestApp {
     /// Creates an admin with the `selfie admin create` code path and signs them in.
     func signedInAdmin(email: String = uniqueEmail("admin"), password: String = "admin password 1") async throws -> Browser {
-        _ = try await AdminCommands(config: config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+        _ = try await AdminCommands(config: config, logger: testLogger)
             .create(email: email, name: "Ada Admin", password: password)
         let browser = browser()
         let response = try await browser.signIn(email: email, password: password)
@@ -261,7 +262,7 @@ struct AdminTests {
     @Test("selfie admin create / promote / demote, and their refusals")
     func commandLine() async throws {
         try await withTestApp { app in
-            let commands = AdminCommands(config: app.config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
+            let commands = AdminCommands(config: app.config, logger: testLogger)
             let generated = try await commands.create(email: "boss@example.com", name: nil, password: nil)
             #expect(generated[0] == "Created admin boss@example.com (boss).")
             let password = try #require(generated[1].firstCapture(of: #"shown only now\): (\S+)$"#))

@@ -1,4 +1,5 @@
 @testable import App
+@testable import SelfieCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -26,7 +27,7 @@ struct HealthAndErrorTests {
         config.logLevel = .critical
         let services = try await AppServices(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
         let router = try buildRouter(config: config, paths: ResourcePaths(root: repositoryRoot), services: services, logger: testLogger)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.postgres, services.http], logger: testLogger)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.core.postgres, services.core.http], logger: testLogger)
         try await app.test(.live) { client in
             let started = ContinuousClock.now
             let health = try await client.execute(uri: "/healthz", method: .get)
@@ -39,15 +40,15 @@ struct HealthAndErrorTests {
     @Test("a database that cannot be reached is a 503 with a plain message, not a 500")
     func unavailableIs503() throws {
         for error: any Error in [ConnectionPoolError.connectionCreationCircuitBreakerTripped, DeadlineExceeded()] {
-            let (status, message) = ErrorResponder.classify(error)
-            #expect(status == .serviceUnavailable)
-            #expect(message == "Selfie is unavailable for a moment. Please try again shortly.")
+            let answer = ErrorCopy.appError(for: error)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.message == "Selfie is unavailable for a moment. Please try again shortly.")
         }
         struct Bug: Error {}
-        #expect(ErrorResponder.classify(Bug()).0 == .internalServerError)
+        #expect(ErrorCopy.appError(for: Bug()).status == .internalServerError)
         // a full disk is the store's capacity (507), a read-only one the store failing (503)
-        #expect(ErrorResponder.classify(FileBlobStore.error(ENOSPC, "write")).0.code == 507)
-        #expect(ErrorResponder.classify(FileBlobStore.error(EROFS, "write")).0 == .serviceUnavailable)
+        #expect(ErrorCopy.appError(for: FileBlobStore.error(ENOSPC, "write")).status.code == 507)
+        #expect(ErrorCopy.appError(for: FileBlobStore.error(EROFS, "write")).status == .serviceUnavailable)
     }
 
     @Test("an unknown page is a 404 HTML page; under /api it is JSON")
@@ -88,11 +89,13 @@ struct HealthAndErrorTests {
     @Test("an unexpected error is a 500 page that reveals nothing of the cause")
     func internalErrorHidden() async throws {
         struct Secret: Error, CustomStringConvertible { var description: String { "SELECT password_hash FROM users" } }
+        // The two surfaces' error paths, as buildRouter mounts them.
         let router = Router(context: AppRequestContext.self)
         let pages = try await PageRenderer(templatesDirectory: "\(repositoryRoot)/Templates")
-        router.add(middleware: ErrorMiddleware(errors: ErrorResponder(pages: pages)))
-        router.get("/boom") { _, _ -> String in throw Secret() }
-        router.get("/api/boom") { _, _ -> String in throw Secret() }
+        router.group(context: WebRequestContext.self).add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
+            .get("/boom") { _, _ -> String in throw Secret() }
+        router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware())
+            .get("/api/boom") { _, _ -> String in throw Secret() }
         let app = Application(router: router, logger: Logger(label: "quiet", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await app.test(.router) { client in
             let page = try await client.execute(uri: "/boom", method: .get)

@@ -1,4 +1,5 @@
 @testable import App
+@testable import SelfieCore
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
@@ -17,11 +18,9 @@ struct S3StoreTests {
     }
 
     func collect(_ content: BlobContent) async throws -> [UInt8] {
-        var bytes: [UInt8] = []
         let collector = BodyCollector()
-        try await content.body.write(collector)
-        bytes = collector.bytes
-        return bytes
+        try await content.body.write { await collector.append($0) }
+        return await collector.bytes
     }
 
     @Test("put, read, range, list, presigned GET, delete", arguments: S3Peer.allCases)
@@ -173,9 +172,8 @@ struct S3StoreTests {
     }
 }
 
-/// Collects a response body written by a `ResponseBody`.
-final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
+/// Collects a blob's body as it is read.
+actor BodyCollector {
     var bytes: [UInt8] = []
-    func write(_ buffer: ByteBuffer) async throws { bytes += Array(buffer.readableBytesView) }
-    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    func append(_ buffer: ByteBuffer) { bytes += Array(buffer.readableBytesView) }
 }

@@ -1,4 +1,5 @@
 @testable import App
+@testable import SelfieCore
 import Foundation
 import Testing
 

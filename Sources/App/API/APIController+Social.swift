@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import SelfieCore
 
-/// Signing in with other providers from apps: `/api/social/signin`, and seed 004's `/api/register`
-/// and `/api/login` (`access_type` 0 password, 1 Facebook, 2 Twitter; `passkey`; `passcode`).
+/// Signing in with other providers from apps: `/api/social/signin`, and the register/login API's
+/// `/api/register` and `/api/login` (`access_type` 0 password, 1 Facebook, 2 Twitter; `passkey`;
+/// `passcode`; see "Compatibility" in docs/ARCHITECTURE.md).
 extension APIController {
     /// `{"provider": "apple|google|oidc|facebook|twitter", "id_token" | "access_token" | "passcode"}`
     /// → the same user-and-token JSON as `/api/signin`. A first sign-in makes the account.
@@ -21,7 +23,7 @@ extension APIController {
         return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
     }
 
-    /// Seed 004's answers: `{"error": false, "message": …}` plus the user and token fields.
+    /// The register/login API's answers: `{"error": false, "message": …}` plus the user and token fields.
     struct SeedJSON: Encodable, Sendable {
         let error: Bool
         let message: String
@@ -52,11 +54,7 @@ extension APIController {
                     passwordConfirmation: nil
                 )
                 signUp.requiresEmail = false
-                do {
-                    credentials = try await accounts.signUp(signUp, origin: context.origin)
-                } catch let errors as FieldErrors {
-                    throw Self.apiError(for: errors)
-                }
+                credentials = try await accounts.signUp(signUp, origin: context.origin)
             default:
                 credentials = try await providerAccount(accessType, passkey, passcode, mode: .signUpOnly, context: context)
             }
@@ -116,7 +114,7 @@ extension APIController {
         return (accessType, passkey, passcode, fields)
     }
 
-    /// Runs a seed-004 handler, answering its refusals as `{"error": true, "message": …}`.
+    /// Runs a register/login API handler, answering its refusals as `{"error": true, "message": …}`.
     private func seedShaped(
         _ request: Request,
         context: AppKeyContext,
@@ -125,10 +123,13 @@ extension APIController {
         do {
             let (status, json) = try await body()
             return try JSONResponse(status: status, body: json).response(from: request, context: context)
-        } catch let error as AppError {
-            var response = try JSONResponse(status: error.status, body: SeedJSON(error: true, message: error.message, user: nil))
+        } catch {
+            let refusal = APIError.appError(for: error)
+            // Server-side failures keep the API's usual error path (logged, generic message).
+            guard refusal.status.code < 500 else { throw error }
+            var response = try JSONResponse(status: refusal.status, body: SeedJSON(error: true, message: refusal.message, user: nil))
                 .response(from: request, context: context)
-            response.headers.append(contentsOf: error.headers)
+            response.headers.append(contentsOf: refusal.headers)
             return response
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SelfieCore
 
 /// The JSON API under `/api`, wire-compatible with the railsauth iOS app (see DESIGN.md):
 /// app-key routes to sign up and in, token routes for everything else.
@@ -12,7 +13,7 @@ struct APIController {
     /// openapi.yaml, read once at start-up.
     let openAPIDocument: String
 
-    init(services: AppServices, paths: ResourcePaths) throws {
+    init(services: CoreServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
         self.social = services.social
         self.photos = services.photos
@@ -26,7 +27,7 @@ struct APIController {
         enum Handler {
             case appKey(@Sendable (Request, AppKeyContext) async throws -> Response)
             case token(@Sendable (Request, APITokenContext) async throws -> Response)
-            case open(@Sendable (Request, AppRequestContext) async throws -> Response)
+            case open(@Sendable (Request, APIRequestContext) async throws -> Response)
         }
 
         let method: HTTPRequest.Method
@@ -46,7 +47,8 @@ struct APIController {
             Route(method: .post, path: "/api/register", handler: .appKey(register), rateLimit: .signUp),
             Route(method: .post, path: "/api/login", handler: .appKey(login), rateLimit: .signIn),
             Route(method: .get, path: "/api/clear_token", handler: .token(clearToken)),
-            Route(method: .post, path: "/api/reset_password", handler: .token(resetPassword)),
+            // A current-password check is a guess like a sign-in: the same per-address limit.
+            Route(method: .post, path: "/api/reset_password", handler: .token(resetPassword), rateLimit: .signIn),
             Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto), rateLimit: .upload),
             Route(method: .get, path: "/api/get_photos", handler: .token(getPhotos)),
             Route(method: .delete, path: "/api/delete_photo", handler: .token(deletePhoto)),
@@ -54,25 +56,41 @@ struct APIController {
         ]
     }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        let keyed = router.group().add(middleware: AppKeyMiddleware(keys: appKeys)).group(context: AppKeyContext.self)
-        let tokened = router.group().add(middleware: APITokenMiddleware(accounts: accounts))
-            .group(context: APITokenContext.self)
+    /// Registers every route on the API's group, each behind what its handler needs (an app key
+    /// or a token, and its rate limit); every other method or path under `/api` answers the
+    /// railsauth backend's 404.
+    func addRoutes(to api: RouterGroup<APIRequestContext>) {
+        let keyed = api.group().add(middleware: AppKeyMiddleware(keys: appKeys)).group(context: AppKeyContext.self)
+        let tokened = api.group().add(middleware: APITokenMiddleware(accounts: accounts)).group(context: APITokenContext.self)
         for route in routes {
             let path = RouterPath(route.path)
             switch route.handler {
             case .appKey(let handler): limited(keyed, route.rateLimit).on(path, method: route.method, use: handler)
             case .token(let handler): limited(tokened, route.rateLimit).on(path, method: route.method, use: handler)
-            case .open(let handler): router.on(path, method: route.method, use: handler)
+            case .open(let handler): api.on(path, method: route.method, use: handler)
             }
         }
+        let wrongURL: @Sendable (Request, APIRequestContext) async throws -> Response = { _, _ in throw APIError.wrongURL }
+        for path in Set(routes.map(\.path)) {
+            let served = routes.filter { $0.path == path }.map(\.method)
+            for method in HTTPRequest.Method.routable where !served.contains(method) {
+                api.on(RouterPath(path), method: method, use: wrongURL)
+            }
+        }
+        for method in HTTPRequest.Method.routable {
+            api.on(RouterPath(Self.prefix), method: method, use: wrongURL)
+            api.on(RouterPath(Self.prefix + "/**"), method: method, use: wrongURL)
+        }
     }
+
+    /// Where the API lives; its routes' paths start with it.
+    static let prefix = "/api"
 
     private func limited<Context: ClientAddressProviding>(_ group: RouterGroup<Context>, _ action: BruteForceProtection.Action?)
         -> RouterGroup<Context>
     {
         guard let action else { return group }
-        return group.group().add(middleware: RateLimitMiddleware(protection: protection, action: action))
+        return group.limited(action, by: protection)
     }
 
     // MARK: Responses
@@ -87,7 +105,7 @@ struct APIController {
         var apiAuthtoken: String?
         var authtokenExpiry: String?
 
-        init(_ user: User, token: (token: String, expiresAt: Date)? = nil) {
+        init(_ user: User, token: IssuedToken? = nil) {
             let parts = user.fullName.split(separator: " ", maxSplits: 1)
             self.firstName = parts.first.map(String.init) ?? ""
             self.lastName = parts.count > 1 ? String(parts[1]) : ""
@@ -145,13 +163,9 @@ struct APIController {
             password: try decryptPassword(fields.require("password"), key: context.appKey),
             passwordConfirmation: nil
         )
-        do {
-            let credentials = try await accounts.signUp(signUp, origin: context.origin)
-            context.logger.info("user signed up through the API", metadata: ["user": "\(credentials.user.id)"])
-            return try JSONResponse(body: UserJSON(credentials.user)).response(from: request, context: context)
-        } catch let errors as FieldErrors {
-            throw Self.apiError(for: errors)
-        }
+        let credentials = try await accounts.signUp(signUp, origin: context.origin)
+        context.logger.info("user signed up through the API", metadata: ["user": "\(credentials.user.id)"])
+        return try JSONResponse(body: UserJSON(credentials.user)).response(from: request, context: context)
     }
 
     func signIn(_ request: Request, context: AppKeyContext) async throws -> Response {
@@ -167,7 +181,7 @@ struct APIController {
     }
 
     private func authenticate(_ request: Request, context: AppKeyContext, includingQuery: Bool) async throws
-        -> (User, (token: String, expiresAt: Date))
+        -> (User, IssuedToken)
     {
         let fields = try await APIRequestFields.read(request, includingQuery: includingQuery)
         // `email` may hold a username too; `username` is accepted on its own.
@@ -179,7 +193,7 @@ struct APIController {
             return (credentials.user, token)
         } catch AccountError.invalidCredentials {
             context.logger.notice("API sign-in failed")
-            throw APIError.invalidCredentials
+            throw AccountError.invalidCredentials
         }
     }
 
@@ -197,21 +211,16 @@ struct APIController {
         guard let key = try await appKeys.key(named: context.token.appKeyName) else { throw APIError.appKeyRequired }
         let old = try decryptPassword(fields.require("old_password"), key: key)
         let new = try decryptPassword(fields.require("new_password"), key: key)
-        do {
-            let credentials = try await accounts.changePassword(
-                of: context.user,
-                current: old,
-                new: new,
-                confirmation: nil,
-                keepingSession: nil,
-                origin: context.origin
-            )
-            let token = try await accounts.issueToken(for: credentials, appKey: key.name, origin: context.origin)
-            return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
-        } catch let errors as FieldErrors {
-            if errors["currentPassword"] != nil { throw AppError(.unauthorized, "The old password is not correct.") }
-            throw Self.apiError(for: errors)
-        }
+        let credentials = try await accounts.changePassword(
+            of: context.user,
+            current: old,
+            new: new,
+            confirmation: nil,
+            keepingSession: nil,
+            origin: context.origin
+        )
+        let token = try await accounts.issueToken(for: credentials, appKey: key.name, origin: context.origin)
+        return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
     }
 
     func uploadPhoto(_ request: Request, context: APITokenContext) async throws -> Response {
@@ -227,17 +236,13 @@ struct APIController {
 
     func deletePhoto(_ request: Request, context: APITokenContext) async throws -> Response {
         let fields = try await APIRequestFields.read(request, includingQuery: true)
-        do {
-            try await photos.delete(try fields.require("photo_id"), of: context.user, origin: context.origin)
-        } catch let error as AppError where error.status == .notFound {
-            throw APIError.photoNotFound
-        }
+        try await photos.delete(try fields.require("photo_id"), of: context.user, origin: context.origin)
         return try JSONResponse(body: StatusJSON(status: 200, message: "Image deleted")).response(from: request, context: context)
     }
 
     // MARK: Document
 
-    func serveOpenAPIDocument(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func serveOpenAPIDocument(_ request: Request, context: APIRequestContext) async throws -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "public, max-age=300"],
@@ -257,22 +262,6 @@ struct APIController {
         } catch {
             throw APIError.undecryptablePassword
         }
-    }
-
-    /// Validation messages for the API: a taken email is a 409, anything else a 422, with the
-    /// JSON field names the app uses.
-    static func apiError(for errors: FieldErrors) -> AppError {
-        let names = ["fullName": "full_name", "email": "email", "username": "username", "password": "password", "newPassword": "new_password"]
-        if let message = errors["email"], message.hasPrefix("An account with this email already exists") {
-            return AppError(.conflict, "An account with this email already exists.")
-        }
-        if let message = errors["username"], message.hasPrefix("This username is taken") {
-            return AppError(.conflict, "This username is taken.")
-        }
-        let message = errors.messages.sorted { $0.key < $1.key }
-            .map { "\(names[$0.key] ?? $0.key): \($0.value)" }
-            .joined(separator: " ")
-        return AppError(.unprocessableContent, message)
     }
 }
 

@@ -1,6 +1,9 @@
+import Foundation
 import HTTPTypes
+import Hummingbird
+import SelfieCore
 
-/// The API's refusals, in the `{"status", "message"}` shape every `/api` error has.
+/// The API's own refusals, in the `{"status", "message"}` shape every `/api` error has.
 enum APIError {
     static let appKeyRequired = AppError(
         .unauthorized,
@@ -19,6 +22,8 @@ enum APIError {
     )
     static let invalidJSON = AppError(.badRequest, "The request body must be a JSON object.")
     static let photoNotFound = AppError(.notFound, "Photo not found")
+    /// What the railsauth backend answered for any URL or method it did not serve.
+    static let wrongURL = AppError(.notFound, "Wrong URL or HTTP method")
 
     static func missingField(_ name: String) -> AppError {
         AppError(.badRequest, "Missing field: \(name)")
@@ -26,5 +31,72 @@ enum APIError {
 
     static func wrongType(_ name: String) -> AppError {
         AppError(.badRequest, "The field \(name) must be a string.")
+    }
+
+    /// The API's words for the core's errors, where they differ from the pages': the messages the
+    /// iOS app shows, and a taken email or username as a 409.
+    static func appError(for error: any Error) -> AppError {
+        switch error {
+        case let error as InvalidFields: fieldsError(error)
+        case AccountError.invalidCredentials: invalidCredentials
+        case PhotoError.notFound: photoNotFound
+        default: ErrorCopy.appError(for: error)
+        }
+    }
+
+    /// Validation refusals: a taken email or username is a 409, a wrong current password a 401,
+    /// anything else a 422 naming each field as the app's JSON does.
+    static func fieldsError(_ error: InvalidFields) -> AppError {
+        if error[.currentPassword] == .incorrect { return AppError(.unauthorized, "The old password is not correct.") }
+        if error[.email] == .taken { return AppError(.conflict, "An account with this email already exists.") }
+        if error[.username] == .taken { return AppError(.conflict, "This username is taken.") }
+        return AppError(.unprocessableContent, ErrorCopy.sentence(for: error, name: jsonName))
+    }
+
+    static func jsonName(_ field: Field) -> String {
+        switch field {
+        case .fullName: "full_name"
+        case .newPassword: "new_password"
+        default: field.rawValue
+        }
+    }
+}
+
+/// The API's error path: every error under `/api` becomes `{"status": <HTTP status>, "message":
+/// "…"}` — the iOS app force-casts error bodies to a dictionary and reads `message`.
+struct APIErrorMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            let answer = APIError.appError(for: error)
+            ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
+            var response = APIErrorBody(status: answer.status, message: answer.message).response()
+            response.headers.append(contentsOf: answer.headers)
+            return response
+        }
+    }
+}
+
+/// The API's error shape: `{"status": <HTTP status>, "message": "…"}`.
+struct APIErrorBody: Encodable {
+    let status: Int
+    let message: String
+
+    init(status: HTTPResponse.Status, message: String) {
+        self.status = status.code
+        self.message = message
+    }
+
+    func response() -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(self)) ?? Data(#"{"message":"Error","status":500}"#.utf8)
+        let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)]
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

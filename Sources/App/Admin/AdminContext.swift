@@ -1,17 +1,19 @@
 import Hummingbird
+import SelfieCore
 
 /// The context of every `/admin` page: creating it fails for visitors (sent to sign in) and for
 /// signed-in people who are not admins (a 403 page), so no admin handler can forget the check.
-public struct AdminContext: ChildRequestContext, PageContext {
-    public var coreContext: CoreRequestContextStorage
-    public let session: ActiveSession
-    public let remoteAddress: String
-    public let csrfToken: String
+struct AdminContext: ChildRequestContext, PageContext {
+    var coreContext: CoreRequestContextStorage
+    let session: ActiveSession
+    let remoteAddress: String
+    let csrfToken: String
 
-    public var admin: User { session.user }
-    public var signedInUser: User? { session.user }
+    var admin: User { session.user }
+    var signedInUser: User? { session.user }
+    var maxUploadSize: Int { 64 * 1024 }
 
-    public init(context: AppRequestContext) throws {
+    init(context: WebRequestContext) throws {
         guard let session = context.session else { throw SignInRequired() }
         guard session.user.role == .admin else {
             throw AppError(.forbidden, "This page is for administrators.")

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SelfieCore
 
 /// The management pages under `/admin`: dashboard, users, one user (with actions), API keys, audit log.
 struct AdminPagesController {
@@ -9,19 +10,21 @@ struct AdminPagesController {
     let photos: PhotoService
     let pages: PageRenderer
     static let pageSize = 25
+    /// Far more pages than any user list has; a bound, so that no page number overflows.
+    static let maximumPage = 1_000_000
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        let admin = router.group("admin", context: AdminContext.self)
-        admin.get("", use: dashboard)
-        admin.get("users", use: users)
-        admin.get("users/:id", use: user)
-        admin.get("users/:id/:action", use: confirmUserAction)
-        admin.post("users/:id/:action", use: performUserAction)
-        admin.get("api-keys", use: apiKeys)
-        admin.post("api-keys", use: createAPIKey)
-        admin.get("api-keys/:name/revoke", use: confirmRevokeAPIKey)
-        admin.post("api-keys/:name/revoke", use: revokeAPIKey)
-        admin.get("audit", use: auditLog)
+    func addRoutes(to forms: RouterGroup<WebRequestContext>) {
+        let admin = forms.group(RouterPath(AdminPath.prefix), context: AdminContext.self)
+        admin.get(AdminPath.Pattern.dashboard, use: dashboard)
+        admin.get(AdminPath.Pattern.users, use: users)
+        admin.get(AdminPath.Pattern.user, use: user)
+        admin.get(AdminPath.Pattern.userAction, use: confirmUserAction)
+        admin.post(AdminPath.Pattern.userAction, use: performUserAction)
+        admin.get(AdminPath.Pattern.apiKeys, use: apiKeys)
+        admin.post(AdminPath.Pattern.apiKeys, use: createAPIKey)
+        admin.get(AdminPath.Pattern.revokeAPIKey, use: confirmRevokeAPIKey)
+        admin.post(AdminPath.Pattern.revokeAPIKey, use: revokeAPIKey)
+        admin.get(AdminPath.Pattern.audit, use: auditLog)
     }
 
     // MARK: Dashboard
@@ -36,7 +39,7 @@ struct AdminPagesController {
     }
 
     func dashboard(_ request: Request, context: AdminContext) async throws -> Response {
-        let counts = try await service.admin.dashboard()
+        let counts = try await service.dashboard()
         let page = DashboardPage(
             users: counts.users,
             activeSessions: counts.activeSessions,
@@ -45,7 +48,7 @@ struct AdminPagesController {
             signIns: counts.signInsLastDay,
             failedSignIns: counts.failedSignInsLastDay
         )
-        return try pages.render("admin-dashboard", title: "Admin", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminDashboard, title: "Admin", page: page, context: context).response(from: request, context: context)
     }
 
     // MARK: Users
@@ -87,15 +90,15 @@ struct AdminPagesController {
         let query = request.uri.queryParameters
         let search = String(query["q"] ?? "").trimmingCharacters(in: .whitespaces)
         let sort = UserSort(rawValue: String(query["sort"] ?? "")) ?? .newest
-        let pageNumber = max(Int(query["page"] ?? "1") ?? 1, 1)
-        let found = try await service.admin.users(
+        let pageNumber = try request.queryInteger("page", in: 1...Self.maximumPage) ?? 1
+        let found = try await service.users(
             search: search,
             sort: sort,
             offset: (pageNumber - 1) * Self.pageSize,
             limit: Self.pageSize + 1
         )
         func url(page: Int) -> String {
-            Self.link("/admin/users", ["q": search, "sort": sort.rawValue, "page": String(page)])
+            AdminPath.link(AdminPath.users, ["q": search, "sort": sort.rawValue, "page": String(page)])
         }
         let page = UsersPage(
             search: search,
@@ -105,7 +108,7 @@ struct AdminPagesController {
             previousURL: pageNumber > 1 ? url(page: pageNumber - 1) : nil,
             nextURL: found.count > Self.pageSize ? url(page: pageNumber + 1) : nil
         )
-        return try pages.render("admin-users", title: "Users", page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.adminUsers, title: "Users", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 
@@ -144,7 +147,7 @@ struct AdminPagesController {
                 detail: "IP \($0.ipAddress.isEmpty ? "unknown" : $0.ipAddress) · signed in \($0.createdAt.displayString) · last active \($0.lastSeenAt.displayString)"
             )
         }
-        let tokens = try await service.admin.tokens(userID: summary.user.id).map {
+        let tokens = try await service.tokens(of: summary.user.id).map {
             UserPage.Device(
                 description: "API token (app key \($0.appKey))",
                 detail: "issued \($0.createdAt.displayString) · last used \($0.lastUsedAt.displayString) · expires \($0.expiresAt.displayString)"
@@ -159,7 +162,7 @@ struct AdminPagesController {
         let page = UserPage(
             user: UserRow(summary),
             actions: Self.actions(for: summary.user).map {
-                UserPage.Action(path: "/admin/users/\(summary.user.id)/\($0.rawValue)", label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)
+                UserPage.Action(path: AdminPath.userAction($0, on: summary.user.id), label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)
             },
             photos: shown.map { UserPage.Thumbnail(imageURL: photos.imageURL(for: $0), alt: $0.title.isEmpty ? "Photo" : $0.title) },
             morePhotos: more,
@@ -167,15 +170,8 @@ struct AdminPagesController {
             tokens: tokens,
             identities: identities
         )
-        return try pages.render("admin-user", title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.adminUser, title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
-    }
-
-    /// `path?name=value&…`, percent-encoded, parameters in name order.
-    static func link(_ path: String, _ parameters: [String: String]) -> String {
-        var components = URLComponents()
-        components.queryItems = parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return path + (components.string ?? "")
     }
 
     static func actions(for user: User) -> [AdminService.UserAction] {
@@ -217,12 +213,12 @@ struct AdminPagesController {
         let page = ConfirmPage(
             question: "\(Self.label(action))? \(who)",
             consequence: consequence,
-            action: "/admin/users/\(summary.user.id)/\(action.rawValue)",
+            action: AdminPath.userAction(action, on: summary.user.id),
             button: "Yes: \(Self.label(action).lowercased())",
             isDangerous: action == .delete || action == .disable,
-            cancelURL: "/admin/users/\(summary.user.id)"
+            cancelURL: AdminPath.user(summary.user.id)
         )
-        return try pages.render("admin-confirm", title: "Confirm", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminConfirm, title: "Confirm", page: page, context: context).response(from: request, context: context)
     }
 
     func performUserAction(_ request: Request, context: AdminContext) async throws -> Response {
@@ -232,17 +228,15 @@ struct AdminPagesController {
             try await service.perform(action, on: summary.user.id, by: context.admin, origin: context.origin(request))
         } catch AdminError.lastAdmin {
             throw AppError(.conflict, "\(summary.user.handle) is the last administrator. Make someone else an admin first.")
-        } catch AdminError.noSuchUser {
-            throw AppError.notFound("There is no such user (any more).")
         }
-        if action == .delete { return .seeOther("/admin/users?notice=\(Notice.userDeleted.rawValue)") }
+        if action == .delete { return .seeOther(AdminPath.users(notice: .userDeleted)) }
         // An admin who removed their own admin role has no admin pages left to return to.
-        if summary.user.id == context.admin.id, action == .demote { return .seeOther("/gallery") }
-        return .seeOther("/admin/users/\(summary.user.id)?notice=\(Notice.userUpdated.rawValue)")
+        if summary.user.id == context.admin.id, action == .demote { return .seeOther(WebPath.gallery) }
+        return .seeOther(AdminPath.user(summary.user.id, notice: .userUpdated))
     }
 
     private func target(_ context: AdminContext) async throws -> UserSummary {
-        guard let id = context.parameters.get("id").flatMap(Int64.init), let summary = try await service.admin.user(id: id) else {
+        guard let id = context.parameters.get("id").flatMap(Int64.init), let summary = try await service.user(id: id) else {
             throw AppError.notFound("There is no such user.")
         }
         return summary
@@ -292,11 +286,12 @@ struct AdminPagesController {
             page.newKey = name
             page.newKeyPassword = password
             return try await renderKeys(page, notice: nil, context: context).response(from: request, context: context)
-        } catch let error as AppError where error.status.code < 500 {
+        } catch let error as AdminError {
+            let refusal = ErrorCopy.adminError(error)
             var page = KeysPage(keys: try await keyRows())
-            page.error = error.message
+            page.error = refusal.message
             page.name = name
-            return try await renderKeys(page, notice: nil, context: context, status: error.status).response(from: request, context: context)
+            return try await renderKeys(page, notice: nil, context: context, status: refusal.status).response(from: request, context: context)
         }
     }
 
@@ -305,17 +300,17 @@ struct AdminPagesController {
         let page = ConfirmPage(
             question: "Revoke the app key \(name)?",
             consequence: "Apps using it can no longer sign up, sign in or get tokens. Tokens already issued through it keep working for photos until they expire, but can no longer change a password.",
-            action: "/admin/api-keys/\(name)/revoke",
+            action: AdminPath.revokeAPIKey(name),
             button: "Yes: revoke \(name)",
             isDangerous: true,
-            cancelURL: "/admin/api-keys"
+            cancelURL: AdminPath.apiKeys
         )
-        return try pages.render("admin-confirm", title: "Confirm", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminConfirm, title: "Confirm", page: page, context: context).response(from: request, context: context)
     }
 
     func revokeAPIKey(_ request: Request, context: AdminContext) async throws -> Response {
         try await service.revokeAppKey(name: try context.parameters.require("name"), by: context.admin, origin: context.origin(request))
-        return .seeOther("/admin/api-keys?notice=\(Notice.appKeyRevoked.rawValue)")
+        return .seeOther(AdminPath.apiKeys(notice: .appKeyRevoked))
     }
 
     private func keyRows() async throws -> [KeysPage.Key] {
@@ -326,13 +321,13 @@ struct AdminPagesController {
                 created: key.createdAt?.displayString ?? "—",
                 lastUsed: key.lastUsedAt?.displayString ?? "never",
                 status: key.revokedAt.map { "revoked \($0.displayString)" } ?? "active",
-                revokeURL: key.isFromEnvironment || key.revokedAt != nil ? nil : "/admin/api-keys/\(key.name)/revoke"
+                revokeURL: key.isFromEnvironment || key.revokedAt != nil ? nil : AdminPath.revokeAPIKey(key.name)
             )
         }
     }
 
     private func renderKeys(_ page: KeysPage, notice: String?, context: AdminContext, status: HTTPResponse.Status = .ok) async throws -> HTML {
-        try pages.render("admin-api-keys", title: "API keys", page: page, context: context, notice: notice, status: status)
+        try pages.render(.adminAPIKeys, title: "API keys", page: page, context: context, notice: notice, status: status)
     }
 
     // MARK: Audit log
@@ -370,8 +365,8 @@ struct AdminPagesController {
         let userFilter = String(query["user"] ?? "")
         let userID = Int64(userFilter)
         let type = query["type"].map(String.init).flatMap { AuditEventType(rawValue: $0)?.rawValue }
-        let before = query["before"].flatMap { Int64($0) }
-        let entries = try await service.audit.entries(userID: userID, type: type, before: before, limit: Self.pageSize + 1)
+        let before = try request.queryInteger("before", in: 1...Int64.max)
+        let entries = try await service.auditEntries(userID: userID, type: type, before: before, limit: Self.pageSize + 1)
         let rows = entries.prefix(Self.pageSize).map { entry in
             AuditPage.Row(
                 when: entry.occurredAt.displayString,
@@ -383,7 +378,7 @@ struct AdminPagesController {
         }
         var olderURL: String?
         if entries.count > Self.pageSize, let last = entries.prefix(Self.pageSize).last {
-            olderURL = Self.link("/admin/audit", ["user": userFilter, "type": type ?? "", "before": String(last.id)])
+            olderURL = AdminPath.link(AdminPath.audit, ["user": userFilter, "type": type ?? "", "before": String(last.id)])
         }
         let page = AuditPage(
             rows: Array(rows),
@@ -392,6 +387,6 @@ struct AdminPagesController {
             types: AuditEventType.allCases.map { AuditPage.TypeOption(value: $0.rawValue, selected: $0.rawValue == type) },
             olderURL: olderURL
         )
-        return try pages.render("admin-audit", title: "Audit log", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminAudit, title: "Audit log", page: page, context: context).response(from: request, context: context)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import SelfieCore
 
 /// `/healthz`: 200 `{"status":"ok"}` when PostgreSQL answers within two seconds, 503 otherwise.
 struct HealthController {

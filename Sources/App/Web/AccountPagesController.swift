@@ -1,15 +1,18 @@
 import Hummingbird
+import SelfieCore
 
 /// The account page: profile, password change, and the list of the user's signed-in browsers.
 struct AccountPagesController {
     let accounts: AccountService
     let social: SocialSignInService
     let pages: PageRenderer
+    let protection: BruteForceProtection
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/account", use: show)
-        group.post("/account/password", use: changePassword)
-        group.post("/account/sessions/end-others", use: endOtherSessions)
+        group.get(RouterPath(WebPath.account), use: show)
+        // A current-password check is a guess like a sign-in: the same per-address limit.
+        group.limited(.signIn, by: protection).post(RouterPath(WebPath.accountPassword), use: changePassword)
+        group.post(RouterPath(WebPath.endOtherSessions), use: endOtherSessions)
     }
 
     struct AccountPage: Sendable {
@@ -77,19 +80,19 @@ struct AccountPagesController {
                 confirmation: form.newPasswordConfirmation ?? "",
                 username: form.username,
                 keepingSession: context.session.sessionID,
-                origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
+                origin: context.origin(request)
             )
             context.logger.info("password changed", metadata: ["user": "\(context.user.id)"])
-            return .seeOther("/account?notice=\(hadPassword ? Notice.passwordChanged.rawValue : Notice.passwordSet.rawValue)")
-        } catch let errors as FieldErrors {
-            return try await render(context: context, errors: errors.messages, status: .unprocessableContent)
+            return .seeOther(WebPath.account(notice: hadPassword ? .passwordChanged : .passwordSet))
+        } catch let problems as InvalidFields {
+            return try await render(context: context, errors: ErrorCopy.messages(for: problems), status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
 
     func endOtherSessions(_ request: Request, context: SignedInContext) async throws -> Response {
         try await accounts.endOtherSessions(of: context.user, keeping: context.session.sessionID)
-        return .seeOther("/account?notice=\(Notice.otherSessionsEnded.rawValue)")
+        return .seeOther(WebPath.account(notice: .otherSessionsEnded))
     }
 
     private func render(
@@ -137,7 +140,7 @@ struct AccountPagesController {
             hasOtherSessions: sessions.contains { !$0.isCurrent },
             errors: errors
         )
-        return try pages.render("account", title: "Your account", page: page, context: context, notice: notice, status: status)
+        return try pages.render(.account, title: "Your account", page: page, context: context, notice: notice, status: status)
     }
 }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import SelfieCore
 
 /// Sign up, sign in and sign out in the browser.
 struct AuthPagesController {
@@ -9,14 +10,12 @@ struct AuthPagesController {
     /// "Continue with …" buttons, one per configured OpenID Connect provider.
     let providers: [ProviderButton]
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/signup", use: showSignUp)
-        router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signUp))
-            .post("/signup", use: signUp)
-        router.get("/signin", use: showSignIn)
-        router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signIn))
-            .post("/signin", use: signIn)
-        router.post("/signout", use: signOut)
+    func addRoutes(to pages: RouterGroup<WebRequestContext>) {
+        pages.get(RouterPath(WebPath.signUp), use: showSignUp)
+        pages.limited(.signUp, by: protection).post(RouterPath(WebPath.signUp), use: signUp)
+        pages.get(RouterPath(WebPath.signIn), use: showSignIn)
+        pages.limited(.signIn, by: protection).post(RouterPath(WebPath.signIn), use: signIn)
+        pages.post(RouterPath(WebPath.signOut), use: signOut)
     }
 
     // MARK: Sign up
@@ -44,12 +43,12 @@ struct AuthPagesController {
         var providers: [ProviderButton] = []
     }
 
-    func showSignUp(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if context.session != nil { return .seeOther("/gallery") }
+    func showSignUp(_ request: Request, context: WebRequestContext) async throws -> Response {
+        if context.session != nil { return .seeOther(WebPath.gallery) }
         return try renderSignUp(SignUpPage(), context: context).response(from: request, context: context)
     }
 
-    func signUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func signUp(_ request: Request, context: WebRequestContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(SignUpForm.self, from: request, context: context)
         let signUp = SignUpRequest(
             fullName: form.fullName ?? "",
@@ -59,22 +58,22 @@ struct AuthPagesController {
             passwordConfirmation: form.passwordConfirmation ?? ""
         )
         do {
-            let credentials = try await accounts.signUp(signUp, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
+            let credentials = try await accounts.signUp(signUp, origin: context.origin(request))
             context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
             return try await startSession(for: credentials, replacing: context.session, request: request, context: context)
-        } catch let errors as FieldErrors {
-            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, username: signUp.username ?? "", errors: errors.messages)
+        } catch let problems as InvalidFields {
+            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, username: signUp.username ?? "", errors: ErrorCopy.messages(for: problems))
             return try renderSignUp(page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
 
-    private func renderSignUp(_ page: SignUpPage, context: AppRequestContext, status: HTTPResponse.Status = .ok) throws
+    private func renderSignUp(_ page: SignUpPage, context: WebRequestContext, status: HTTPResponse.Status = .ok) throws
         -> HTML
     {
         var page = page
         page.providers = providers
-        return try pages.render("signup", title: "Create your account", page: page, context: context, status: status)
+        return try pages.render(.signUp, title: "Create your account", page: page, context: context, status: status)
     }
 
     // MARK: Sign in
@@ -92,11 +91,11 @@ struct AuthPagesController {
         var providers: [ProviderButton] = []
     }
 
-    func showSignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func showSignIn(_ request: Request, context: WebRequestContext) async throws -> Response {
         let next = request.uri.queryParameters["next"].map(String.init)
         if context.session != nil { return .seeOther(SafeRedirect.localPath(next)) }
         return try pages.render(
-            "signin",
+            .signIn,
             title: "Sign in",
             page: SignInPage(next: SafeRedirect.localPath(next, default: ""), providers: providers),
             context: context,
@@ -104,7 +103,7 @@ struct AuthPagesController {
         ).response(from: request, context: context)
     }
 
-    func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func signIn(_ request: Request, context: WebRequestContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(SignInForm.self, from: request, context: context)
         // The field is named `email` but takes a username as well.
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -112,7 +111,7 @@ struct AuthPagesController {
             let credentials = try await accounts.authenticate(
                 login: email,
                 password: form.password ?? "",
-                origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
+                origin: context.origin(request)
             )
             return try await startSession(
                 for: credentials,
@@ -129,7 +128,7 @@ struct AuthPagesController {
                 error: "The email, username or password is incorrect.",
                 providers: providers
             )
-            return try pages.render("signin", title: "Sign in", page: page, context: context, status: .unauthorized)
+            return try pages.render(.signIn, title: "Sign in", page: page, context: context, status: .unauthorized)
                 .response(from: request, context: context)
         }
     }
@@ -138,9 +137,9 @@ struct AuthPagesController {
     func startSession(
         for credentials: UserCredentials,
         replacing previous: ActiveSession?,
-        redirectTo location: String = "/gallery?notice=welcome",
+        redirectTo location: String = WebPath.gallery(notice: .welcome),
         request: Request,
-        context: AppRequestContext
+        context: WebRequestContext
     ) async throws -> Response {
         if let previous { try await accounts.endSession(previous.sessionID) }
         let token = try await accounts.startSession(
@@ -155,11 +154,11 @@ struct AuthPagesController {
 
     // MARK: Sign out
 
-    func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func signOut(_ request: Request, context: WebRequestContext) async throws -> Response {
         if let session = context.session {
-            try await accounts.signOut(session, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
+            try await accounts.signOut(session, origin: context.origin(request))
         }
-        var response = Response.seeOther("/signin?notice=signed-out")
+        var response = Response.seeOther(WebPath.signIn(notice: .signedOut))
         response.setCookie(cookies.clearedSession())
         return response
     }

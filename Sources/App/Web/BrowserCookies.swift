@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SelfieCore
 
 /// The two cookies Selfie sets, with the same attributes everywhere: `HttpOnly`, `SameSite=Lax`,
 /// `Path=/`, and `Secure` when the public URL is https.
@@ -37,7 +38,7 @@ struct BrowserCookies: Sendable {
             name: Self.signInFlowName,
             value: state,
             maxAge: Int(SocialSignInService.flowLifetime),
-            path: "/auth",
+            path: WebPath.providerFlowCookiePath,
             secure: secure,
             httpOnly: true,
             sameSite: .lax
@@ -45,7 +46,7 @@ struct BrowserCookies: Sendable {
     }
 
     func clearedSignInFlow() -> Cookie {
-        Cookie(name: Self.signInFlowName, value: "", maxAge: 0, path: "/auth", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(name: Self.signInFlowName, value: "", maxAge: 0, path: WebPath.providerFlowCookiePath, secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     func visitor(_ value: String) -> Cookie {

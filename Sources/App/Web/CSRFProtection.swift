@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SelfieCore
 
 /// CSRF tokens are an HMAC of what the browser is bound to (its session, or its visitor cookie
 /// before sign-in) under a key derived from `SECRET_KEY`: nothing to store, and a new session
@@ -23,19 +24,17 @@ struct CSRFTokens: Sendable {
 
 /// Refuses state-changing browser requests that do not carry the page's CSRF token: in the
 /// `_csrf` form field, the `X-CSRF-Token` header, or (for multipart uploads, whose body streams
-/// past this point unread) the `_csrf` query parameter of the form's action. The JSON API (token
-/// auth, no cookies) is exempt.
+/// past this point unread) the `_csrf` query parameter of the form's action. It guards the web's
+/// form routes; the one route a provider posts back to is registered outside it.
 struct CSRFMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+    typealias Context = WebRequestContext
     /// Forms are small; the limit stops a huge body from being buffered just to find the token.
     static let maximumFormBytes = 64 * 1024
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard ![.get, .head, .options].contains(request.method), !request.uri.path.isAPIPath,
-            !request.uri.path.isProviderCallback
-        else {
+        guard ![.get, .head, .options].contains(request.method) else {
             return try await next(request, context)
         }
         var request = request
@@ -80,16 +79,4 @@ enum URLEncodedForm {
 
 extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token")!
-}
-
-extension String {
-    /// The JSON API lives under `/api`; it never uses cookies, sessions or HTML.
-    var isAPIPath: Bool { self == "/api" || hasPrefix("/api/") }
-
-    /// `/auth/<provider>/callback`, which a provider POSTs to (Sign in with Apple): its `state`,
-    /// bound to the browser by a cookie, is what protects it.
-    var isProviderCallback: Bool {
-        let parts = split(separator: "/")
-        return parts.count == 3 && parts[0] == "auth" && parts[2] == "callback"
-    }
 }

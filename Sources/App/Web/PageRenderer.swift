@@ -1,13 +1,33 @@
 import Foundation
 import Hummingbird
 import Mustache
+import SelfieCore
+
+/// The page templates, by name: a page names its template by case, so a typo does not compile,
+/// and start-up fails if a file is missing.
+enum Template: String, CaseIterable, Sendable {
+    case signUp = "signup"
+    case signIn = "signin"
+    case gallery
+    case upload
+    case photo
+    case photoDelete = "photo-delete"
+    case account
+    case error
+    case adminDashboard = "admin-dashboard"
+    case adminUsers = "admin-users"
+    case adminUser = "admin-user"
+    case adminConfirm = "admin-confirm"
+    case adminAPIKeys = "admin-api-keys"
+    case adminAudit = "admin-audit"
+}
 
 /// Renders `Templates/*.mustache` pages inside the shared layout. Mustache escapes every
 /// `{{value}}`; templates never use the raw `{{{ }}}` form for anything a user typed.
-public struct PageRenderer: Sendable {
+struct PageRenderer: Sendable {
     let library: MustacheLibrary
 
-    public init(templatesDirectory: String) async throws {
+    init(templatesDirectory: String) async throws {
         MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
         var library = MustacheLibrary()
         let directory = URL(fileURLWithPath: templatesDirectory)
@@ -18,6 +38,8 @@ public struct PageRenderer: Sendable {
             let template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(ScalarHTMLEscaping.name) }}" + text)
             library.register(template, named: String(file.dropLast(".mustache".count)))
         }
+        let missing = Template.allCases.filter { library.getTemplate(named: $0.rawValue) == nil }
+        guard missing.isEmpty else { throw TemplateMissing(names: missing.map(\.rawValue)) }
         self.library = library
     }
 
@@ -43,7 +65,7 @@ public struct PageRenderer: Sendable {
     }
 
     func render<Content: Sendable>(
-        _ template: String,
+        _ template: Template,
         title: String,
         page: Content,
         context: some PageContext,
@@ -52,8 +74,8 @@ public struct PageRenderer: Sendable {
     ) throws -> HTML {
         let user = context.signedInUser.map(UserView.init)
         let object = Page(title: title, user: user, csrfToken: context.csrfToken, notice: notice, page: page)
-        guard let body = library.render(object, withTemplate: template) else {
-            throw TemplateMissing(name: template)
+        guard let body = library.render(object, withTemplate: template.rawValue) else {
+            throw TemplateMissing(names: [template.rawValue])
         }
         return HTML(body: body, status: status)
     }
@@ -73,14 +95,15 @@ public struct PageRenderer: Sendable {
             page: ErrorPage(code: status.code, heading: status.reasonPhrase, message: message)
         )
         let body =
-            library.render(page, withTemplate: "error")
+            library.render(page, withTemplate: Template.error.rawValue)
             ?? "<!doctype html><title>\(status.code)</title><p>\(status.code) \(status.reasonPhrase)</p>"
         return HTML(body: body, status: status)
     }
 }
 
-struct TemplateMissing: Error {
-    let name: String
+struct TemplateMissing: Error, CustomStringConvertible {
+    let names: [String]
+    var description: String { "templates missing from the Templates folder: \(names.joined(separator: ", "))" }
 }
 
 /// HTML escaping per Unicode scalar. swift-mustache's built-in escaper compares whole Characters,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SelfieCore
 
 /// The gallery, the upload form, a photo's page and deleting it, in the browser.
 struct PhotoPagesController {
@@ -9,13 +10,12 @@ struct PhotoPagesController {
     static let pageSize = 24
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/gallery", use: gallery)
-        group.get("/photos/new", use: newPhoto)
-        group.group().add(middleware: RateLimitMiddleware(protection: protection, action: .upload))
-            .post("/photos", use: upload)
-        group.get("/photos/:id", use: show)
-        group.get("/photos/:id/delete", use: confirmDelete)
-        group.post("/photos/:id/delete", use: delete)
+        group.get(RouterPath(WebPath.gallery), use: gallery)
+        group.get(RouterPath(WebPath.newPhoto), use: newPhoto)
+        group.limited(.upload, by: protection).post(RouterPath(WebPath.photos), use: upload)
+        group.get(WebPath.photoPattern, use: show)
+        group.get(WebPath.deletePhotoPattern, use: confirmDelete)
+        group.post(WebPath.deletePhotoPattern, use: delete)
     }
 
     struct PhotoCard: Sendable {
@@ -43,17 +43,17 @@ struct PhotoPagesController {
     }
 
     func gallery(_ request: Request, context: SignedInContext) async throws -> Response {
-        let before = request.uri.queryParameters["before"].flatMap { Int64($0) }
+        let before = try request.queryInteger("before", in: 1...Int64.max)
         let (found, hasMore) = try await photos.page(for: context.user, before: before, size: Self.pageSize)
         let cards = found.map { PhotoCard($0, url: photos.imageURL(for: $0)) }
         let page = GalleryPage(
             firstName: context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName,
             photos: cards,
             isEmpty: cards.isEmpty && before == nil,
-            olderPageURL: hasMore ? found.last.map { "/gallery?before=\($0.id)" } : nil,
+            olderPageURL: hasMore ? found.last.map { WebPath.gallery(before: $0.id) } : nil,
             isFirstPage: before == nil
         )
-        return try pages.render("gallery", title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.gallery, title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 
@@ -69,21 +69,25 @@ struct PhotoPagesController {
 
     func upload(_ request: Request, context: SignedInContext) async throws -> Response {
         do {
-            _ = try await photos.upload(for: context.user, request: request, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
-            return .seeOther("/gallery?notice=\(Notice.photoUploaded.rawValue)")
-        } catch let error as AppError where error.status.code < 500 {
-            return try renderUploadForm(error: error.message, status: error.status, context: context)
+            _ = try await photos.upload(for: context.user, request: request, origin: context.origin(request))
+            return .seeOther(WebPath.gallery(notice: .photoUploaded))
+        } catch let error as PhotoError {
+            let refusal = ErrorCopy.photoError(error)
+            ErrorLogging.record(error, answer: refusal, request: request, logger: context.logger)
+            var response = try renderUploadForm(error: refusal.message, status: refusal.status, context: context)
                 .response(from: request, context: context)
+            response.headers.append(contentsOf: refusal.headers)
+            return response
         }
     }
 
     private func renderUploadForm(error: String?, status: HTTPResponse.Status, context: SignedInContext) throws -> HTML {
         let page = UploadPage(
-            maxSize: ByteCountText.describe(photos.maxUploadBytes),
-            maxBytes: photos.maxUploadBytes,
+            maxSize: ByteCountText.describe(photos.limits.maxBytes),
+            maxBytes: photos.limits.maxBytes,
             error: error
         )
-        return try pages.render("upload", title: "Upload a selfie", page: page, context: context, status: status)
+        return try pages.render(.upload, title: "Upload a selfie", page: page, context: context, status: status)
     }
 
     struct PhotoPage: Sendable {
@@ -93,14 +97,14 @@ struct PhotoPagesController {
     func show(_ request: Request, context: SignedInContext) async throws -> Response {
         let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
         let title = photo.title.isEmpty ? "Photo" : photo.title
-        return try pages.render("photo", title: title, page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))), context: context)
+        return try pages.render(.photo, title: title, page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))), context: context)
             .response(from: request, context: context)
     }
 
     func confirmDelete(_ request: Request, context: SignedInContext) async throws -> Response {
         let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
         return try pages.render(
-            "photo-delete",
+            .photoDelete,
             title: "Delete this photo?",
             page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))),
             context: context
@@ -111,8 +115,8 @@ struct PhotoPagesController {
         try await photos.delete(
             try context.parameters.require("id"),
             of: context.user,
-            origin: RequestOrigin(request, remoteAddress: context.remoteAddress)
+            origin: context.origin(request)
         )
-        return .seeOther("/gallery?notice=\(Notice.photoDeleted.rawValue)")
+        return .seeOther(WebPath.gallery(notice: .photoDeleted))
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import SelfieCore
 
 /// A button that starts the code flow with a provider ("Continue with Google", "Link Google").
 struct ProviderButton: Sendable {
@@ -20,21 +21,23 @@ struct SocialPagesController {
     let cookies: BrowserCookies
     let protection: BruteForceProtection
 
-    func addRoutes(to router: Router<AppRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+    /// `forms` checks CSRF tokens; `providerReturns` does not: a provider posting back (Sign in
+    /// with Apple) cannot carry one, and its `state`, bound to the browser, protects it instead.
+    func addRoutes(forms: RouterGroup<WebRequestContext>, providerReturns: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
         // Each start stores a flow and each callback calls the provider: both count as sign-ins.
-        let limited = router.group().add(middleware: RateLimitMiddleware(protection: protection, action: .signIn))
-        limited.post("/auth/:provider/start", use: start)
-        limited.get("/auth/:provider/callback", use: callback)
-        router.post("/auth/:provider/callback", use: returnFromFormPost)
-        signedIn.post("/account/link/:provider", use: startLink)
-        signedIn.post("/account/identities/:id/unlink", use: unlink)
+        let limited = forms.limited(.signIn, by: protection)
+        limited.post(WebPath.providerStartPattern, use: start)
+        limited.get(WebPath.providerCallbackPattern, use: callback)
+        providerReturns.post(WebPath.providerCallbackPattern, use: returnFromFormPost)
+        signedIn.post(WebPath.linkProviderPattern, use: startLink)
+        signedIn.post(WebPath.unlinkIdentityPattern, use: unlink)
     }
 
     struct StartForm: Decodable {
         var next: String?
     }
 
-    func start(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func start(_ request: Request, context: WebRequestContext) async throws -> Response {
         let provider = try context.parameters.require("provider")
         let form = try await URLEncodedFormDecoder().decode(StartForm.self, from: request, context: context)
         let (state, url) = try await social.startFlow(provider: provider, linking: nil, returnTo: SafeRedirect.localPath(form.next))
@@ -43,7 +46,7 @@ struct SocialPagesController {
 
     func startLink(_ request: Request, context: SignedInContext) async throws -> Response {
         let provider = try context.parameters.require("provider")
-        let (state, url) = try await social.startFlow(provider: provider, linking: context.user, returnTo: "/account")
+        let (state, url) = try await social.startFlow(provider: provider, linking: context.user, returnTo: WebPath.account)
         return leave(for: url, state: state)
     }
 
@@ -56,23 +59,25 @@ struct SocialPagesController {
     /// Sign in with Apple comes back with a cross-site POST, which carries no `SameSite=Lax`
     /// cookie (neither the session nor the flow's): it is turned into the GET below, a top-level
     /// navigation that does carry them.
-    func returnFromFormPost(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func returnFromFormPost(_ request: Request, context: WebRequestContext) async throws -> Response {
         let provider = try context.parameters.require("provider")
         var request = request
         let body = String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maximumFormBytes))
         let fields = ["code", "state", "error"].compactMap { name in URLEncodedForm.value(of: name, in: body).map { (name, $0) } }
-        return .seeOther("/auth/\(PercentEncoding.encode(provider))/callback?" + PercentEncoding.query(fields))
+        return .seeOther(WebPath.providerCallback(provider) + "?" + PercentEncoding.query(fields))
     }
 
     /// The provider sends the browser back here with `code` and `state`, or with `error` when the
     /// person cancelled.
-    func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func callback(_ request: Request, context: WebRequestContext) async throws -> Response {
         let provider = try context.parameters.require("provider")
         var fields: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { fields[String(name)] = String(value) }
-        let origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
+        let origin = context.origin(request)
         if fields["error"] != nil {
-            var response = Response.seeOther(context.session == nil ? "/signin?notice=provider-cancelled" : "/account?notice=provider-cancelled")
+            var response = Response.seeOther(
+                context.session == nil ? WebPath.signIn(notice: .providerCancelled) : WebPath.account(notice: .providerCancelled)
+            )
             response.setCookie(cookies.clearedSignInFlow())
             return response
         }
@@ -89,14 +94,14 @@ struct SocialPagesController {
                 throw AppError(.forbidden, "Sign in to the account you were linking, then try again.")
             }
             try await social.link(identity, to: user, origin: origin)
-            response = .seeOther("/account?notice=\(Notice.identityLinked.rawValue)")
+            response = .seeOther(WebPath.account(notice: .identityLinked))
         } else {
             let (credentials, created) = try await social.account(for: identity, origin: origin)
             context.logger.info("signed in with a provider", metadata: ["user": "\(credentials.user.id)", "provider": "\(provider)", "new": "\(created)"])
             response = try await auth.startSession(
                 for: credentials,
                 replacing: context.session,
-                redirectTo: created ? "/gallery?notice=welcome" : flow.returnTo,
+                redirectTo: created ? WebPath.gallery(notice: .welcome) : flow.returnTo,
                 request: request,
                 context: context
             )
@@ -106,10 +111,8 @@ struct SocialPagesController {
     }
 
     func unlink(_ request: Request, context: SignedInContext) async throws -> Response {
-        guard let id = context.parameters.get("id", as: Int64.self) else {
-            throw AppError.notFound("This sign-in method is not linked to your account.")
-        }
-        try await social.unlink(identityID: id, of: context.user, origin: RequestOrigin(request, remoteAddress: context.remoteAddress))
-        return .seeOther("/account?notice=\(Notice.identityUnlinked.rawValue)")
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw SocialAccountError.notLinked }
+        try await social.unlink(identityID: id, of: context.user, origin: context.origin(request))
+        return .seeOther(WebPath.account(notice: .identityUnlinked))
     }
 }

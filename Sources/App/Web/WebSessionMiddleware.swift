@@ -1,26 +1,19 @@
 import Hummingbird
+import SelfieCore
 
 /// Finds the browser's session from its cookie and puts it in the context, together with the CSRF
 /// token that this page's forms must send back. Visitors who are not signed in get a random
 /// visitor cookie for their tokens to be bound to. A cookie that no longer matches a live session
-/// is cleared.
+/// is cleared. Runs outside the web's error pages, so its cookies go out with them too.
 struct WebSessionMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+    typealias Context = WebRequestContext
     let accounts: AccountService
     let cookies: BrowserCookies
     let csrf: CSRFTokens
-    /// Errors past this point are answered here, so their responses still get the cookies below.
-    let errors: ErrorResponder
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let path = request.uri.path
-        // The API authenticates with tokens; static assets, signed media and the health check need no session.
-        guard !path.isAPIPath, !path.hasPrefix("/assets/"), !path.hasPrefix("/media/"), path != "/healthz" else {
-            return try await next(request, context)
-        }
-
         var context = context
         let sessionToken = request.cookies[BrowserCookies.sessionName]?.value ?? ""
         var newVisitor: String?
@@ -37,12 +30,7 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.csrfToken = csrf.token(forVisitor: visitor)
         }
 
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch {
-            response = errors.response(for: error, request: request, context: context)
-        }
+        var response = try await next(request, context)
         if let newVisitor {
             response.setCookie(cookies.visitor(newVisitor))
         }

@@ -1,4 +1,5 @@
 import App
+@testable import SelfieCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting

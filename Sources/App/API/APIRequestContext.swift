@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import SelfieCore
+
+/// The context of the JSON API under `/api`: no cookies, no session; an app key or a token,
+/// once the middleware of the route's group has checked it.
+struct APIRequestContext: ClientAddressProviding {
+    typealias Source = AppRequestContext
+
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: String
+    /// Set by `AppKeyMiddleware` on the app-key routes.
+    var appKey: AppKey?
+    /// Set by `APITokenMiddleware` on the token routes.
+    var apiToken: AuthenticatedToken?
+    /// Set with `appKey` or `apiToken`: where the API request came from, for the audit log.
+    var origin: RequestOrigin?
+
+    /// Forms and JSON bodies are small; photo uploads stream and have their own limit.
+    var maxUploadSize: Int { 64 * 1024 }
+
+    init(source: AppRequestContext) {
+        self.coreContext = source.coreContext
+        self.remoteAddress = source.remoteAddress
+    }
+}
+
+/// Requires a valid app key (HTTP Basic) on the routes it guards and records it in the context.
+struct AppKeyMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let keys: any AppKeyStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let (name, password) = Self.basicCredentials(request.headers[.authorization]),
+            let key = try await keys.authenticate(name: name, password: password)
+        else {
+            throw APIError.appKeyRequired
+        }
+        try await keys.recordUse(of: key)
+        var context = context
+        context.appKey = key
+        context.origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
+        return try await next(request, context)
+    }
+
+    /// The name and password of an `Authorization: Basic …` header.
+    static func basicCredentials(_ header: String?) -> (name: String, password: String)? {
+        guard let header, header.count > 6, header.prefix(6).lowercased() == "basic ",
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let credentials = String(data: decoded, encoding: .utf8),
+            let colon = credentials.firstIndex(of: ":")
+        else { return nil }
+        return (String(credentials[..<colon]), String(credentials[credentials.index(after: colon)...]))
+    }
+}
+
+/// Requires a live API token on the routes it guards and records it in the context. Accepted
+/// forms: `Token token=…` (the iOS app), `Token token="…"` (Rails style) and `Bearer …`.
+struct APITokenMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let accounts: AccountService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let presented = Self.token(fromAuthorization: request.headers[.authorization]),
+            let token = try await accounts.token(presented)
+        else { throw APIError.tokenRequired }
+        var context = context
+        context.apiToken = token
+        context.origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
+        return try await next(request, context)
+    }
+
+    static func token(fromAuthorization header: String?) -> String? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces) else { return nil }
+        let lowered = header.lowercased()
+        var value: Substring
+        if lowered.hasPrefix("bearer ") {
+            value = header.dropFirst("bearer ".count)
+        } else if lowered.hasPrefix("token ") {
+            value = header.dropFirst("token ".count).drop(while: { $0 == " " })
+            guard value.lowercased().hasPrefix("token=") else { return nil }
+            value = value.dropFirst("token=".count)
+            // further Rails-style options (`, nonce="…"`) are not part of the token
+            if let comma = value.firstIndex(of: ",") { value = value[..<comma] }
+        } else {
+            return nil
+        }
+        var token = value.trimmingCharacters(in: .whitespaces)
+        if token.count >= 2, token.hasPrefix("\""), token.hasSuffix("\"") { token = String(token.dropFirst().dropLast()) }
+        return token.isEmpty || token.count > 512 ? nil : token
+    }
+}
+
+/// The context of app-key routes: creating it fails without a verified key.
+struct AppKeyContext: ChildRequestContext, ClientAddressProviding {
+    var coreContext: CoreRequestContextStorage
+    let appKey: AppKey
+    let origin: RequestOrigin
+    var remoteAddress: String { origin.ipAddress }
+    var maxUploadSize: Int { 64 * 1024 }
+
+    init(context: APIRequestContext) throws {
+        guard let key = context.appKey, let origin = context.origin else { throw APIError.appKeyRequired }
+        self.coreContext = context.coreContext
+        self.appKey = key
+        self.origin = origin
+    }
+}
+
+/// The context of token routes: creating it fails without a live token.
+struct APITokenContext: ChildRequestContext, ClientAddressProviding {
+    var coreContext: CoreRequestContextStorage
+    let token: AuthenticatedToken
+    let origin: RequestOrigin
+    var user: User { token.user }
+    var remoteAddress: String { origin.ipAddress }
+    var maxUploadSize: Int { 64 * 1024 }
+
+    init(context: APIRequestContext) throws {
+        guard let token = context.apiToken, let origin = context.origin else { throw APIError.tokenRequired }
+        self.coreContext = context.coreContext
+        self.token = token
+        self.origin = origin
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+import SelfieCore
+
+extension Request {
+    /// The query parameter `name` as a whole number within `range`, or nil when it is absent.
+    /// Anything else — not a number, too large for any integer, outside the range — is a 400
+    /// that says what is expected: a number from a URL never reaches arithmetic unchecked.
+    func queryInteger<Number: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<Number>) throws -> Number? {
+        guard let raw = uri.queryParameters[name[...]] else { return nil }
+        guard let value = Number(raw), range.contains(value) else {
+            throw AppError(.badRequest, "The \(name) parameter must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+}
+
+extension PhotoService {
+    /// Stores the photo a request uploads (the same for the upload form and the API).
+    func upload(for user: User, request: Request, origin: RequestOrigin) async throws -> Photo {
+        try await upload(
+            for: user,
+            body: request.body,
+            contentType: request.headers[.contentType],
+            contentLength: request.headers[.contentLength].flatMap { Int($0) },
+            origin: origin
+        )
+    }
+}

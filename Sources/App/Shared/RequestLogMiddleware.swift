@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import Logging
+import SelfieCore
+
+/// Logs one line per request — method, path, the *names* of its query parameters, status and
+/// duration — and makes the request's logger (with its id) the one every repository and service
+/// logs with while the request is handled.
+///
+/// Query values are never logged: they carry credentials (`/api/get_token?password=…`), signed
+/// media URLs (`sig=`, 75 minutes of access to a private photo), `_csrf` and OAuth's `code` and
+/// `state`. Nor are bodies or headers.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    var level: Logger.Level = .info
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let started = ContinuousClock.now
+        return try await RequestLogger.$current.withValue(context.logger) {
+            do {
+                let response = try await next(request, context)
+                log(request, context: context, status: response.status.code, since: started)
+                return response
+            } catch {
+                let status = (error as? any HTTPResponseError)?.status.code ?? 500
+                log(request, context: context, status: status, since: started)
+                throw error
+            }
+        }
+    }
+
+    private func log(_ request: Request, context: Context, status: Int, since started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            "hb.request.method": "\(request.method.rawValue)",
+            "hb.request.path": "\(request.uri.path)",
+            "hb.response.status": "\(status)",
+            "duration_ms": "\((milliseconds * 10).rounded() / 10)",
+        ]
+        let keys = Self.queryKeys(of: request)
+        if !keys.isEmpty { metadata["hb.request.query_keys"] = "\(keys.joined(separator: ","))" }
+        context.logger.log(level: level, "request", metadata: metadata)
+    }
+
+    /// The names of the query parameters, without their values, each once, in order.
+    static func queryKeys(of request: Request) -> [String] {
+        var seen: [String] = []
+        for (name, _) in request.uri.queryParameters where !seen.contains(String(name)) {
+            seen.append(String(name))
+        }
+        return seen
+    }
+}

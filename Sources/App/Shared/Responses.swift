@@ -1,0 +1,34 @@
+import Hummingbird
+import SelfieCore
+
+/// A rendered HTML page as a response.
+struct HTML: ResponseGenerator {
+    let body: String
+    var status: HTTPResponse.Status = .ok
+
+    func response(from request: Request, context: some RequestContext) -> Response {
+        let buffer = ByteBuffer(string: body)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentLength] = String(buffer.readableBytes)
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
+    }
+}
+
+extension Response {
+    /// 303 See Other: the answer to a form POST, so a reload does not post again.
+    static func seeOther(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .contentLength: "0"])
+    }
+}
+
+extension ResponseBody {
+    /// A blob's bytes as a response body, read as the response is written.
+    init(_ blob: BlobBody, contentLength: Int) {
+        self.init(contentLength: contentLength) { writer in
+            try await blob.write { try await writer.write($0) }
+            try await writer.finish(nil)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+import SelfieCore
+
+/// Every browser page's address, in one place: the patterns the routes are registered under and
+/// the links that lead to them, so a link cannot drift from its route unnoticed.
+enum WebPath {
+    static let home = "/"
+    static let signUp = "/signup"
+    static let signIn = "/signin"
+    static let signOut = "/signout"
+    static let gallery = "/gallery"
+    static let newPhoto = "/photos/new"
+    /// POST: the upload form's target.
+    static let photos = "/photos"
+    static let photoPattern: RouterPath = "/photos/:id"
+    static let deletePhotoPattern: RouterPath = "/photos/:id/delete"
+    static let account = "/account"
+    static let accountPassword = "/account/password"
+    static let endOtherSessions = "/account/sessions/end-others"
+    static let linkProviderPattern: RouterPath = "/account/link/:provider"
+    static let unlinkIdentityPattern: RouterPath = "/account/identities/:id/unlink"
+    static let providerStartPattern: RouterPath = "/auth/:provider/start"
+    static let providerCallbackPattern: RouterPath = "/auth/:provider/callback"
+    /// Where the provider's cookie is scoped (`/auth/…`).
+    static let providerFlowCookiePath = "/auth"
+
+    static func signIn(returningTo path: String) -> String { "\(signIn)?next=\(PercentEncoding.encode(path))" }
+    static func signIn(notice: Notice) -> String { "\(signIn)?notice=\(notice.rawValue)" }
+    static func gallery(notice: Notice) -> String { "\(gallery)?notice=\(notice.rawValue)" }
+    static func gallery(before photoID: Int64) -> String { "\(gallery)?before=\(photoID)" }
+    static func account(notice: Notice) -> String { "\(account)?notice=\(notice.rawValue)" }
+    static func photo(_ publicID: String) -> String { "\(photos)/\(PercentEncoding.encode(publicID))" }
+    static func deletePhoto(_ publicID: String) -> String { "\(photo(publicID))/delete" }
+    static func providerCallback(_ provider: String) -> String { SocialSignInService.callbackPath(for: provider) }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// A live API token and its user, as found from the token a request carries.
+public struct AuthenticatedToken: Sendable {
+    public let tokenID: Int64
+    public let user: User
+    /// The app key the token was issued through.
+    public let appKeyName: String
+    let lastUsedAt: Date
+}
+
+/// API tokens, stored as SHA-256 hashes.
+public protocol APITokenRepository: Sendable {
+    /// Issues a token while `passwordHash` is still the user's current hash and the user is
+    /// enabled (false otherwise), like web sessions.
+    func create(
+        userID: Int64,
+        passwordHash: String?,
+        tokenHash: [UInt8],
+        appKeyName: String,
+        expiresAt: Date
+    ) async throws -> Bool
+    /// The live token: not revoked, not expired, its user not disabled.
+    func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken?
+    func touch(tokenID: Int64) async throws
+    func revoke(tokenID: Int64) async throws
+    @discardableResult func deleteExpired() async throws -> Int
+}
+
+public struct PostgresAPITokenRepository: APITokenRepository {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func create(
+        userID: Int64,
+        passwordHash: String?,
+        tokenHash: [UInt8],
+        appKeyName: String,
+        expiresAt: Date
+    ) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            INSERT INTO api_tokens (token_hash, user_id, app_key, expires_at)
+            SELECT \(ByteBuffer(bytes: tokenHash)), id, \(appKeyName), \(expiresAt)
+            FROM users WHERE id = \(userID) AND password_hash IS NOT DISTINCT FROM \(passwordHash) AND NOT disabled
+            FOR SHARE
+            RETURNING id
+            """,
+            logger: logger
+        )
+        return try await rows.collect().count == 1
+    }
+
+    public func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken? {
+        let rows = try await client.query(
+            """
+            SELECT t.id, t.app_key, t.last_used_at, \(unescaped: User.columns)
+            FROM api_tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = \(ByteBuffer(bytes: tokenHash)) AND t.revoked_at IS NULL
+              AND t.expires_at > now() AND NOT u.disabled
+            """,
+            logger: logger
+        )
+        for try await (tokenID, appKey, lastUsed, id, email, username, name, role, disabled, created) in rows.decode(
+            (Int64, String, Date, Int64, String?, String?, String, String, Bool, Date).self
+        ) {
+            let user = User(row: (id, email, username, name, role, disabled, created))
+            return AuthenticatedToken(tokenID: tokenID, user: user, appKeyName: appKey, lastUsedAt: lastUsed)
+        }
+        return nil
+    }
+
+    public func touch(tokenID: Int64) async throws {
+        try await client.query("UPDATE api_tokens SET last_used_at = now() WHERE id = \(tokenID)", logger: logger)
+    }
+
+    public func revoke(tokenID: Int64) async throws {
+        try await client.query(
+            "UPDATE api_tokens SET revoked_at = now() WHERE id = \(tokenID) AND revoked_at IS NULL",
+            logger: logger
+        )
+    }
+
+    public func deleteExpired() async throws -> Int {
+        // Kept a day past expiry or revocation, so "last used" stays visible for a while.
+        let rows = try await client.query(
+            """
+            DELETE FROM api_tokens
+            WHERE expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day'
+            RETURNING id
+            """,
+            logger: logger
+        )
+        return try await rows.collect().count
+    }
+}

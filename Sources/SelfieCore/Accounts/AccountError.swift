@@ -1,0 +1,58 @@
+/// Account operations that were refused for a reason the person can act on. The surfaces (web
+/// pages, API) choose the status and the words; the core only says what happened.
+public enum AccountError: Error, Equatable, Sendable {
+    /// Unknown login, wrong password, no password, or a disabled account: deliberately one case,
+    /// so nothing tells them apart.
+    case invalidCredentials
+    /// A provider sign-in reached an account that an admin disabled.
+    case disabled
+}
+
+/// A field of an account form or API request that the core validates.
+public enum Field: String, Sendable, CaseIterable {
+    case fullName
+    case email
+    case username
+    case password
+    case passwordConfirmation
+    case currentPassword
+    case newPassword
+    case newPasswordConfirmation
+}
+
+/// Why a field's value was refused: a machine-readable code; the surfaces word it.
+public enum FieldProblem: Equatable, Sendable {
+    case missing
+    case tooLong(maxCharacters: Int)
+    case controlCharacters
+    case notAnEmailAddress
+    case wrongLength(ClosedRange<Int>)
+    /// A username with characters other than `A–Z a–z 0–9 _`.
+    case disallowedCharacters
+    case passwordTooShort(minCharacters: Int)
+    /// bcrypt reads only 72 bytes: longer passwords are refused rather than truncated.
+    case passwordTooLong(maxBytes: Int)
+    case confirmationMismatch
+    /// A unique index refused it (another account has this email or username).
+    case taken
+    /// The current password given to confirm a change is not the account's.
+    case incorrect
+    /// An account with neither email nor username must choose a username with its first password.
+    case requiredWithoutEmail
+}
+
+/// Input refused, field by field. Thrown whole, so a form shows every problem at once.
+public struct InvalidFields: Error, Equatable, Sendable {
+    public var problems: [Field: FieldProblem]
+
+    public init(_ problems: [Field: FieldProblem] = [:]) {
+        self.problems = problems
+    }
+
+    public var isEmpty: Bool { problems.isEmpty }
+
+    public subscript(field: Field) -> FieldProblem? {
+        get { problems[field] }
+        set { problems[field] = newValue }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import Logging
+
+/// Account rules shared by the browser pages and the API: signing up, checking a password,
+/// changing it, and starting or ending browser sessions and API tokens.
+public struct AccountService: Sendable {
+    let users: any UserRepository
+    let sessions: any WebSessionRepository
+    let tokens: any APITokenRepository
+    let hasher: PasswordHasher
+    let audit: any AuditLog
+    let protection: BruteForceProtection
+    let sessionLifetime: Duration
+    let tokenLifetime: Duration
+
+    public init(
+        users: any UserRepository,
+        sessions: any WebSessionRepository,
+        tokens: any APITokenRepository,
+        hasher: PasswordHasher,
+        audit: any AuditLog,
+        protection: BruteForceProtection,
+        sessionLifetime: Duration,
+        tokenLifetime: Duration
+    ) {
+        self.protection = protection
+        self.users = users
+        self.sessions = sessions
+        self.tokens = tokens
+        self.hasher = hasher
+        self.audit = audit
+        self.sessionLifetime = sessionLifetime
+        self.tokenLifetime = tokenLifetime
+    }
+
+    /// Creates the account. Throws `InvalidFields` for invalid input, a taken email or username
+    /// included (decided by the unique index, not by a read beforehand).
+    public func signUp(_ request: SignUpRequest, origin: RequestOrigin) async throws -> UserCredentials {
+        let credentials = try await createAccount(request, role: .user)
+        await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: credentials.user.handle, origin: origin)
+        return credentials
+    }
+
+    /// Validates and creates an account (the caller records how it came to be).
+    func createAccount(_ request: SignUpRequest, role: User.Role) async throws -> UserCredentials {
+        var problems = request.validate()
+        guard problems.isEmpty else { throw problems }
+        let hash = try await hasher.hash(request.password)
+        do {
+            let user = try await users.create(
+                NewUser(email: request.email.isEmpty ? nil : request.email, username: request.username, fullName: request.fullName, passwordHash: hash, role: role)
+            )
+            return UserCredentials(user: user, passwordHash: hash)
+        } catch UniqueValueTaken.email {
+            problems[.email] = .taken
+            throw problems
+        } catch UniqueValueTaken.username {
+            problems[.username] = .taken
+            throw problems
+        }
+    }
+
+    /// The user whose email or username (`login`) and password these are, with the hash that was
+    /// verified (a session is only started while it is still current). Unknown login, wrong
+    /// password, an account without a password and a disabled account all throw the same
+    /// `AccountError.invalidCredentials`, after the same bcrypt work.
+    ///
+    /// An account (existing or not: lockout must not reveal which) with too many recent failures
+    /// is refused with `RateLimited` before its password is even checked. Lockout counts per
+    /// account, whichever of email or username was typed, so alternating them gains nothing.
+    public func authenticate(login: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
+        let login = login.trimmingCharacters(in: .whitespacesAndNewlines)
+        let attempted = AttemptedLogin.auditable(login)
+        let account = try await lookUp(login: login)
+        let lockoutKey = account?.user.lockoutKey ?? login
+        do {
+            try await protection.claimAttempt(account: lockoutKey)
+        } catch let error as RateLimited {
+            await audit.record(.signInLocked, actor: nil, targetUser: account?.user.id, target: attempted, origin: origin)
+            throw error
+        }
+        do {
+            let credentials = try await verify(account, password: password, attempted: attempted, origin: origin)
+            try await protection.clearFailures(account: lockoutKey)
+            return credentials
+        } catch AccountError.invalidCredentials {
+            AppMetrics.signInFailed()
+            throw AccountError.invalidCredentials
+        }
+    }
+
+    /// The account a sign-in field names: an email when it has an `@`, else a username.
+    private func lookUp(login: String) async throws -> UserCredentials? {
+        if login.contains("@") {
+            guard EmailAddress.isPlausible(login) else { return nil }
+            return try await users.credentials(forEmail: login)
+        }
+        guard Username.problem(with: login) == nil else { return nil }
+        return try await users.credentials(forUsername: login)
+    }
+
+    private func verify(_ account: UserCredentials?, password: String, attempted: String, origin: RequestOrigin) async throws
+        -> UserCredentials
+    {
+        guard PasswordPolicy.problem(with: password) == nil, let account, let hash = account.passwordHash else {
+            try await hasher.verifyAgainstDecoy(password)
+            await audit.record(.signInFailed, actor: nil, targetUser: account?.user.id, target: attempted, origin: origin)
+            throw AccountError.invalidCredentials
+        }
+        guard try await hasher.verify(password, against: hash), !account.user.isDisabled else {
+            await audit.record(.signInFailed, actor: nil, targetUser: account.user.id, target: attempted, origin: origin)
+            throw AccountError.invalidCredentials
+        }
+        try await users.recordSignIn(userID: account.user.id)
+        await audit.record(.signInSucceeded, actor: account.user.id, targetUser: account.user.id, target: attempted, origin: origin)
+        return account
+    }
+
+    /// Whether `password` is the signed-in user's current one (a re-authentication before a
+    /// sensitive change). Counted like a sign-in: the account's lockout applies, so a stolen
+    /// session cannot guess the password faster than the sign-in form allows. Throws
+    /// `RateLimited` while the account is locked.
+    func confirmPassword(_ password: String, against hash: String, of user: User, origin: RequestOrigin) async throws -> Bool {
+        do {
+            try await protection.claimAttempt(account: user.lockoutKey)
+        } catch let error as RateLimited {
+            await audit.record(.signInLocked, actor: user.id, targetUser: user.id, target: "current password", origin: origin)
+            throw error
+        }
+        guard try await hasher.verify(password, against: hash) else {
+            AppMetrics.signInFailed()
+            await audit.record(.passwordCheckFailed, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+            return false
+        }
+        try await protection.clearFailures(account: user.lockoutKey)
+        return true
+    }
+
+    /// Whether the user has a password (an account made through a provider may not, yet).
+    public func hasPassword(_ user: User) async throws -> Bool {
+        try await users.credentials(forID: user.id)?.passwordHash != nil
+    }
+
+    /// Checks the current password, stores the new one, ends the user's other browser sessions
+    /// and revokes their API tokens. Returns the credentials with the new hash. A wrong current
+    /// password is `InvalidFields` with `.currentPassword: .incorrect`, and counts toward the
+    /// account's lockout.
+    ///
+    /// An account made through a provider sets its first password without a current one; if it
+    /// has neither email nor username, it chooses a `username` too (a password needs something
+    /// to be typed next to).
+    @discardableResult
+    public func changePassword(
+        of user: User,
+        current: String,
+        new: String,
+        confirmation: String?,
+        username: String? = nil,
+        keepingSession sessionID: Int64?,
+        origin: RequestOrigin
+    ) async throws -> UserCredentials {
+        var problems = InvalidFields()
+        if let problem = PasswordPolicy.problem(with: new) {
+            problems[.newPassword] = problem
+        } else if let confirmation, confirmation != new {
+            problems[.newPasswordConfirmation] = .confirmationMismatch
+        }
+        guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
+        if let currentHash = credentials.passwordHash {
+            guard try await confirmPassword(current, against: currentHash, of: credentials.user, origin: origin) else {
+                problems[.currentPassword] = .incorrect
+                throw problems
+            }
+        }
+        var newUsername: String?
+        if credentials.user.email == nil, credentials.user.username == nil {
+            let chosen = (username ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if chosen.isEmpty {
+                problems[.username] = .requiredWithoutEmail
+            } else if let problem = Username.problem(with: chosen) {
+                problems[.username] = problem
+            } else {
+                newUsername = chosen
+            }
+        }
+        guard problems.isEmpty else { throw problems }
+        let hash = try await hasher.hash(new)
+        do {
+            try await users.replacePassword(userID: user.id, passwordHash: hash, username: newUsername, keepingSession: sessionID)
+        } catch UniqueValueTaken.username {
+            problems[.username] = .taken
+            throw problems
+        }
+        await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+        return UserCredentials(user: user, passwordHash: hash)
+    }
+
+    /// Starts a browser session and returns the token for its cookie. A fresh token every time:
+    /// a session id is never taken from the client, which rules out session fixation. Throws
+    /// `invalidCredentials` if the password changed or the user was disabled since it was checked.
+    public func startSession(for credentials: UserCredentials, userAgent: String, ipAddress: String) async throws
+        -> String
+    {
+        let token = RandomToken.urlSafe()
+        let started = try await sessions.create(
+            userID: credentials.user.id,
+            passwordHash: credentials.passwordHash,
+            tokenHash: RandomToken.hash(token),
+            userAgent: userAgent,
+            ipAddress: ipAddress,
+            expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds))
+        )
+        guard started else { throw AccountError.invalidCredentials }
+        return token
+    }
+
+    /// The session a cookie token belongs to, if it is live. Records activity at most once a minute.
+    /// Every signed-in request starts here, so it gives up (`DeadlineExceeded`) if the database
+    /// does not answer in time rather than holding the request until it comes back.
+    public func session(forToken token: String) async throws -> ActiveSession? {
+        let sessions = self.sessions
+        let hash = RandomToken.hash(token)
+        guard let session = try await withDeadline(databaseWaitLimit, { try await sessions.findActive(tokenHash: hash) }) else {
+            return nil
+        }
+        if session.lastSeenAt.timeIntervalSinceNow < -60 {
+            try await sessions.touch(sessionID: session.sessionID)
+        }
+        return session
+    }
+
+    /// Issues an API token (≥ 256 random bits; only its hash is stored) through `appKey`.
+    public func issueToken(for credentials: UserCredentials, appKey: String, origin: RequestOrigin) async throws
+        -> IssuedToken
+    {
+        let token = RandomToken.urlSafe()
+        let expiresAt = Date.now.addingTimeInterval(TimeInterval(tokenLifetime.components.seconds))
+        let issued = try await tokens.create(
+            userID: credentials.user.id,
+            passwordHash: credentials.passwordHash,
+            tokenHash: RandomToken.hash(token),
+            appKeyName: appKey,
+            expiresAt: expiresAt
+        )
+        guard issued else { throw AccountError.invalidCredentials }
+        await audit.record(.tokenIssued, actor: credentials.user.id, targetUser: credentials.user.id, target: "app key \(appKey)", origin: origin)
+        return IssuedToken(token: token, expiresAt: expiresAt)
+    }
+
+    /// The live token a request presents, if any. Records use at most once a minute.
+    public func token(_ token: String) async throws -> AuthenticatedToken? {
+        let tokens = self.tokens
+        let hash = RandomToken.hash(token)
+        guard let found = try await withDeadline(databaseWaitLimit, { try await tokens.findActive(tokenHash: hash) }) else {
+            return nil
+        }
+        if found.lastUsedAt.timeIntervalSinceNow < -60 {
+            try await tokens.touch(tokenID: found.tokenID)
+        }
+        return found
+    }
+
+    public func revokeToken(_ token: AuthenticatedToken, origin: RequestOrigin) async throws {
+        try await tokens.revoke(tokenID: token.tokenID)
+        await audit.record(.tokenRevoked, actor: token.user.id, targetUser: token.user.id, target: "app key \(token.appKeyName)", origin: origin)
+    }
+
+    /// Signs a browser out.
+    public func signOut(_ session: ActiveSession, origin: RequestOrigin) async throws {
+        try await sessions.delete(sessionID: session.sessionID)
+        await audit.record(.signedOut, actor: session.user.id, targetUser: session.user.id, target: session.user.handle, origin: origin)
+    }
+
+    /// Ends a session without it being a sign-out (a new sign-in in the same browser replaces it).
+    public func endSession(_ sessionID: Int64) async throws {
+        try await sessions.delete(sessionID: sessionID)
+    }
+
+    public func listSessions(of user: User) async throws -> [SessionSummary] {
+        try await sessions.list(userID: user.id)
+    }
+
+    @discardableResult
+    public func endOtherSessions(of user: User, keeping sessionID: Int64) async throws -> Int {
+        try await sessions.deleteAll(userID: user.id, keeping: sessionID)
+    }
+}
+
+/// A new API token, shown to the client once.
+public struct IssuedToken: Sendable {
+    public let token: String
+    public let expiresAt: Date
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// What someone types into a sign-up form (web) or sends to `/api/signup`.
+public struct SignUpRequest: Sendable {
+    public var fullName: String
+    public var email: String
+    /// Optional (nil when left empty).
+    public var username: String?
+    public var password: String
+    /// nil when the client has no confirmation field (the iOS app).
+    public var passwordConfirmation: String?
+    /// The register/login API's password registration names a username only; everywhere else an
+    /// email is required.
+    public var requiresEmail = true
+
+    public static let maximumNameCharacters = 100
+
+    public init(fullName: String, email: String, username: String? = nil, password: String, passwordConfirmation: String?) {
+        self.fullName = fullName.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let username = username?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.username = username.isEmpty ? nil : username
+        self.password = password
+        self.passwordConfirmation = passwordConfirmation
+    }
+
+    func validate() -> InvalidFields {
+        var problems = InvalidFields()
+        if fullName.isEmpty {
+            problems[.fullName] = .missing
+        } else if fullName.unicodeScalars.count > Self.maximumNameCharacters {  // as PostgreSQL's length() counts
+            problems[.fullName] = .tooLong(maxCharacters: Self.maximumNameCharacters)
+        } else if fullName.containsControlCharacters {
+            problems[.fullName] = .controlCharacters
+        }
+        if email.isEmpty, !requiresEmail, username != nil {
+            // A username-only account.
+        } else if !EmailAddress.isPlausible(email) {
+            problems[.email] = .notAnEmailAddress
+        }
+        if let username, let problem = Username.problem(with: username) {
+            problems[.username] = problem
+        }
+        if let problem = PasswordPolicy.problem(with: password) {
+            problems[.password] = problem
+        } else if let confirmation = passwordConfirmation, confirmation != password {
+            problems[.passwordConfirmation] = .confirmationMismatch
+        }
+        return problems
+    }
+}
+
+/// 5–30 characters of `[A-Za-z0-9_]` (the register/login API's rule). No `@`, so a sign-in field
+/// can hold either an email or a username without ambiguity.
+public enum Username {
+    public static let length = 5...30
+
+    public static func problem(with username: String) -> FieldProblem? {
+        guard length.contains(username.utf8.count) else { return .wrongLength(length) }
+        let allowed = username.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+        return allowed ? nil : .disallowedCharacters
+    }
+}
+
+public enum EmailAddress {
+    /// A light check (one `@`, a dotted domain, no spaces, ≤ 254 bytes): the real test of an
+    /// address is mail reaching it, not a regular expression.
+    public static func isPlausible(_ email: String) -> Bool {
+        guard email.utf8.count <= 254, !email.containsControlCharacters,
+            !email.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+        else {
+            return false
+        }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return false }
+        let domain = parts[1]
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
+    }
+}
+
+/// What someone typed as their login, as it may be kept in the audit log: only a well-formed
+/// email or username. Anything else (a password typed into the wrong field, say) is never stored.
+enum AttemptedLogin {
+    static let unrecognised = "(not an email or username)"
+
+    static func auditable(_ login: String) -> String {
+        if login.contains("@") { return EmailAddress.isPlausible(login) ? login : unrecognised }
+        return Username.problem(with: login) == nil ? login : unrecognised
+    }
+}
+
+extension String {
+    /// C0 controls (NUL included) and DEL: never part of a name, an email or a password, and
+    /// NUL would be cut off by bcrypt's C string or refused by PostgreSQL.
+    public var containsControlCharacters: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A person with an account. Deliberately holds no password hash: this is what pages and
+/// JSON are built from, so nothing secret can leak through it.
+public struct User: Sendable, Equatable {
+    public enum Role: String, Sendable {
+        case user
+        case admin
+    }
+
+    public let id: Int64
+    /// nil for an account made through a provider that shared no email.
+    public var email: String?
+    /// Optional; 5–30 of `[A-Za-z0-9_]`, unique regardless of case.
+    public var username: String?
+    public var fullName: String
+    public var role: Role
+    public var isDisabled: Bool
+    public let createdAt: Date
+}
+
+/// A user together with their bcrypt hash, only ever handed to the code that checks passwords.
+/// A session or token is only started while this hash is still the user's current one.
+public struct UserCredentials: Sendable {
+    public let user: User
+    /// nil while an account made through a provider has no password.
+    let passwordHash: String?
+}
+
+extension User {
+    /// How the user is named in logs, audit entries and admin pages: the email, else the username.
+    public var handle: String { email ?? username.map { "@\($0)" } ?? "user #\(id)" }
+
+    /// What failed sign-ins of this account are counted under: its email, else its username (the
+    /// two things a sign-in form accepts), so typing one or the other gains nothing.
+    var lockoutKey: String { email ?? username ?? "user #\(id)" }
+
+    /// The columns every query that reads a user selects, in this order, from `users` aliased `u`.
+    static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at"
+
+    /// A user as read through `columns`.
+    typealias Row = (Int64, String?, String?, String, String, Bool, Date)
+
+    init(row: Row) {
+        let (id, email, username, fullName, role, disabled, createdAt) = row
+        self.init(
+            id: id,
+            email: email,
+            username: username,
+            fullName: fullName,
+            role: Role(rawValue: role) ?? .user,
+            isDisabled: disabled,
+            createdAt: createdAt
+        )
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// What a new account is made of. `passwordHash` is nil for an account made through a provider.
+public struct NewUser: Sendable {
+    public var email: String?
+    public var emailVerified = false
+    public var username: String?
+    public var fullName: String
+    public var passwordHash: String?
+    public var role: User.Role = .user
+
+    /// The one INSERT of a user, yielding its `UserCredentials` row (alone, or inside the
+    /// transaction that also links a provider identity).
+    var insertQuery: PostgresQuery {
+        """
+        WITH u AS (
+            INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
+            VALUES (\(email), \(emailVerified), \(username), \(fullName), \(passwordHash), \(role.rawValue))
+            RETURNING *
+        )
+        SELECT \(unescaped: UserCredentials.columns) FROM u
+        """
+    }
+}
+
+extension UserCredentials {
+    /// `User.columns` and the hash, from `users` aliased `u`.
+    static let columns = "\(User.columns), u.password_hash"
+
+    /// The first row of a query that selected `columns`.
+    static func first(in rows: PostgresRowSequence) async throws -> UserCredentials? {
+        for try await (id, email, username, fullName, role, disabled, createdAt, hash) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, String?).self
+        ) {
+            return UserCredentials(user: User(row: (id, email, username, fullName, role, disabled, createdAt)), passwordHash: hash)
+        }
+        return nil
+    }
+}
+
+/// A unique index refused a new or changed user: another account has this value.
+enum UniqueValueTaken: Error {
+    case email
+    case username
+}
+
+/// Storage of users.
+public protocol UserRepository: Sendable {
+    /// Inserts a user; throws `UniqueValueTaken` when a unique index
+    /// refuses it.
+    func create(_ user: NewUser) async throws -> User
+    func find(id: Int64) async throws -> User?
+    func credentials(forEmail email: String) async throws -> UserCredentials?
+    func credentials(forUsername username: String) async throws -> UserCredentials?
+    func credentials(forID id: Int64) async throws -> UserCredentials?
+    /// The account with this email, if its address is verified (and only then).
+    func verifiedEmailOwner(_ email: String) async throws -> UserCredentials?
+    /// Stores a new password hash (and, when given, the username chosen with a first password)
+    /// and, in the same transaction, ends every browser session of the user but `keepingSession`
+    /// and revokes every API token: nothing signed in with the old password outlives the change.
+    /// Throws `UniqueValueTaken.username` when the username's unique index refuses it.
+    func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws
+    func recordSignIn(userID: Int64) async throws
+}
+
+public struct PostgresUserRepository: UserRepository {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func create(_ user: NewUser) async throws -> User {
+        do {
+            guard let credentials = try await UserCredentials.first(in: client.query(user.insertQuery, logger: logger)) else {
+                throw UniqueValueTaken.email  // unreachable: INSERT … RETURNING yields the row
+            }
+            return credentials.user
+        } catch let error as PSQLError where error.isUniqueViolation(constraint: "users_email_key") {
+            throw UniqueValueTaken.email
+        } catch let error as PSQLError where error.isUniqueViolation(constraint: "users_username_key") {
+            throw UniqueValueTaken.username
+        }
+    }
+
+    public func find(id: Int64) async throws -> User? {
+        try await credentials(forID: id)?.user
+    }
+
+    public func credentials(forEmail email: String) async throws -> UserCredentials? {
+        try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.email) = lower(\(email))")
+    }
+
+    public func credentials(forUsername username: String) async throws -> UserCredentials? {
+        try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.username) = lower(\(username))")
+    }
+
+    public func credentials(forID id: Int64) async throws -> UserCredentials? {
+        try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE u.id = \(id)")
+    }
+
+    public func verifiedEmailOwner(_ email: String) async throws -> UserCredentials? {
+        try await fetchOne(
+            "SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.email) = lower(\(email)) AND u.email_verified"
+        )
+    }
+
+    public func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    UPDATE users SET password_hash = \(passwordHash), username = coalesce(\(username), username), updated_at = now()
+                    WHERE id = \(userID)
+                    """,
+                    logger: logger
+                )
+                try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
+            }
+        } catch let error as PostgresTransactionError {
+            if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {
+                throw UniqueValueTaken.username
+            }
+            throw error
+        }
+    }
+
+    public func recordSignIn(userID: Int64) async throws {
+        try await client.query("UPDATE users SET last_signed_in_at = now() WHERE id = \(userID)", logger: logger)
+    }
+
+    private func fetchOne(_ query: PostgresQuery) async throws -> UserCredentials? {
+        try await UserCredentials.first(in: client.query(query, logger: logger))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// A signed-in browser: the session row and its (enabled) user.
+public struct ActiveSession: Sendable {
+    public let sessionID: Int64
+    public let user: User
+    let lastSeenAt: Date
+}
+
+/// One of a user's sessions, as listed on the account page.
+public struct SessionSummary: Sendable {
+    public let id: Int64
+    public let userAgent: String
+    public let ipAddress: String
+    public let createdAt: Date
+    public let lastSeenAt: Date
+}
+
+/// Server-side browser sessions. Looked up by the SHA-256 of the cookie's token.
+public protocol WebSessionRepository: Sendable {
+    /// Starts a session, but only while the user is enabled and their password hash is still
+    /// `passwordHash` (the one just verified). Returns false otherwise: a password change or a
+    /// disable that lands while bcrypt runs cannot be outlived by the session being created.
+    func create(
+        userID: Int64,
+        passwordHash: String?,
+        tokenHash: [UInt8],
+        userAgent: String,
+        ipAddress: String,
+        expiresAt: Date
+    ) async throws -> Bool
+    /// The live session for a token: not expired, and its user not disabled.
+    func findActive(tokenHash: [UInt8]) async throws -> ActiveSession?
+    func touch(sessionID: Int64) async throws
+    func delete(sessionID: Int64) async throws
+    func list(userID: Int64) async throws -> [SessionSummary]
+    /// Ends every session of a user but `keeping` (nil: all). Returns how many ended.
+    @discardableResult func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int
+    @discardableResult func deleteExpired() async throws -> Int
+}
+
+public struct PostgresWebSessionRepository: WebSessionRepository {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func create(
+        userID: Int64,
+        passwordHash: String?,
+        tokenHash: [UInt8],
+        userAgent: String,
+        ipAddress: String,
+        expiresAt: Date
+    ) async throws -> Bool {
+        // FOR SHARE waits for a concurrent password change (which holds the row) and then re-checks.
+        let rows = try await client.query(
+            """
+            INSERT INTO web_sessions (token_hash, user_id, user_agent, ip_address, expires_at)
+            SELECT \(ByteBuffer(bytes: tokenHash)), id, \(String(userAgent.prefix(512))), \(ipAddress), \(expiresAt)
+            FROM users WHERE id = \(userID) AND password_hash IS NOT DISTINCT FROM \(passwordHash) AND NOT disabled
+            FOR SHARE
+            RETURNING id
+            """,
+            logger: logger
+        )
+        return try await rows.collect().count == 1
+    }
+
+    public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {
+        let rows = try await client.query(
+            """
+            SELECT s.id, s.last_seen_at, \(unescaped: User.columns)
+            FROM web_sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash)) AND s.expires_at > now() AND NOT u.disabled
+            """,
+            logger: logger
+        )
+        for try await (sessionID, lastSeen, id, email, username, name, role, disabled, created) in rows.decode(
+            (Int64, Date, Int64, String?, String?, String, String, Bool, Date).self
+        ) {
+            let user = User(row: (id, email, username, name, role, disabled, created))
+            return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen)
+        }
+        return nil
+    }
+
+    public func touch(sessionID: Int64) async throws {
+        try await client.query("UPDATE web_sessions SET last_seen_at = now() WHERE id = \(sessionID)", logger: logger)
+    }
+
+    public func delete(sessionID: Int64) async throws {
+        try await client.query("DELETE FROM web_sessions WHERE id = \(sessionID)", logger: logger)
+    }
+
+    public func list(userID: Int64) async throws -> [SessionSummary] {
+        let rows = try await client.query(
+            """
+            SELECT id, user_agent, ip_address, created_at, last_seen_at FROM web_sessions
+            WHERE user_id = \(userID) AND expires_at > now()
+            ORDER BY last_seen_at DESC
+            """,
+            logger: logger
+        )
+        var sessions: [SessionSummary] = []
+        for try await (id, agent, ip, created, lastSeen) in rows.decode((Int64, String, String, Date, Date).self) {
+            sessions.append(.init(id: id, userAgent: agent, ipAddress: ip, createdAt: created, lastSeenAt: lastSeen))
+        }
+        return sessions
+    }
+
+    public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
+        let rows = try await client.query(
+            """
+            DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keeping) RETURNING id
+            """,
+            logger: logger
+        )
+        return try await rows.collect().count
+    }
+
+    public func deleteExpired() async throws -> Int {
+        let rows = try await client.query("DELETE FROM web_sessions WHERE expires_at <= now() RETURNING id", logger: logger)
+        return try await rows.collect().count
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Numbers on the admin dashboard.
+public struct DashboardCounts: Sendable {
+    public let users: Int
+    public let activeSessions: Int
+    public let photos: Int
+    public let bytesStored: Int64
+    public let signInsLastDay: Int
+    public let failedSignInsLastDay: Int
+}
+
+/// A user as the admin pages list them.
+public struct UserSummary: Sendable {
+    public let user: User
+    public let photoCount: Int
+    public let bytesStored: Int64
+    public let lastSignedInAt: Date?
+}
+
+/// An API token as the admin user page lists it.
+public struct TokenSummary: Sendable {
+    public let appKey: String
+    public let createdAt: Date
+    public let lastUsedAt: Date
+    public let expiresAt: Date
+}
+
+public enum UserSort: String, Sendable {
+    case newest
+    case oldest
+}
+
+/// Refusals of admin actions.
+public enum AdminError: Error, Equatable, Sendable {
+    /// The action would leave nobody to run the service.
+    case lastAdmin
+    case noSuchUser
+    /// An app key name must be 3 to 64 of `A–Z a–z 0–9 . _ -`.
+    case invalidKeyName
+    /// The name of the key from the environment.
+    case keyNameReserved
+    case keyNameTaken
+    /// No active app key of that name (the environment's key cannot be revoked).
+    case noSuchKey
+}
+
+/// The queries and changes behind the admin pages and the `selfie admin` commands.
+public protocol AdminRepository: Sendable {
+    func dashboard() async throws -> DashboardCounts
+    /// One page of users matching `search` (any part of the email or name, any case).
+    func users(search: String, sort: UserSort, offset: Int, limit: Int) async throws -> [UserSummary]
+    func user(id: Int64) async throws -> UserSummary?
+    func user(email: String) async throws -> User?
+    func tokens(userID: Int64) async throws -> [TokenSummary]
+    // Each change below commits together with its audit record, or not at all.
+
+    /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
+    func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws
+    /// Refuses to demote the last admin.
+    func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws
+    /// Ends every session and token of the user.
+    func revokeAccess(userID: Int64, audit: AuditRecord) async throws
+    /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
+    /// Refuses to delete the last admin.
+    func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey]
+}
+
+public struct PostgresAdminRepository: AdminRepository {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func dashboard() async throws -> DashboardCounts {
+        let rows = try await client.query(
+            """
+            SELECT
+                (SELECT count(*)::int FROM users),
+                (SELECT count(*)::int FROM web_sessions WHERE expires_at > now()),
+                (SELECT count(*)::int FROM photos),
+                (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos),
+                (SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.succeeded' AND occurred_at > now() - interval '24 hours'),
+                (SELECT count(*)::int FROM audit_events WHERE event IN ('sign_in.failed', 'sign_in.locked') AND occurred_at > now() - interval '24 hours')
+            """,
+            logger: logger
+        )
+        for try await (users, sessions, photos, bytes, signIns, failed) in rows.decode((Int, Int, Int, Int64, Int, Int).self) {
+            return DashboardCounts(
+                users: users,
+                activeSessions: sessions,
+                photos: photos,
+                bytesStored: bytes,
+                signInsLastDay: signIns,
+                failedSignInsLastDay: failed
+            )
+        }
+        throw AdminError.noSuchUser  // unreachable: the query always yields one row
+    }
+
+    private static let summaryColumns = """
+        u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.last_signed_in_at,
+        (SELECT count(*)::int FROM photos p WHERE p.user_id = u.id),
+        (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos p WHERE p.user_id = u.id)
+        """
+
+    public func users(search: String, sort: UserSort, offset: Int, limit: Int) async throws -> [UserSummary] {
+        // LIKE's wildcards in the search text are matched literally.
+        let pattern = "%" + search.lowercased()
+            .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let order = sort == .newest ? "u.created_at DESC, u.id DESC" : "u.created_at ASC, u.id ASC"
+        return try await summaries(
+            """
+            SELECT \(unescaped: Self.summaryColumns) FROM users u
+            WHERE \(search) = '' OR lower(u.email) LIKE \(pattern) OR lower(u.full_name) LIKE \(pattern)
+              OR lower(u.username) LIKE \(pattern)
+            ORDER BY \(unescaped: order) LIMIT \(limit) OFFSET \(offset)
+            """
+        )
+    }
+
+    public func user(id: Int64) async throws -> UserSummary? {
+        try await summaries("SELECT \(unescaped: Self.summaryColumns) FROM users u WHERE u.id = \(id)").first
+    }
+
+    public func user(email: String) async throws -> User? {
+        try await summaries(
+            "SELECT \(unescaped: Self.summaryColumns) FROM users u WHERE lower(u.email) = lower(\(email))"
+        ).first?.user
+    }
+
+    public func tokens(userID: Int64) async throws -> [TokenSummary] {
+        var tokens: [TokenSummary] = []
+        for try await (key, created, used, expires) in try await client.query(
+            """
+            SELECT app_key, created_at, last_used_at, expires_at FROM api_tokens
+            WHERE user_id = \(userID) AND revoked_at IS NULL AND expires_at > now()
+            ORDER BY last_used_at DESC
+            """,
+            logger: logger
+        ).decode((String, Date, Date, Date).self) {
+            tokens.append(TokenSummary(appKey: key, createdAt: created, lastUsedAt: used, expiresAt: expires))
+        }
+        return tokens
+    }
+
+    public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
+        try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled, audit: audit) { connection in
+            try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
+            if disabled { try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger) }
+        }
+    }
+
+    public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
+        try await changeGuardingLastAdmin(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
+            try await connection.query(
+                "UPDATE users SET role = \(role.rawValue), updated_at = now() WHERE id = \(userID)",
+                logger: logger
+            )
+        }
+    }
+
+    public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
+            try await connection.query(audit.insertQuery, logger: logger)
+        }
+    }
+
+    public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
+        var keys: [BlobKey] = []
+        try await changeGuardingLastAdmin(userID: id, removesAdmin: true, audit: audit) { connection in
+            for try await key in try await connection.query(
+                "DELETE FROM photos WHERE user_id = \(id) RETURNING blob_key",
+                logger: logger
+            ).decode(String.self) {
+                if let key = BlobKey(key) { keys.append(key) }
+            }
+            // web_sessions and api_tokens go with the user (ON DELETE CASCADE).
+            try await connection.query("DELETE FROM users WHERE id = \(id)", logger: logger)
+        }
+        return keys
+    }
+
+    /// Runs `change` in a transaction that first locks every enabled admin, so two admins cannot
+    /// demote each other at the same moment and leave none.
+    private func changeGuardingLastAdmin(
+        userID: Int64,
+        removesAdmin: Bool,
+        audit: AuditRecord,
+        _ change: (PostgresConnection) async throws -> Void
+    ) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                // The admins first, always in id order, then the target: two admins acting on each
+                // other at once queue up instead of deadlocking.
+                var admins: [Int64] = []
+                if removesAdmin {
+                    for try await id in try await connection.query(
+                        "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
+                        logger: logger
+                    ).decode(Int64.self) {
+                        admins.append(id)
+                    }
+                }
+                var exists = false
+                for try await _ in try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+                    .decode(Int64.self)
+                {
+                    exists = true
+                }
+                guard exists else { throw AdminError.noSuchUser }
+                if removesAdmin, admins == [userID] { throw AdminError.lastAdmin }
+                try await change(connection)
+                try await connection.query(audit.insertQuery, logger: logger)
+            }
+        } catch let error as PostgresTransactionError {
+            if let adminError = error.closureError as? AdminError { throw adminError }
+            throw error
+        }
+    }
+
+    private func summaries(_ query: PostgresQuery) async throws -> [UserSummary] {
+        var summaries: [UserSummary] = []
+        for try await (id, email, username, name, role, disabled, created, lastSignIn, photos, bytes) in try await client.query(
+            query,
+            logger: logger
+        ).decode((Int64, String?, String?, String, String, Bool, Date, Date?, Int, Int64).self) {
+            let user = User(row: (id, email, username, name, role, disabled, created))
+            summaries.append(UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn))
+        }
+        return summaries
+    }
+}

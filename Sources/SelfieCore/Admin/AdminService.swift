@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// What admins (on the admin pages, or with `selfie admin`) can do, each action audited with the
+/// acting admin and the target.
+public struct AdminService: Sendable {
+    let admin: any AdminRepository
+    let accounts: AccountService
+    let appKeys: AppKeyDirectory
+    let blobs: any BlobStore
+    let audit: any AuditLog
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(
+        admin: any AdminRepository,
+        accounts: AccountService,
+        appKeys: AppKeyDirectory,
+        blobs: any BlobStore,
+        audit: any AuditLog,
+        logger: Logger
+    ) {
+        self.admin = admin
+        self.accounts = accounts
+        self.appKeys = appKeys
+        self.blobs = blobs
+        self.audit = audit
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    /// Actions on a user, each behind a confirmation page and a CSRF-protected POST.
+    public enum UserAction: String, CaseIterable, Sendable {
+        case disable
+        case enable
+        case revokeAccess = "revoke-access"
+        case delete
+        case promote
+        case demote
+
+        var event: AuditEventType {
+            switch self {
+            case .disable: .userDisabled
+            case .enable: .userEnabled
+            case .revokeAccess: .userSessionsRevoked
+            case .delete: .userDeleted
+            case .promote: .userPromoted
+            case .demote: .userDemoted
+            }
+        }
+    }
+
+    public func perform(_ action: UserAction, on userID: Int64, by actor: User?, origin: RequestOrigin) async throws {
+        guard let target = try await admin.user(id: userID)?.user else { throw AdminError.noSuchUser }
+        let record = AuditRecord(type: action.event, actor: actor?.id, targetUser: target.id, target: target.handle, origin: origin)
+        switch action {
+        case .disable: try await admin.setDisabled(true, userID: userID, audit: record)
+        case .enable: try await admin.setDisabled(false, userID: userID, audit: record)
+        case .revokeAccess: try await admin.revokeAccess(userID: userID, audit: record)
+        case .promote: try await admin.setRole(.admin, userID: userID, audit: record)
+        case .demote: try await admin.setRole(.user, userID: userID, audit: record)
+        case .delete:
+            let keys = try await admin.deleteUser(id: userID, audit: record)
+            for key in keys {
+                do {
+                    try await blobs.delete(key)
+                } catch {
+                    logger.warning("blob of a deleted user left for the sweep", metadata: ["blob": "\(key)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    public func dashboard() async throws -> DashboardCounts { try await admin.dashboard() }
+
+    /// One page of users matching `search` (any part of the email or name, any case).
+    public func users(search: String, sort: UserSort, offset: Int, limit: Int) async throws -> [UserSummary] {
+        try await admin.users(search: search, sort: sort, offset: offset, limit: limit)
+    }
+
+    public func user(id: Int64) async throws -> UserSummary? { try await admin.user(id: id) }
+
+    public func tokens(of userID: Int64) async throws -> [TokenSummary] { try await admin.tokens(userID: userID) }
+
+    /// Newest first; `userID` matches actor or target; `before` pages by id.
+    public func auditEntries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await audit.entries(userID: userID, type: type, before: before, limit: limit)
+    }
+
+    /// Creates an account with the admin role (the `selfie admin create` command).
+    public func createAdmin(email: String, fullName: String, password: String, origin: RequestOrigin) async throws -> User {
+        let request = SignUpRequest(fullName: fullName, email: email, password: password, passwordConfirmation: nil)
+        let user = try await accounts.createAccount(request, role: .admin).user
+        await audit.record(.userCreated, actor: nil, targetUser: user.id, target: "\(user.handle) (admin)", origin: origin)
+        return user
+    }
+
+    /// Promotes or demotes by email (the `selfie admin promote|demote` commands).
+    public func setRole(_ role: User.Role, email: String, origin: RequestOrigin) async throws -> User {
+        guard let user = try await admin.user(email: email.trimmingCharacters(in: .whitespaces)) else { throw AdminError.noSuchUser }
+        try await perform(role == .admin ? .promote : .demote, on: user.id, by: nil, origin: origin)
+        return user
+    }
+
+    // MARK: App keys
+
+    public func appKeyListings() async throws -> [AppKeyListing] {
+        let uses = try await appKeys.keys.lastUses()
+        let environment = AppKeyListing(
+            name: appKeys.environmentKey.name,
+            isFromEnvironment: true,
+            createdAt: nil,
+            revokedAt: nil,
+            lastUsedAt: uses[appKeys.environmentKey.name]
+        )
+        return try await [environment] + appKeys.keys.all().map {
+            AppKeyListing(name: $0.name, isFromEnvironment: false, createdAt: $0.createdAt, revokedAt: $0.revokedAt, lastUsedAt: uses[$0.name])
+        }
+    }
+
+    /// Adds a key and returns its generated password, which is shown once and never stored.
+    public func createAppKey(name: String, by actor: User, origin: RequestOrigin) async throws -> String {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard name.range(of: "^[A-Za-z0-9._-]{3,64}$", options: .regularExpression) != nil else {
+            throw AdminError.invalidKeyName
+        }
+        guard name != appKeys.environmentKey.name else {
+            throw AdminError.keyNameReserved
+        }
+        let password = RandomToken.urlSafe(byteCount: 24)
+        do {
+            try await appKeys.keys.create(name: name, passwordDigest: AppKey(name: name, password: password).passwordDigest, createdBy: actor.id)
+        } catch let error as PSQLError where error.isUniqueViolation() {
+            throw AdminError.keyNameTaken
+        }
+        await audit.record(.appKeyCreated, actor: actor.id, targetUser: nil, target: name, origin: origin)
+        return password
+    }
+
+    public func revokeAppKey(name: String, by actor: User, origin: RequestOrigin) async throws {
+        guard try await appKeys.keys.revoke(name: name) else {
+            throw AdminError.noSuchKey
+        }
+        await audit.record(.appKeyRevoked, actor: actor.id, targetUser: nil, target: name, origin: origin)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// An app key as the admin page lists it.
+public struct AppKeyListing: Sendable {
+    public let name: String
+    /// From `API_AUTH_NAME`/`API_AUTH_PASSWORD`: always valid, cannot be revoked here.
+    public let isFromEnvironment: Bool
+    public let createdAt: Date?
+    public let revokedAt: Date?
+    public let lastUsedAt: Date?
+}
+
+/// App keys added by admins (only the SHA-256 of each password is kept) and every key's last use.
+public protocol AppKeyRepository: Sendable {
+    func create(name: String, passwordDigest: [UInt8], createdBy: Int64?) async throws
+    func revoke(name: String) async throws -> Bool
+    /// The key if it exists and is not revoked.
+    func activeKey(named name: String) async throws -> AppKey?
+    func all() async throws -> [(name: String, createdAt: Date, revokedAt: Date?)]
+    func recordUse(of name: String) async throws
+    func lastUses() async throws -> [String: Date]
+}
+
+public struct PostgresAppKeyRepository: AppKeyRepository {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func create(name: String, passwordDigest: [UInt8], createdBy: Int64?) async throws {
+        try await client.query(
+            "INSERT INTO app_keys (name, password_digest, created_by) VALUES (\(name), \(ByteBuffer(bytes: passwordDigest)), \(createdBy))",
+            logger: logger
+        )
+    }
+
+    public func revoke(name: String) async throws -> Bool {
+        let rows = try await client.query(
+            "UPDATE app_keys SET revoked_at = now() WHERE name = \(name) AND revoked_at IS NULL RETURNING id",
+            logger: logger
+        )
+        return try await rows.collect().count == 1
+    }
+
+    public func activeKey(named name: String) async throws -> AppKey? {
+        for try await digest in try await client.query(
+            "SELECT password_digest FROM app_keys WHERE name = \(name) AND revoked_at IS NULL",
+            logger: logger
+        ).decode(ByteBuffer.self) {
+            return AppKey(name: name, passwordDigest: Array(digest.readableBytesView))
+        }
+        return nil
+    }
+
+    public func all() async throws -> [(name: String, createdAt: Date, revokedAt: Date?)] {
+        var keys: [(String, Date, Date?)] = []
+        for try await row in try await client.query(
+            "SELECT name, created_at, revoked_at FROM app_keys ORDER BY created_at DESC",
+            logger: logger
+        ).decode((String, Date, Date?).self) {
+            keys.append(row)
+        }
+        return keys
+    }
+
+    public func recordUse(of name: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO app_key_usage (name, last_used_at) VALUES (\(name), now())
+            ON CONFLICT (name) DO UPDATE SET last_used_at = excluded.last_used_at
+            """,
+            logger: logger
+        )
+    }
+
+    public func lastUses() async throws -> [String: Date] {
+        var uses: [String: Date] = [:]
+        for try await (name, at) in try await client.query("SELECT name, last_used_at FROM app_key_usage", logger: logger)
+            .decode((String, Date).self)
+        {
+            uses[name] = at
+        }
+        return uses
+    }
+}
+
+/// Every valid app key: the one from the environment and those admins added (not revoked).
+public struct AppKeyDirectory: AppKeyStore {
+    let environmentKey: AppKey
+    let keys: any AppKeyRepository
+
+    public init(environmentKey: AppKey, keys: any AppKeyRepository) {
+        self.environmentKey = environmentKey
+        self.keys = keys
+    }
+
+    public func key(named name: String) async throws -> AppKey? {
+        if constantTimeEquals(Array(name.utf8), Array(environmentKey.name.utf8)) { return environmentKey }
+        return try await keys.activeKey(named: name)
+    }
+
+    public func recordUse(of key: AppKey) async throws {
+        try await keys.recordUse(of: key.name)
+    }
+}

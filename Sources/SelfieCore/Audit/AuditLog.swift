@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The kinds of security events Selfie records.
+public enum AuditEventType: String, CaseIterable, Sendable {
+    case signedUp = "user.signed_up"
+    case signInSucceeded = "sign_in.succeeded"
+    case signInFailed = "sign_in.failed"
+    /// Refused without checking the password: the account is locked after too many failures.
+    case signInLocked = "sign_in.locked"
+    case signedOut = "session.signed_out"
+    /// Signed in (or up) through a provider; the target names the provider.
+    case socialSignInSucceeded = "social.signed_in"
+    case socialSignInRefused = "social.refused"
+    case identityLinked = "social.linked"
+    case identityUnlinked = "social.unlinked"
+    case passwordChanged = "password.changed"
+    /// A wrong current password given to confirm a change (counted like a failed sign-in).
+    case passwordCheckFailed = "password.check_failed"
+    case tokenIssued = "token.issued"
+    case tokenRevoked = "token.revoked"
+    case photoUploaded = "photo.uploaded"
+    case photoDeleted = "photo.deleted"
+    case userCreated = "admin.user_created"
+    case userDisabled = "admin.user_disabled"
+    case userEnabled = "admin.user_enabled"
+    case userSessionsRevoked = "admin.sessions_revoked"
+    case userDeleted = "admin.user_deleted"
+    case userPromoted = "admin.user_promoted"
+    case userDemoted = "admin.user_demoted"
+    case appKeyCreated = "admin.app_key_created"
+    case appKeyRevoked = "admin.app_key_revoked"
+}
+
+/// Where a request came from, for the audit log.
+public struct RequestOrigin: Sendable, Equatable {
+    public let ipAddress: String
+    public let userAgent: String
+
+    public init(ipAddress: String, userAgent: String) {
+        self.ipAddress = ipAddress
+        self.userAgent = String(userAgent.prefix(512))
+    }
+
+    /// Actions taken with the `selfie` command on the server itself.
+    public static let commandLine = RequestOrigin(ipAddress: "", userAgent: "selfie command line")
+}
+
+/// An event to record.
+public struct AuditRecord: Sendable {
+    let type: AuditEventType
+    let actor: Int64?
+    let targetUser: Int64?
+    let target: String
+    let origin: RequestOrigin
+
+    /// The one INSERT every audit event goes through (alone, or inside the transaction of the
+    /// change it records, so that the change and its event commit together).
+    var insertQuery: PostgresQuery {
+        """
+        INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
+        VALUES (\(type.rawValue), \(actor), \(targetUser), \(String(target.prefix(320))), \(origin.ipAddress), \(origin.userAgent))
+        """
+    }
+}
+
+/// One recorded event.
+public struct AuditEntry: Sendable {
+    public let id: Int64
+    public let occurredAt: Date
+    public let type: String
+    public let actorID: Int64?
+    public let actorEmail: String?
+    public let targetUserID: Int64?
+    public let targetUserEmail: String?
+    public let target: String
+    public let ipAddress: String
+    public let userAgent: String
+}
+
+/// The append-only record of security events.
+public protocol AuditLog: Sendable {
+    /// Records an event. Never throws: a failure to audit is logged, and the action it describes
+    /// (already done) is not undone. Admin actions do not come here: their events are written in
+    /// the same transaction as the change (`AuditRecord.insertQuery`).
+    func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async
+    /// Newest first; `userID` matches actor or target; `before` pages by id.
+    func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry]
+}
+
+public struct PostgresAuditLog: AuditLog {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async {
+        do {
+            let record = AuditRecord(type: type, actor: actor, targetUser: targetUser, target: target, origin: origin)
+            try await client.query(record.insertQuery, logger: logger)
+        } catch {
+            logger.error("could not record audit event", metadata: ["event": "\(type.rawValue)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
+    public func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        let rows = try await client.query(
+            """
+            SELECT e.id, e.occurred_at, e.event, e.actor_id, a.email, e.target_user_id, t.email, e.target, e.ip_address, e.user_agent
+            FROM audit_events e
+            LEFT JOIN users a ON a.id = e.actor_id
+            LEFT JOIN users t ON t.id = e.target_user_id
+            WHERE (\(userID)::bigint IS NULL OR e.actor_id = \(userID) OR e.target_user_id = \(userID))
+              AND (\(type)::text IS NULL OR e.event = \(type))
+              AND (\(before)::bigint IS NULL OR e.id < \(before))
+            ORDER BY e.id DESC
+            LIMIT \(limit)
+            """,
+            logger: logger
+        )
+        var entries: [AuditEntry] = []
+        for try await (id, at, event, actor, actorEmail, targetUser, targetEmail, target, ip, agent) in rows.decode(
+            (Int64, Date, String, Int64?, String?, Int64?, String?, String, String, String).self
+        ) {
+            entries.append(
+                AuditEntry(
+                    id: id,
+                    occurredAt: at,
+                    type: event,
+                    actorID: actor,
+                    actorEmail: actorEmail,
+                    targetUserID: targetUser,
+                    targetUserEmail: targetEmail,
+                    target: target,
+                    ipAddress: ip,
+                    userAgent: agent
+                )
+            )
+        }
+        return entries
+    }
+}

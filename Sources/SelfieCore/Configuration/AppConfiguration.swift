@@ -1,0 +1,215 @@
+import Foundation
+import Logging
+
+/// Everything Selfie reads from its environment, validated once at start-up.
+///
+/// `load(from:)` collects every problem before failing, so an operator fixes them all in one go.
+/// No secret has a default: `make run` writes generated development values to `.env`.
+public struct AppConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Absolute base URL for links the server hands out (no trailing slash).
+    public var publicURL: URL
+    public var secretKey: SecretKey
+    public var database: DatabaseURL
+    public var apiAuthName: String
+    public var apiAuthPassword: String
+    public var logLevel: Logger.Level
+    /// How long a browser session lives after sign-in.
+    public var sessionLifetime: Duration
+    /// bcrypt work factor; never below 12 outside tests of the hashing code itself.
+    public var bcryptCost: UInt8
+    /// Where photos are stored.
+    public var blobStore: BlobStoreConfiguration
+    /// Size, concurrency and time limits on uploads (`MAX_UPLOAD_BYTES`, `MAX_CONCURRENT_UPLOADS`,
+    /// `MAX_CONCURRENT_UPLOADS_PER_USER`, `UPLOAD_TIMEOUT_SECONDS`).
+    public var uploads: UploadLimits
+    /// The largest photo accepted, in bytes (`MAX_UPLOAD_BYTES`).
+    public var maxUploadBytes: Int {
+        get { uploads.maxBytes }
+        set { uploads.maxBytes = newValue }
+    }
+    /// How long a signed image URL stays valid.
+    public var signedURLLifetime: Duration
+    /// How long an API token lives (`TOKEN_TTL_SECONDS`).
+    public var tokenLifetime: Duration
+    /// Lockout and rate limits (`LOCKOUT_*`, `RATE_LIMIT_*`).
+    public var protection: ProtectionConfiguration
+    /// When set, Prometheus metrics are served on this port (127.0.0.1 only) at /metrics.
+    public var metricsPort: Int?
+    /// Sign-in with Apple, Google, an OpenID Connect issuer, Facebook, Twitter (all off by default).
+    public var social: SocialConfiguration
+
+    /// Cookies get `Secure` when the public URL is https.
+    public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
+
+    public init(
+        host: String,
+        port: Int,
+        publicURL: URL,
+        secretKey: SecretKey,
+        database: DatabaseURL,
+        apiAuthName: String,
+        apiAuthPassword: String,
+        logLevel: Logger.Level = .info,
+        sessionLifetime: Duration = .seconds(30 * 24 * 3600),
+        bcryptCost: UInt8 = 12,
+        blobStore: BlobStoreConfiguration = .filesystem(directory: "data/blobs"),
+        uploads: UploadLimits = UploadLimits(),
+        signedURLLifetime: Duration = .seconds(3600),
+        tokenLifetime: Duration = .seconds(86400),
+        protection: ProtectionConfiguration = ProtectionConfiguration(),
+        metricsPort: Int? = nil,
+        social: SocialConfiguration = SocialConfiguration()
+    ) {
+        self.host = host
+        self.port = port
+        self.publicURL = publicURL
+        self.secretKey = secretKey
+        self.database = database
+        self.apiAuthName = apiAuthName
+        self.apiAuthPassword = apiAuthPassword
+        self.logLevel = logLevel
+        self.sessionLifetime = sessionLifetime
+        self.bcryptCost = bcryptCost
+        self.blobStore = blobStore
+        self.uploads = uploads
+        self.signedURLLifetime = signedURLLifetime
+        self.tokenLifetime = tokenLifetime
+        self.protection = protection
+        self.metricsPort = metricsPort
+        self.social = social
+    }
+
+    /// Reads and validates the configuration, naming every missing or invalid variable at once.
+    public static func load(from environment: [String: String]) throws(ConfigurationError) -> AppConfiguration {
+        var problems: [String] = []
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        func required(_ name: String, _ meaning: String) -> String? {
+            guard let raw = value(name) else {
+                problems.append("\(name) is missing (\(meaning))")
+                return nil
+            }
+            return raw
+        }
+
+        let host = value("HOST") ?? "127.0.0.1"
+        var port = 8080
+        if let raw = value("PORT") {
+            if let parsed = Int(raw), (0...65535).contains(parsed) {
+                port = parsed
+            } else {
+                problems.append("PORT must be a number from 0 to 65535, got \"\(raw)\"")
+            }
+        }
+
+        var publicURL = URL(string: "http://\(host):\(port)")!
+        if let raw = value("PUBLIC_URL") {
+            let trimmed = raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+            if let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                url.host != nil
+            {
+                publicURL = url
+            } else {
+                problems.append("PUBLIC_URL must be an absolute http(s) URL, got \"\(raw)\"")
+            }
+        }
+
+        var secretKey: SecretKey?
+        if let raw = required("SECRET_KEY", "at least 32 random bytes; signs URLs and CSRF tokens") {
+            do {
+                secretKey = try SecretKey(raw)
+            } catch {
+                problems.append("SECRET_KEY \(error.reason)")
+            }
+        }
+
+        var database: DatabaseURL?
+        if let raw = required("DATABASE_URL", "postgres://user:password@host:port/database") {
+            do {
+                database = try DatabaseURL(raw)
+            } catch {
+                problems.append("DATABASE_URL \(error.reason)")
+            }
+        }
+        if let raw = value("DATABASE_POOL_SIZE") {
+            if let size = Int(raw), size >= 1 {
+                database?.maximumConnections = size
+            } else {
+                problems.append("DATABASE_POOL_SIZE must be a whole number ≥ 1, got \"\(raw)\"")
+            }
+        }
+
+        let apiAuthName = required("API_AUTH_NAME", "the mobile app's key name, sent with HTTP Basic")
+        let apiAuthPassword = required("API_AUTH_PASSWORD", "the mobile app's key password, also its AESCrypt key")
+
+        var logLevel = Logger.Level.info
+        if let raw = value("LOG_LEVEL") {
+            if let level = Logger.Level(rawValue: raw.lowercased()) {
+                logLevel = level
+            } else {
+                problems.append("LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
+            }
+        }
+
+        let uploads = UploadLimits.load(value: value, problems: &problems)
+        let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
+        let protection = ProtectionConfiguration.load(value: value, problems: &problems)
+        let social = SocialConfiguration.load(value: value, problems: &problems)
+        var metricsPort: Int?
+        if let raw = value("METRICS_PORT") {
+            if let parsed = Int(raw), (1...65535).contains(parsed) {
+                metricsPort = parsed
+            } else {
+                problems.append("METRICS_PORT must be a port number, got \"\(raw)\"")
+            }
+        }
+        var tokenLifetime = Duration.seconds(86400)
+        if let raw = value("TOKEN_TTL_SECONDS") {
+            if let seconds = Int(raw), seconds >= 60 {
+                tokenLifetime = .seconds(seconds)
+            } else {
+                problems.append("TOKEN_TTL_SECONDS must be a whole number of seconds, at least 60, got \"\(raw)\"")
+            }
+        }
+
+        guard problems.isEmpty, let secretKey, let database, let apiAuthName, let apiAuthPassword, let blobStore else {
+            throw ConfigurationError(problems: problems)
+        }
+        return AppConfiguration(
+            host: host,
+            port: port,
+            publicURL: publicURL,
+            secretKey: secretKey,
+            database: database,
+            apiAuthName: apiAuthName,
+            apiAuthPassword: apiAuthPassword,
+            logLevel: logLevel,
+            blobStore: blobStore,
+            uploads: uploads,
+            tokenLifetime: tokenLifetime,
+            protection: protection,
+            metricsPort: metricsPort,
+            social: social
+        )
+    }
+}
+
+/// Start-up refused: every variable that is missing or invalid, one per line.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let problems: [String]
+
+    public var description: String {
+        "Selfie cannot start, its configuration is incomplete:\n"
+            + problems.map { "  - \($0)" }.joined(separator: "\n")
+            + "\nSet these in the environment or in .env (`make run` generates development values)."
+    }
+}
+
+/// A single variable's value was rejected; `reason` completes "NAME …".
+public struct InvalidValue: Error {
+    public let reason: String
+}

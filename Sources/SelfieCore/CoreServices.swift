@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Every part of Selfie that does not speak HTTP, built from the configuration: the PostgreSQL
+/// pool, repositories and services. The web pages, the API and the command line sit on top.
+public struct CoreServices: Sendable {
+    public let config: AppConfiguration
+    public let postgres: PostgresClient
+    public let http: HTTPClientService
+    public let users: any UserRepository
+    public let sessions: any WebSessionRepository
+    public let tokens: any APITokenRepository
+    public let accounts: AccountService
+    public let social: SocialSignInService
+    public let signInFlows: any SignInFlowRepository
+    public let appKeys: AppKeyDirectory
+    public let audit: any AuditLog
+    public let admin: AdminService
+    public let protection: BruteForceProtection
+    public let photos: PhotoService
+    public let sweeper: BlobSweeper
+
+    public init(_ config: AppConfiguration, logger: Logger) throws {
+        AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
+        self.config = config
+        postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
+        http = HTTPClientService()
+        sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
+        tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
+        audit = PostgresAuditLog(client: postgres, logger: logger)
+        protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
+        users = PostgresUserRepository(client: postgres, logger: logger)
+        accounts = AccountService(
+            users: users,
+            sessions: sessions,
+            tokens: tokens,
+            hasher: PasswordHasher(cost: config.bcryptCost),
+            audit: audit,
+            protection: protection,
+            sessionLifetime: config.sessionLifetime,
+            tokenLifetime: config.tokenLifetime
+        )
+        signInFlows = PostgresSignInFlowRepository(client: postgres, logger: logger)
+        social = SocialSignInService(
+            providers: SocialProviders(config.social, http: http.client, logger: logger),
+            identities: PostgresIdentityRepository(client: postgres, logger: logger),
+            flows: signInFlows,
+            users: users,
+            audit: audit,
+            publicURL: config.publicURL,
+            scopedLogger: ScopedLogger(logger)
+        )
+        appKeys = AppKeyDirectory(
+            environmentKey: AppKey(name: config.apiAuthName, password: config.apiAuthPassword),
+            keys: PostgresAppKeyRepository(client: postgres, logger: logger)
+        )
+        let blobs = try makeBlobStore(config, http: http.client, logger: logger)
+        let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
+        photos = PhotoService(
+            photos: photoRows,
+            blobs: blobs,
+            limits: config.uploads,
+            urlLifetime: config.signedURLLifetime,
+            audit: audit,
+            logger: logger
+        )
+        sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
+        admin = AdminService(
+            admin: PostgresAdminRepository(client: postgres, logger: logger),
+            accounts: accounts,
+            appKeys: appKeys,
+            blobs: blobs,
+            audit: audit,
+            logger: logger
+        )
+    }
+
+    /// What runs beside the server: the connection pool, the HTTP client, and the periodic
+    /// clean-ups (expired sessions, tokens, counters, sign-in flows; orphan blobs).
+    public func backgroundServices(logger: Logger) -> [any Service] {
+        let (sessions, tokens, sweeper, protection, signInFlows) = (sessions, tokens, sweeper, protection, signInFlows)
+        return [
+            postgres,
+            http,
+            PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
+                try await protection.deleteExpired()
+                try await signInFlows.deleteExpired()
+                let count = try await sessions.deleteExpired() + tokens.deleteExpired()
+                if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
+            },
+            PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger) {
+                _ = try await sweeper.sweep()
+            },
+        ]
+    }
+
+    /// Runs `body` while the pool and HTTP client run (for command-line tools), then stops them.
+    public func whileRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await postgres.run() }
+            defer { group.cancelAll() }
+            do {
+                let result = try await body()
+                try await http.client.shutdown()
+                return result
+            } catch {
+                try? await http.client.shutdown()
+                throw error
+            }
+        }
+    }
+}
+
+/// The configured blob store: the filesystem (default) or S3-compatible.
+public func makeBlobStore(_ config: AppConfiguration, http: HTTPClient = .shared, logger: Logger) throws -> any BlobStore {
+    switch config.blobStore {
+    case .filesystem(let directory):
+        return try FileBlobStore(root: directory, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
+    case .s3(let s3):
+        return S3BlobStore(configuration: s3, http: http, logger: logger)
+    }
+}

@@ -1,0 +1,74 @@
+import Logging
+import PostgresNIO
+import _ConnectionPoolModule
+
+extension PostgresClient {
+    /// Runs `body` with a client whose connection pool runs for exactly that long
+    /// (for CLI commands and tests; the server runs its client as a service instead).
+    @discardableResult
+    public static func withClient<Result: Sendable>(
+        _ url: DatabaseURL,
+        logger: Logger,
+        _ body: @Sendable (PostgresClient) async throws -> Result
+    ) async throws -> Result {
+        // The pool's background chatter (e.g. a lease racing `run()` starting) stays out of the way;
+        // query errors still reach the caller as thrown errors.
+        var background = logger
+        background.logLevel = max(logger.logLevel, .error)
+        let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: background)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}
+
+/// SQLSTATE codes we react to (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+enum SQLState {
+    static let uniqueViolation = "23505"
+}
+
+extension PSQLError {
+    /// The server's SQLSTATE, when the error came from the server.
+    var sqlState: String? { serverInfo?[.sqlState] }
+
+    /// True when a unique index refused the row; `constraint` narrows it to one index.
+    func isUniqueViolation(constraint: String? = nil) -> Bool {
+        guard sqlState == SQLState.uniqueViolation else { return false }
+        guard let constraint else { return true }
+        return serverInfo?[.constraintName] == constraint
+    }
+
+    /// True when PostgreSQL refused a value (data exception, class 22; check violation, 23514).
+    public var isRejectedValue: Bool {
+        guard let state = sqlState else { return false }
+        return state.hasPrefix("22") || state == "23514"
+    }
+
+    /// True when the database could not be reached or the connection broke: a 503, not a bug.
+    var isUnavailable: Bool {
+        switch code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed,
+            .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .queryCancelled:
+            return true
+        default:
+            // 57P01 admin_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions
+            guard let state = sqlState else { return false }
+            // 08 connection exceptions, 53 insufficient resources (too many connections, …)
+            return state.hasPrefix("08") || state.hasPrefix("53") || state == "57P01" || state == "57P02" || state == "57P03"
+        }
+    }
+}
+
+public enum DatabaseAvailability {
+    /// True for errors that mean "the database cannot be reached right now" (answered with 503),
+    /// as opposed to errors in what was asked of it (a bug: 500).
+    public static func isUnavailable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PSQLError: error.isUnavailable
+        case is ConnectionPoolError, is DeadlineExceeded: true
+        default: false
+        }
+    }
+}

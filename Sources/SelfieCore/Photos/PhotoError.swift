@@ -1,0 +1,21 @@
+/// Why a photo operation was refused. The surfaces turn each into a status and words.
+public enum PhotoError: Error, Equatable, Sendable {
+    /// The upload is not `multipart/form-data` with a boundary.
+    case notMultipart
+    /// The multipart body could not be parsed (or ended early).
+    case malformed
+    /// No `image` part, or an empty one.
+    case missingImage
+    case severalImages
+    /// The bytes are not one of the accepted image formats (by their content, not their name).
+    case notAnImage
+    case tooLarge(maxBytes: Int)
+    case titleTooLong(maxCharacters: Int)
+    case titleHasControlCharacters
+    /// No such photo among the user's (other users' photos are "not found" too).
+    case notFound
+    /// Too many uploads in progress, for this user or for this server.
+    case tooManyUploadsInProgress
+    /// The upload did not arrive within the time allowed for one.
+    case timedOut
+}

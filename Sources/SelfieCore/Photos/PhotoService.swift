@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// Limits on uploads, from the environment.
+public struct UploadLimits: Sendable, Equatable {
+    /// The largest photo accepted, in bytes (`MAX_UPLOAD_BYTES`).
+    public var maxBytes = 20 * 1024 * 1024
+    /// Uploads in progress at once in one server process (`MAX_CONCURRENT_UPLOADS`).
+    public var concurrent = 20
+    /// Uploads in progress at once for one user (`MAX_CONCURRENT_UPLOADS_PER_USER`).
+    public var concurrentPerUser = 3
+    /// The longest an upload may take to arrive (`UPLOAD_TIMEOUT_SECONDS`): a body trickling in
+    /// a byte at a time never trips the idle timeout, so the upload as a whole has a deadline.
+    public var deadline: Duration = .seconds(300)
+
+    public init() {}
+
+    static func load(value: (String) -> String?, problems: inout [String]) -> UploadLimits {
+        var limits = UploadLimits()
+        func number(_ name: String, atLeast minimum: Int, _ unit: String, into target: inout Int) {
+            guard let raw = value(name) else { return }
+            if let parsed = Int(raw), parsed >= minimum {
+                target = parsed
+            } else {
+                problems.append("\(name) must be a whole number of \(unit), at least \(minimum), got \"\(raw)\"")
+            }
+        }
+        number("MAX_UPLOAD_BYTES", atLeast: 1024, "bytes", into: &limits.maxBytes)
+        number("MAX_CONCURRENT_UPLOADS", atLeast: 1, "uploads", into: &limits.concurrent)
+        number("MAX_CONCURRENT_UPLOADS_PER_USER", atLeast: 1, "uploads", into: &limits.concurrentPerUser)
+        var seconds = Int(limits.deadline.components.seconds)
+        number("UPLOAD_TIMEOUT_SECONDS", atLeast: 10, "seconds", into: &seconds)
+        limits.deadline = .seconds(seconds)
+        return limits
+    }
+}
+
+/// Photos for the browser pages and the API alike: upload, list, find, delete, and the URLs
+/// images load from. Every operation takes the owner, so one user can never reach another's photo.
+public struct PhotoService: Sendable {
+    let photos: any PhotoRepository
+    public let blobs: any BlobStore
+    public let limits: UploadLimits
+    let urlLifetime: Duration
+    let audit: any AuditLog
+    let slots: UploadSlots
+    let scopedLogger: ScopedLogger
+    var logger: Logger { scopedLogger.current }
+
+    public init(
+        photos: any PhotoRepository,
+        blobs: any BlobStore,
+        limits: UploadLimits,
+        urlLifetime: Duration,
+        audit: any AuditLog,
+        logger: Logger
+    ) {
+        self.photos = photos
+        self.blobs = blobs
+        self.limits = limits
+        self.urlLifetime = urlLifetime
+        self.audit = audit
+        self.slots = UploadSlots(total: limits.concurrent, perUser: limits.concurrentPerUser)
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    /// Stores an uploaded photo from its `multipart/form-data` body (`contentType` carries the
+    /// boundary; `contentLength` is the declared size, if any): the blob first, then the row; if
+    /// the row cannot be written the blob is deleted again. Refusals are `PhotoError`s.
+    public func upload<Body: AsyncSequence & Sendable>(
+        for user: User,
+        body: Body,
+        contentType: String?,
+        contentLength: Int?,
+        origin: RequestOrigin
+    ) async throws -> Photo where Body.Element == ByteBuffer {
+        let reader = PhotoUploadReader(blobs: blobs, maxImageBytes: limits.maxBytes)
+        guard let boundary = PhotoUploadReader.boundary(fromContentType: contentType) else { throw PhotoError.notMultipart }
+        if let contentLength, contentLength > reader.maxBodyBytes { throw PhotoError.tooLarge(maxBytes: limits.maxBytes) }
+        return try await slots.withSlot(for: user.id) {
+            let received = try await withUploadDeadline { try await reader.read(body: body, boundary: boundary) }
+            do {
+                let photo = try await photos.insert(
+                    userID: user.id,
+                    publicID: RandomToken.urlSafe(byteCount: 18),
+                    title: received.title,
+                    blobKey: received.blobKey,
+                    contentType: received.contentType,
+                    byteSize: received.byteSize
+                )
+                await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+                AppMetrics.uploadStored()
+                return photo
+            } catch let error as PSQLError where error.code == .server {
+                // PostgreSQL refused the row: no row exists, so the blob must go too.
+                try? await blobs.delete(received.blobKey)
+                throw error
+            }
+            // Any other failure (a connection lost mid-insert) may have committed the row: the blob
+            // stays, and if no row came of it the sweep removes it within the hour.
+        }
+    }
+
+    /// Runs the reading of an upload, or gives up with `PhotoError.timedOut` at the deadline.
+    /// Cancelling the reader ends the request body's stream, so the reader cleans up (nothing is
+    /// left in the store) before this returns.
+    private func withUploadDeadline<T: Sendable>(_ read: @escaping @Sendable () async throws -> T) async throws -> T {
+        let deadline = limits.deadline
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await read() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw PhotoError.timedOut }
+            return value
+        }
+    }
+
+    /// One page of the gallery, newest first, and whether older photos follow.
+    public func page(for user: User, before: Int64?, size: Int) async throws -> (photos: [Photo], hasMore: Bool) {
+        let found = try await photos.page(userID: user.id, before: before, limit: size + 1)
+        return (Array(found.prefix(size)), found.count > size)
+    }
+
+    /// All of the user's photos, oldest first.
+    public func all(for user: User) async throws -> [Photo] {
+        try await photos.all(userID: user.id)
+    }
+
+    /// The user's photo; `PhotoError.notFound` also for other users' photos (their existence is
+    /// not revealed).
+    public func photo(_ publicID: String, of user: User) async throws -> Photo {
+        guard let photo = try await photos.find(userID: user.id, publicID: publicID) else { throw PhotoError.notFound }
+        return photo
+    }
+
+    /// Deletes the row, then the blob. If the blob cannot be deleted now, the sweep will.
+    public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
+        guard let photo = try await photos.delete(userID: user.id, publicID: publicID) else { throw PhotoError.notFound }
+        do {
+            try await blobs.delete(photo.blobKey)
+        } catch {
+            logger.warning("blob of deleted photo left for the sweep", metadata: ["blob": "\(photo.blobKey)", "error": "\(error)"])
+        }
+        await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: publicID, origin: origin)
+    }
+
+    /// A signed URL for the photo's image, valid for the configured lifetime.
+    public func imageURL(for photo: Photo) -> String {
+        blobs.signedURL(for: photo.blobKey, lifetime: urlLifetime)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Limits on guessing, from the environment. A limit of 0 turns that protection off.
+public struct ProtectionConfiguration: Sendable, Equatable {
+    /// Failed sign-ins for one account within `lockoutWindow` that lock it (web and API together).
+    public var lockoutThreshold: Int = 5
+    public var lockoutWindow: Duration = .seconds(900)
+    /// Per client address.
+    public var signInsPerMinute: Int = 20
+    public var signUpsPerHour: Int = 20
+    public var uploadsPerHour: Int = 300
+
+    public init() {}
+
+    /// Everything off (for local test runs that sign in hundreds of times from one address).
+    public static let off: ProtectionConfiguration = {
+        var configuration = ProtectionConfiguration()
+        configuration.lockoutThreshold = 0
+        configuration.signInsPerMinute = 0
+        configuration.signUpsPerHour = 0
+        configuration.uploadsPerHour = 0
+        return configuration
+    }()
+
+    static func load(value: (String) -> String?, problems: inout [String]) -> ProtectionConfiguration {
+        var configuration = ProtectionConfiguration()
+        func number(_ name: String, into target: inout Int) {
+            guard let raw = value(name) else { return }
+            if let parsed = Int(raw), parsed >= 0 { target = parsed } else { problems.append("\(name) must be a whole number ≥ 0 (0 turns it off), got \"\(raw)\"") }
+        }
+        number("LOCKOUT_THRESHOLD", into: &configuration.lockoutThreshold)
+        var window = 900
+        number("LOCKOUT_WINDOW_SECONDS", into: &window)
+        configuration.lockoutWindow = .seconds(max(window, 1))
+        number("RATE_LIMIT_SIGN_INS_PER_MINUTE", into: &configuration.signInsPerMinute)
+        number("RATE_LIMIT_SIGN_UPS_PER_HOUR", into: &configuration.signUpsPerHour)
+        number("RATE_LIMIT_UPLOADS_PER_HOUR", into: &configuration.uploadsPerHour)
+        return configuration
+    }
+}
+
+/// Too many attempts: try again in `retryAfter` seconds.
+public struct RateLimited: Error, Equatable, Sendable {
+    public enum Scope: Sendable {
+        /// Too many failed sign-ins (or password checks) for one account.
+        case account
+        /// Too many attempts from one client address.
+        case address
+    }
+
+    public let scope: Scope
+    /// Seconds until the window that refused the attempt ends (at least 1).
+    public let retryAfter: Int
+
+    public init(scope: Scope, retryAfter: Int) {
+        self.scope = scope
+        self.retryAfter = max(retryAfter, 1)
+    }
+}
+
+/// Per-account lockout and per-address rate limits, counted in PostgreSQL so every instance agrees.
+public struct BruteForceProtection: Sendable {
+    public enum Action: String, Sendable {
+        case signIn = "sign-in"
+        case signUp = "sign-up"
+        case upload
+    }
+
+    let configuration: ProtectionConfiguration
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(configuration: ProtectionConfiguration, client: PostgresClient, logger: Logger) {
+        self.configuration = configuration
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    /// Claims one sign-in attempt for the account (existing or not), before its password is
+    /// checked: the attempt is counted as a failure at once (a success clears the count), under a
+    /// per-account lock, so guesses sent in parallel cannot all slip past the threshold. Throws
+    /// while the account has too many recent failures. The key is made by PostgreSQL's
+    /// lower(btrim()), as the account lookup compares emails.
+    public func claimAttempt(account email: String) async throws {
+        guard configuration.lockoutThreshold > 0 else { return }
+        let window = Int(configuration.lockoutWindow.components.seconds)
+        let threshold = configuration.lockoutThreshold
+        let logger = self.logger
+        let secondsLeft: Int? = try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(lower(btrim(\(email)))))", logger: logger)
+            let rows = try await connection.query(
+                """
+                SELECT count(*)::int, coalesce(extract(epoch FROM min(occurred_at) + make_interval(secs => \(window)) - now()), 0)::int
+                FROM sign_in_failures
+                WHERE email_key = lower(btrim(\(email))) AND occurred_at > now() - make_interval(secs => \(window))
+                """,
+                logger: logger
+            )
+            for try await (failures, secondsLeft) in rows.decode((Int, Int).self) where failures >= threshold {
+                return secondsLeft
+            }
+            try await connection.query("INSERT INTO sign_in_failures (email_key) VALUES (lower(btrim(\(email))))", logger: logger)
+            return nil
+        }
+        if let secondsLeft { throw RateLimited(scope: .account, retryAfter: secondsLeft) }
+    }
+
+    /// A successful sign-in: the account's count starts again.
+    public func clearFailures(account email: String) async throws {
+        guard configuration.lockoutThreshold > 0 else { return }
+        try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
+    }
+
+    /// Counts one attempt at `action` from `client`; throws once the window's limit is passed.
+    public func consume(_ action: Action, client address: String) async throws {
+        let (limit, window): (Int, Int) = switch action {
+        case .signIn: (configuration.signInsPerMinute, 60)
+        case .signUp: (configuration.signUpsPerHour, 3600)
+        case .upload: (configuration.uploadsPerHour, 3600)
+        }
+        guard limit > 0 else { return }
+        let rows = try await client.query(
+            """
+            INSERT INTO rate_limit_counters (action, client, window_start, hits)
+            VALUES (\(action.rawValue), \(address), to_timestamp(floor(extract(epoch FROM now()) / \(window)) * \(window)), 1)
+            ON CONFLICT (action, client, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+            RETURNING hits, (extract(epoch FROM window_start) + \(window) - extract(epoch FROM now()))::int
+            """,
+            logger: logger
+        )
+        for try await (hits, secondsLeft) in rows.decode((Int, Int).self) where hits > limit {
+            throw RateLimited(scope: .address, retryAfter: secondsLeft)
+        }
+    }
+
+    /// Forgets counters and failures older than any window.
+    public func deleteExpired() async throws {
+        try await client.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '2 hours'", logger: logger)
+        try await client.query("DELETE FROM sign_in_failures WHERE occurred_at < now() - interval '1 day'", logger: logger)
+    }
+}

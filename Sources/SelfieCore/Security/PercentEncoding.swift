@@ -1,0 +1,30 @@
+/// RFC 3986 percent-encoding: unreserved characters (`A–Z a–z 0–9 - . _ ~`) stay, every other
+/// byte of the UTF-8 becomes `%XX`. What SigV4, OAuth 1.0a and safe query strings all need.
+public enum PercentEncoding {
+    public static func encode(_ text: String, keepingSlash: Bool = false) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "/") where keepingSlash:
+                out.append("/")
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    /// `name=value&…`, each side encoded.
+    public static func query(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Lower-case hex, two digits a byte (digests, HMACs, checksums).
+    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A provider identity linked to an account, as the account page lists it.
+public struct LinkedIdentity: Sendable, Equatable {
+    public let id: Int64
+    public let provider: String
+    public let subject: String
+    public let email: String?
+    public let displayName: String?
+    public let createdAt: Date
+    public let lastUsedAt: Date
+
+    /// The columns every query that reads a link selects, in this order.
+    static let columns = "id, provider, subject, email, display_name, created_at, last_used_at"
+
+    static func all(in rows: PostgresRowSequence) async throws -> [LinkedIdentity] {
+        var identities: [LinkedIdentity] = []
+        for try await (id, provider, subject, email, name, created, used) in rows.decode(
+            (Int64, String, String, String?, String?, Date, Date).self
+        ) {
+            identities.append(
+                LinkedIdentity(id: id, provider: provider, subject: subject, email: email, displayName: name, createdAt: created, lastUsedAt: used)
+            )
+        }
+        return identities
+    }
+}
+
+/// Errors of linking identities that the person can act on.
+public enum IdentityError: Error, Equatable {
+    /// The identity already belongs to another account.
+    case linkedToAnotherAccount
+    /// Unlinking it would leave the account with no way to sign in.
+    case lastWayToSignIn
+    case noSuchIdentity
+}
+
+/// Storage of provider identities.
+public protocol IdentityRepository: Sendable {
+    /// The account an identity is linked to, if any; records its use (and the latest email and name).
+    func owner(of identity: SocialIdentity) async throws -> UserCredentials?
+    /// Creates an account and links the identity to it, together. Throws
+    /// `UniqueValueTaken.email` when the email belongs to another account and
+    /// `IdentityError.linkedToAnotherAccount` when someone linked it meanwhile.
+    func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials
+    /// Links the identity to the user (nothing happens if it already is).
+    func link(_ identity: SocialIdentity, to userID: Int64) async throws
+    func identities(of userID: Int64) async throws -> [LinkedIdentity]
+    /// Removes a link, unless it is the account's last way to sign in: no other link, and no
+    /// password usable with an email or username.
+    func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity
+}
+
+public struct PostgresIdentityRepository: IdentityRepository {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    public func owner(of identity: SocialIdentity) async throws -> UserCredentials? {
+        let rows = try await client.query(
+            """
+            WITH used AS (
+                UPDATE user_identities SET last_used_at = now(),
+                    email = coalesce(\(identity.email), email), display_name = coalesce(\(identity.name), display_name)
+                WHERE provider = \(identity.provider) AND issuer = \(identity.issuer) AND subject = \(identity.subject)
+                RETURNING user_id
+            )
+            SELECT \(unescaped: UserCredentials.columns) FROM users u JOIN used ON used.user_id = u.id
+            """,
+            logger: logger
+        )
+        return try await UserCredentials.first(in: rows)
+    }
+
+    public func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                guard let credentials = try await UserCredentials.first(in: connection.query(user.insertQuery, logger: logger)) else {
+                    throw IdentityError.noSuchIdentity  // unreachable: INSERT … RETURNING yields the row
+                }
+                try await Self.link(identity, to: credentials.user.id, on: connection, logger: logger)  // throws: rolls the user back
+                return credentials
+            }
+        } catch let error as PostgresTransactionError {
+            if let identityError = error.closureError as? IdentityError { throw identityError }
+            if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_email_key") {
+                throw UniqueValueTaken.email
+            }
+            throw error
+        }
+    }
+
+    public func link(_ identity: SocialIdentity, to userID: Int64) async throws {
+        try await client.withConnection { connection in
+            try await Self.link(identity, to: userID, on: connection, logger: logger)
+        }
+    }
+
+    /// The one INSERT of a link: a link that exists already is only touched, and if it belongs
+    /// to someone else this throws `linkedToAnotherAccount`.
+    private static func link(_ identity: SocialIdentity, to userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            INSERT INTO user_identities (user_id, provider, issuer, subject, email, display_name)
+            VALUES (\(userID), \(identity.provider), \(identity.issuer), \(identity.subject), \(identity.email), \(identity.name))
+            ON CONFLICT (provider, issuer, subject) DO UPDATE SET last_used_at = now()
+            RETURNING user_id
+            """,
+            logger: logger
+        )
+        for try await owner in rows.decode(Int64.self) where owner != userID {
+            throw IdentityError.linkedToAnotherAccount
+        }
+    }
+
+    public func identities(of userID: Int64) async throws -> [LinkedIdentity] {
+        try await LinkedIdentity.all(
+            in: client.query(
+                "SELECT \(unescaped: LinkedIdentity.columns) FROM user_identities WHERE user_id = \(userID) ORDER BY created_at, id",
+                logger: logger
+            )
+        )
+    }
+
+    public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                // Lock the user first, in a statement of its own: a concurrent unlink waits here,
+                // and the count below (a later statement) then sees what it deleted.
+                let locked = try await connection.query(
+                    """
+                    SELECT password_hash IS NOT NULL AND (email IS NOT NULL OR username IS NOT NULL)
+                    FROM users WHERE id = \(userID) FOR UPDATE
+                    """,
+                    logger: logger
+                )
+                var signsInWithPassword: Bool?
+                for try await value in locked.decode(Bool.self) { signsInWithPassword = value }
+                guard let signsInWithPassword else { throw IdentityError.noSuchIdentity }
+                let deleted = try await connection.query(
+                    """
+                    DELETE FROM user_identities WHERE id = \(identityID) AND user_id = \(userID)
+                    RETURNING \(unescaped: LinkedIdentity.columns)
+                    """,
+                    logger: logger
+                )
+                guard let removed = try await LinkedIdentity.all(in: deleted).first else { throw IdentityError.noSuchIdentity }
+                let remaining = try await connection.query(
+                    "SELECT count(*)::int FROM user_identities WHERE user_id = \(userID)",
+                    logger: logger
+                )
+                var links = 0
+                for try await count in remaining.decode(Int.self) { links = count }
+                guard signsInWithPassword || links > 0 else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
+                return removed
+            }
+        } catch let error as PostgresTransactionError {
+            if let identityError = error.closureError as? IdentityError { throw identityError }
+            throw error
+        }
+    }
+}

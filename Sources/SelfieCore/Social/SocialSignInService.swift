@@ -1,0 +1,322 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+
+/// The providers Selfie is configured for, each with what verifies its credentials.
+public struct SocialProviders: Sendable {
+    let oidc: [String: OIDCVerifier]
+    let facebook: FacebookVerifier?
+    let twitter: TwitterVerifier?
+    /// OpenID Connect providers in configuration order, for the "Continue with …" buttons.
+    public let oidcConfigurations: [OIDCProviderConfiguration]
+
+    init(_ configuration: SocialConfiguration, http: HTTPClient, logger: Logger) {
+        var oidc: [String: OIDCVerifier] = [:]
+        for provider in configuration.oidc {
+            oidc[provider.name] = OIDCVerifier(
+                configuration: provider,
+                http: http,
+                leeway: configuration.clockLeeway,
+                refreshInterval: configuration.keySetRefreshInterval,
+                logger: logger
+            )
+        }
+        self.oidc = oidc
+        self.oidcConfigurations = configuration.oidc
+        self.facebook = configuration.facebook.map { FacebookVerifier(configuration: $0, http: http) }
+        self.twitter = configuration.twitter.map { TwitterVerifier(configuration: $0, http: http) }
+    }
+
+    /// "Google", "Facebook", … for messages; the name itself for an unknown provider.
+    public func displayName(of provider: String) -> String {
+        switch provider {
+        case "facebook": return "Facebook"
+        case "twitter": return "Twitter"
+        default: return oidcConfigurations.first { $0.name == provider }?.displayName ?? provider
+        }
+    }
+}
+
+/// What an app presents to prove who the person is at a provider.
+public enum ProviderCredential: Sendable {
+    /// An OpenID Connect ID token, with the nonce the app started the sign-in with, if any.
+    case idToken(String, nonce: String?)
+    /// A Facebook user access token; `userID` is what the app says it belongs to (checked).
+    case facebookAccessToken(String, userID: String?)
+    /// Twitter's `oauth_token:oauth_token_secret`; `userID` as above.
+    case twitterPasscode(String, userID: String?)
+}
+
+/// Signing in (and up) with other providers, and linking them to accounts.
+///
+/// An identity is the provider's subject id, verified with the provider by Selfie itself; a
+/// client's claim about who someone is never decides anything. An identity attaches to an
+/// existing account by email only when the provider asserts the address verified and the
+/// account's address is verified too; otherwise its owner signs in and links it.
+public struct SocialSignInService: Sendable {
+    public let providers: SocialProviders
+    let identities: any IdentityRepository
+    let flows: any SignInFlowRepository
+    let users: any UserRepository
+    let audit: any AuditLog
+    let publicURL: URL
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    /// How long a browser may stay at the provider before its sign-in expires.
+    public static let flowLifetime: TimeInterval = 600
+
+    /// What to do when an identity is not linked to any account yet.
+    public enum Mode: Sendable {
+        /// Make an account (the usual "Continue with …").
+        case signInOrSignUp
+        /// Only sign up: an identity that already has an account is refused (seed 004's /register).
+        case signUpOnly
+        /// Only sign in: an identity without an account is refused (seed 004's /login).
+        case signInOnly
+    }
+
+    // MARK: Verifying
+
+    /// The identity a credential proves, checked with its provider.
+    public func verify(provider: String, _ credential: ProviderCredential, origin: RequestOrigin) async throws -> SocialIdentity {
+        do {
+            switch credential {
+            case .idToken(let token, let nonce):
+                guard let verifier = providers.oidc[provider] else { throw SocialVerificationError.notConfigured(provider: provider) }
+                let (identity, claims) = try await verifier.verify(token, expectedNonce: nonce)
+                try await claimNonce(of: claims, token: token)
+                return identity
+            case .facebookAccessToken(let token, let userID):
+                guard provider == "facebook", let facebook = providers.facebook else {
+                    throw SocialVerificationError.notConfigured(provider: provider)
+                }
+                return try await facebook.verify(accessToken: token, expectedUserID: userID)
+            case .twitterPasscode(let passcode, let userID):
+                guard provider == "twitter", let twitter = providers.twitter else {
+                    throw SocialVerificationError.notConfigured(provider: provider)
+                }
+                return try await twitter.verify(passcode: passcode, expectedUserID: userID)
+            }
+        } catch let error as SocialVerificationError {
+            throw await refused(provider: provider, error, origin: origin)
+        }
+    }
+
+    /// An ID token works once: its nonce (or, without one, what its signature covers: header and
+    /// payload, byte for byte, as the signature's own encoding has several spellings) is recorded
+    /// until the token expires, and a token (or another with its nonce) presented again is refused.
+    private func claimNonce(of claims: IDTokenClaims, token: String) async throws {
+        let nonce = claims.nonce ?? "signed:" + token.prefix(upTo: token.lastIndex(of: ".") ?? token.endIndex)
+        guard try await flows.claimNonce(nonce, issuer: claims.iss.value, until: claims.exp.value.addingTimeInterval(300)) else {
+            throw SocialVerificationError.replayed
+        }
+    }
+
+    private func refused(provider: String, _ error: SocialVerificationError, origin: RequestOrigin) async -> ProviderRefused {
+        let name = providers.displayName(of: provider)
+        logger.notice("sign-in with a provider refused", metadata: ["provider": "\(provider)", "reason": "\(error)"])
+        if case .notConfigured = error {} else {
+            await audit.record(.socialSignInRefused, actor: nil, targetUser: nil, target: "\(name): \(error.reason)", origin: origin)
+        }
+        return ProviderRefused(providerName: name, error: error)
+    }
+
+    // MARK: Accounts
+
+    /// The account a verified identity signs in to: its linked account, else the account whose
+    /// verified email the provider asserts verified, else (if `mode` allows) a new account.
+    public func account(for identity: SocialIdentity, mode: Mode = .signInOrSignUp, origin: RequestOrigin) async throws
+        -> (credentials: UserCredentials, created: Bool)
+    {
+        let name = providers.displayName(of: identity.provider)
+        if let owner = try await identities.owner(of: identity) {
+            guard mode != .signUpOnly else {
+                throw SocialAccountError.alreadyRegistered(providerName: name)
+            }
+            return (try await signedIn(owner, with: identity, origin: origin), false)
+        }
+        if identity.emailVerified, let email = identity.email, let owner = try await users.verifiedEmailOwner(email) {
+            try await link(identity, to: owner.user, origin: origin)
+            return (try await signedIn(owner, with: identity, origin: origin), false)
+        }
+        guard mode != .signInOnly else {
+            throw SocialAccountError.notRegistered(providerName: name)
+        }
+        // An address the provider did not assert verified stays on the identity: on the account it
+        // would take the address from its real owner.
+        let newUser = NewUser(
+            email: identity.emailVerified ? identity.email : nil,
+            emailVerified: identity.email != nil && identity.emailVerified,
+            fullName: Self.fullName(for: identity, providerName: name),
+            passwordHash: nil
+        )
+        let credentials: UserCredentials
+        do {
+            credentials = try await identities.createAccount(newUser, linking: identity)
+        } catch UniqueValueTaken.email {
+            // The same person signing in twice at once made the account with this address just now.
+            if let owner = try await identities.owner(of: identity) {
+                return (try await signedIn(owner, with: identity, origin: origin), false)
+            }
+            throw SocialAccountError.emailInUse(email: identity.email ?? "", providerName: name)
+        } catch IdentityError.linkedToAnotherAccount {
+            // Someone signed in with the same identity at the same moment: use their account.
+            guard let owner = try await identities.owner(of: identity) else { throw IdentityError.linkedToAnotherAccount }
+            return (try await signedIn(owner, with: identity, origin: origin), false)
+        }
+        await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: "with \(name)", origin: origin)
+        return (try await signedIn(credentials, with: identity, origin: origin), true)
+    }
+
+    private func signedIn(_ owner: UserCredentials, with identity: SocialIdentity, origin: RequestOrigin) async throws -> UserCredentials {
+        guard !owner.user.isDisabled else { throw AccountError.disabled }
+        try await users.recordSignIn(userID: owner.user.id)
+        let name = providers.displayName(of: identity.provider)
+        await audit.record(.socialSignInSucceeded, actor: owner.user.id, targetUser: owner.user.id, target: name, origin: origin)
+        return owner
+    }
+
+    /// Links a verified identity to a signed-in user's account.
+    public func link(_ identity: SocialIdentity, to user: User, origin: RequestOrigin) async throws {
+        let name = providers.displayName(of: identity.provider)
+        do {
+            try await identities.link(identity, to: user.id)
+        } catch IdentityError.linkedToAnotherAccount {
+            throw SocialAccountError.linkedToAnotherAccount(providerName: name)
+        }
+        await audit.record(.identityLinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
+    }
+
+    public func unlink(identityID: Int64, of user: User, origin: RequestOrigin) async throws {
+        let removed: LinkedIdentity
+        do {
+            removed = try await identities.unlink(identityID: identityID, of: user.id)
+        } catch IdentityError.noSuchIdentity {
+            throw SocialAccountError.notLinked
+        } catch IdentityError.lastWayToSignIn {
+            throw SocialAccountError.lastWayToSignIn
+        }
+        let name = providers.displayName(of: removed.provider)
+        await audit.record(.identityUnlinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
+    }
+
+    public func identities(of user: User) async throws -> [LinkedIdentity] {
+        try await identities.identities(of: user.id)
+    }
+
+    /// A name for a new account: the provider's, else the email's local part, else "… user".
+    static func fullName(for identity: SocialIdentity, providerName: String) -> String {
+        let cleaned = (identity.name ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        let name = String(String.UnicodeScalarView(cleaned.prefix(100))).trimmingCharacters(in: .whitespacesAndNewlines)
+        if !name.isEmpty { return name }
+        if let local = identity.email?.split(separator: "@").first, !local.isEmpty { return String(local.prefix(100)) }
+        return "\(providerName) user"
+    }
+
+    // MARK: Browser code flow (OpenID Connect, PKCE)
+
+    /// The OpenID Connect provider named in a code-flow URL.
+    private func codeFlowVerifier(_ provider: String) throws -> OIDCVerifier {
+        guard let verifier = providers.oidc[provider] else {
+            throw ProviderRefused(providerName: provider, error: .notConfigured(provider: provider))
+        }
+        return verifier
+    }
+
+    /// Where the provider sends the browser back.
+    func redirectURI(for provider: String) -> String {
+        publicURL.absoluteString + Self.callbackPath(for: provider)
+    }
+
+    /// The path of the browser's return from `provider` (the web pages route it).
+    public static func callbackPath(for provider: String) -> String {
+        "/auth/\(PercentEncoding.encode(provider))/callback"
+    }
+
+    /// Starts a sign-in (or, with `linking`, a link) at the provider: returns the `state` the
+    /// browser must bring back (it goes into a cookie too) and the URL to send the browser to.
+    public func startFlow(provider: String, linking user: User?, returnTo: String) async throws -> (state: String, url: String) {
+        let verifier = try codeFlowVerifier(provider)
+        let configuration = verifier.configuration
+        let metadata: OIDCMetadata
+        do {
+            metadata = try await verifier.discover()
+        } catch let error as SocialVerificationError {
+            throw ProviderRefused(providerName: configuration.displayName, error: error)
+        }
+        guard let endpoint = metadata.authorizationEndpoint else {
+            throw ProviderRefused(providerName: configuration.displayName, error: .providerUnavailable("no authorization endpoint"))
+        }
+        let state = RandomToken.urlSafe()
+        let flow = SignInFlow(
+            provider: provider,
+            nonce: RandomToken.urlSafe(),
+            codeVerifier: RandomToken.urlSafe(),
+            linkUserID: user?.id,
+            returnTo: returnTo
+        )
+        try await flows.save(flow, stateHash: RandomToken.hash(state), expiresAt: Date.now.addingTimeInterval(Self.flowLifetime))
+        var query = [
+            ("response_type", "code"),
+            ("client_id", configuration.clientIDs[0]),
+            ("redirect_uri", redirectURI(for: provider)),
+            ("scope", configuration.scopes),
+            ("state", state),
+            ("nonce", flow.nonce),
+            ("code_challenge", Data(SHA256.hash(data: Data(flow.codeVerifier.utf8))).base64URLEncoded()),
+            ("code_challenge_method", "S256"),
+        ]
+        if configuration.usesFormPost { query.append(("response_mode", "form_post")) }
+        let separator = endpoint.contains("?") ? "&" : "?"
+        return (state, endpoint + separator + PercentEncoding.query(query))
+    }
+
+    private struct TokenResponse: Decodable {
+        let idToken: String?
+        enum CodingKeys: String, CodingKey { case idToken = "id_token" }
+    }
+
+    /// Finishes a code flow: the state must be one this browser started (and is used up), the
+    /// code is exchanged with the PKCE verifier, and the ID token must carry the flow's nonce.
+    public func finishFlow(provider: String, state: String, code: String, origin: RequestOrigin) async throws -> (SocialIdentity, SignInFlow) {
+        let verifier = try codeFlowVerifier(provider)
+        let configuration = verifier.configuration
+        guard let flow = try await flows.take(stateHash: RandomToken.hash(state)), flow.provider == provider else {
+            throw SocialAccountError.flowExpired
+        }
+        do {
+            let metadata = try await verifier.discover()
+            guard let endpoint = metadata.tokenEndpoint else { throw SocialVerificationError.providerUnavailable("no token endpoint") }
+            var form = [
+                ("grant_type", "authorization_code"),
+                ("code", code),
+                ("redirect_uri", redirectURI(for: provider)),
+                ("client_id", configuration.clientIDs[0]),
+                ("code_verifier", flow.codeVerifier),
+            ]
+            if let secret = configuration.clientSecret { form.append(("client_secret", secret)) }
+            var request = HTTPClientRequest(url: endpoint)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.headers.add(name: "Accept", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: PercentEncoding.query(form)))
+            let (status, body) = try await ProviderHTTP.send(request, http: verifier.http, provider: configuration.displayName)
+            switch status {
+            case 200: break
+            case 400, 401: throw SocialVerificationError.rejectedByProvider("the sign-in code was not accepted")
+            default: throw SocialVerificationError.providerUnavailable("\(configuration.displayName) answered \(status)")
+            }
+            let tokens: TokenResponse = try ProviderHTTP.decode(body, provider: configuration.displayName)
+            guard let idToken = tokens.idToken else { throw SocialVerificationError.malformed("the provider sent no ID token") }
+            let (identity, claims) = try await verifier.verify(idToken, expectedNonce: flow.nonce)
+            try await claimNonce(of: claims, token: idToken)
+            return (identity, flow)
+        } catch let error as SocialVerificationError {
+            throw await refused(provider: provider, error, origin: origin)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import AsyncHTTPClient
+import ServiceLifecycle
+
+/// The HTTP client for the object store, owned by the application: created with it, shut down
+/// with it. Connection attempts give up after three seconds, so an unreachable store answers 503
+/// quickly instead of holding the request until its read deadline.
+public struct HTTPClientService: Service {
+    public let client: HTTPClient
+
+    public init() {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(3), read: .seconds(30))
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+}

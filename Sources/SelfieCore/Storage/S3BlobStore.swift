@@ -1,0 +1,213 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Blobs as objects in an S3-compatible bucket (AWS, MinIO, Ceph RGW, Garage, …). Photos up to
+/// `partSize` go up in one PutObject; larger ones as a multipart upload, `partSize` at a time, so
+/// memory per upload stays bounded. Browsers load images straight from the store (presigned URLs).
+public struct S3BlobStore: BlobStore {
+    let client: S3Client
+    /// 5 MiB, the least S3 accepts for a part but the last: bodies above it use multipart upload,
+    /// and no upload ever holds more than this in memory.
+    static let partSize = 5 * 1024 * 1024
+
+    public init(configuration: S3Configuration, http: HTTPClient = .shared, logger: Logger) {
+        self.client = S3Client(configuration: configuration, http: http, logger: logger)
+    }
+
+    func objectKey(_ key: BlobKey) -> String { client.configuration.keyPrefix + key.value }
+
+    public func makeWriter(for key: BlobKey) async throws -> any BlobWriter {
+        S3BlobWriter(client: client, objectKey: objectKey(key), contentType: key.contentType)
+    }
+
+    public func read(_ key: BlobKey, range: ByteRangeRequest?) async throws -> BlobContent? {
+        guard let size = try await size(of: key) else { return nil }
+        var served = 0...max(size - 1, 0)
+        var headers: [(String, String)] = []
+        if let range {
+            guard let resolved = range.resolve(size: size) else { throw BlobRangeNotSatisfiable(size: size) }
+            served = resolved
+            headers.append(("Range", "bytes=\(resolved.lowerBound)-\(resolved.upperBound)"))
+        }
+        let response = try await client.execute(.GET, objectKey: objectKey(key), headers: headers)
+        guard response.status == .ok || response.status == .partialContent else {
+            let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? ByteBuffer()
+            if response.status == .notFound { return nil }
+            throw client.failure(.init(status: response.status, headers: response.headers, body: body), "GetObject")
+        }
+        return BlobContent(
+            totalSize: size,
+            contentType: response.headers.first(name: "Content-Type") ?? key.contentType,
+            range: served,
+            body: BlobBody(response.body)
+        )
+    }
+
+    /// HeadObject: the size, or nil when there is no such object.
+    func size(of key: BlobKey) async throws -> Int? {
+        let response = try await client.send(.HEAD, objectKey: objectKey(key))
+        if response.status == .notFound { return nil }
+        guard response.status == .ok else { throw client.failure(response, "HeadObject") }
+        return response.headers.first(name: "Content-Length").flatMap(Int.init) ?? 0
+    }
+
+    public func exists(_ key: BlobKey) async throws -> Bool {
+        try await size(of: key) != nil
+    }
+
+    public func delete(_ key: BlobKey) async throws {
+        let response = try await client.send(.DELETE, objectKey: objectKey(key))
+        guard response.status.code < 300 || response.status == .notFound else {
+            throw client.failure(response, "DeleteObject")
+        }
+    }
+
+    public func signedURL(for key: BlobKey, lifetime: Duration) -> String {
+        client.presignedGetURL(objectKey: objectKey(key), lifetime: lifetime)
+    }
+
+    public func list() async throws -> [BlobListing] {
+        var listings: [BlobListing] = []
+        var continuation: String?
+        let prefix = client.configuration.keyPrefix
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let continuation { query.append(("continuation-token", continuation)) }
+            let response = try await client.send(.GET, objectKey: nil, query: query)
+            guard response.status == .ok else { throw client.failure(response, "ListObjectsV2") }
+            let xml = String(buffer: response.body)
+            for entry in XMLText.elements("Contents", in: xml) {
+                guard let name = XMLText.values(of: "Key", in: entry).first, name.hasPrefix(prefix),
+                    let key = BlobKey(String(name.dropFirst(prefix.count)))
+                else { continue }
+                let modified = XMLText.values(of: "LastModified", in: entry).first.flatMap(Self.parseDate) ?? .now
+                listings.append(BlobListing(key: key, lastModified: modified))
+            }
+            let truncated = XMLText.values(of: "IsTruncated", in: xml).first == "true"
+            continuation = truncated ? XMLText.values(of: "NextContinuationToken", in: xml).first : nil
+        } while continuation != nil
+        return listings
+    }
+
+    /// ListMultipartUploads under our prefix, aborting those initiated before `cutoff`.
+    public func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
+        let response = try await client.send(.GET, objectKey: nil, query: [("uploads", ""), ("prefix", client.configuration.keyPrefix)])
+        guard response.status == .ok else { throw client.failure(response, "ListMultipartUploads") }
+        var removed = 0
+        for upload in XMLText.elements("Upload", in: String(buffer: response.body)) {
+            guard let key = XMLText.values(of: "Key", in: upload).first,
+                let id = XMLText.values(of: "UploadId", in: upload).first,
+                let initiated = XMLText.values(of: "Initiated", in: upload).first.flatMap(Self.parseDate),
+                initiated < cutoff
+            else { continue }
+            let aborted = try await client.send(.DELETE, objectKey: key, query: [("uploadId", id)])
+            if aborted.status.code < 300 || aborted.status == .notFound { removed += 1 }
+        }
+        return removed
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+}
+
+/// Collects up to one part in memory; sends it as one PutObject at commit, or switches to a
+/// multipart upload as soon as the photo outgrows one part.
+final class S3BlobWriter: BlobWriter {
+    private let client: S3Client
+    private let objectKey: String
+    private let contentType: String
+    /// At most one part, in a buffer allocated once at that size.
+    private var pending = ByteBufferAllocator().buffer(capacity: S3BlobStore.partSize)
+    private var uploadID: String?
+    private var parts: [(number: Int, etag: String)] = []
+
+    init(client: S3Client, objectKey: String, contentType: String) {
+        self.client = client
+        self.objectKey = objectKey
+        self.contentType = contentType
+    }
+
+    func write(_ bytes: ByteBuffer) async throws {
+        var bytes = bytes
+        while bytes.readableBytes > 0 {
+            let room = S3BlobStore.partSize - pending.readableBytes
+            var slice = bytes.readSlice(length: min(room, bytes.readableBytes))!
+            pending.writeBuffer(&slice)
+            if pending.readableBytes == S3BlobStore.partSize {
+                try await upload(part: pending)
+                pending = ByteBufferAllocator().buffer(capacity: S3BlobStore.partSize)
+            }
+        }
+    }
+
+    func commit() async throws {
+        if uploadID == nil {
+            let response = try await client.send(
+                .PUT,
+                objectKey: objectKey,
+                headers: [("Content-Type", contentType)],
+                body: pending
+            )
+            guard response.status == .ok else { throw client.failure(response, "PutObject") }
+            return
+        }
+        if pending.readableBytes > 0 || parts.isEmpty {
+            try await upload(part: pending)
+        }
+        let xml =
+            "<CompleteMultipartUpload>"
+            + parts.map { "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(XMLText.escape($0.etag))</ETag></Part>" }
+            .joined() + "</CompleteMultipartUpload>"
+        let response = try await client.send(
+            .POST,
+            objectKey: objectKey,
+            query: [("uploadId", uploadID!)],
+            headers: [("Content-Type", "application/xml")],
+            body: ByteBuffer(string: xml)
+        )
+        // S3 can answer 200 and still report an error in the body.
+        guard response.status == .ok, !String(buffer: response.body).contains("<Error>") else {
+            await abort()
+            throw client.failure(response, "CompleteMultipartUpload")
+        }
+        uploadID = nil
+    }
+
+    func abort() async {
+        pending.clear()
+        guard let uploadID else { return }
+        self.uploadID = nil
+        _ = try? await client.send(.DELETE, objectKey: objectKey, query: [("uploadId", uploadID)])
+    }
+
+    private func upload(part: ByteBuffer) async throws {
+        if uploadID == nil {
+            let response = try await client.send(
+                .POST,
+                objectKey: objectKey,
+                query: [("uploads", "")],
+                headers: [("Content-Type", contentType)]
+            )
+            guard response.status == .ok, let id = XMLText.values(of: "UploadId", in: String(buffer: response.body)).first else {
+                throw client.failure(response, "CreateMultipartUpload")
+            }
+            uploadID = id
+        }
+        let number = parts.count + 1
+        let response = try await client.send(
+            .PUT,
+            objectKey: objectKey,
+            query: [("partNumber", String(number)), ("uploadId", uploadID!)],
+            body: part
+        )
+        guard response.status == .ok, let etag = response.headers.first(name: "ETag") else {
+            throw client.failure(response, "UploadPart")
+        }
+        parts.append((number, etag))
+    }
+}
