@@ -1,10 +1,14 @@
 """Throws malformed requests at a live Selfie and counts the answers: none may be a 5xx.
 
-Usage: bad_input.py BASE_URL
+Usage: bad_input.py BASE_URL   (E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD: an admin to sign in as)
 Every path (pages, API, media, admin) × method × body × header variant, with and without a
 signed-in session; bodies include random bytes, invalid UTF-8, broken JSON, broken multipart
 and oversized forms; headers include bad cookies, Range and Authorization garbage.
+Then every parameter of every route (path and query) gets extreme integers, negative numbers,
+huge strings and odd encodings, signed in as an admin and as a user, with valid CSRF tokens so
+that form posts reach their handlers; the server must answer every one and still be alive.
 """
+import os
 import http.client
 import itertools
 import random
@@ -78,6 +82,60 @@ for path, method, (body_name, (body, content_type)), (headers_name, headers), si
     counts[status] = counts.get(status, 0) + 1
     if isinstance(status, int) and status >= 500:
         server_errors.append(f"{method} {path} [{body_name}, {headers_name}, signed in: {signed_in}] -> {status}")
+
+def signed_in_session(email, password):
+    """A cookie header and a CSRF token for a fresh sign-in."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(base + "/signin").read().decode()
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+    opener.open(base + "/signin", data=urllib.parse.urlencode({"_csrf": csrf, "email": email, "password": password}).encode())
+    page = opener.open(base + "/account").read().decode()
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+    return "; ".join(f"{c.name}={c.value}" for c in jar), csrf
+
+
+extreme = ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "-1", "0",
+           "99999999999999999999999999999999", "1e308", "NaN", "0x10", "%201", "1.5", "%00", "%ff%fe", "%c0%af",
+           "A" * 10_000, "%E2%80%AE%F0%9F%98%80", "..%2f..%2f", "%25", "1%0d%0aX-Injected:%20y", ""]
+# {} is where each extreme value goes, in turn.
+parameter_routes = [
+    ("GET", "/gallery?before={}"), ("GET", "/photos/{}"), ("GET", "/photos/{}/delete"), ("POST", "/photos/{}/delete"),
+    ("POST", "/photos?_csrf={}"), ("GET", "/admin/users?page={}"), ("GET", "/admin/users?page=2&sort={}&q={}"),
+    ("GET", "/admin/users/{}"), ("GET", "/admin/users/{}/delete"), ("GET", "/admin/users/1/{}"), ("POST", "/admin/users/{}/disable"),
+    ("GET", "/admin/audit?user={}&before={}&type={}"), ("GET", "/admin/api-keys/{}/revoke"), ("POST", "/admin/api-keys/{}/revoke"),
+    ("POST", "/account/identities/{}/unlink"), ("POST", "/account/link/{}"), ("POST", "/auth/{}/start"),
+    ("GET", "/auth/google/callback?code={}&state={}"), ("GET", "/auth/{}/callback?error={}"), ("GET", "/media/{}?expires={}&sig={}"),
+    ("GET", "/signin?next={}&notice={}"), ("GET", "/account?notice={}"), ("GET", "/api/get_token?email={}&password={}"),
+    ("DELETE", "/api/delete_photo?photo_id={}"), ("GET", "/assets/{}"),
+]
+sessions = [("user", *signed_in_session(email, "fuzz password 1"))]
+if os.environ.get("E2E_ADMIN_EMAIL"):
+    sessions.append(("admin", *signed_in_session(os.environ["E2E_ADMIN_EMAIL"], os.environ["E2E_ADMIN_PASSWORD"])))
+parameter_requests = 0
+for (who, cookie, csrf), (method, template), value in itertools.product(sessions, parameter_routes, extreme):
+    path = template.replace("{}", value)
+    request_headers = {"Cookie": cookie, "X-CSRF-Token": csrf}
+    body = None
+    if method == "POST":
+        body = urllib.parse.urlencode({"_csrf": csrf}).encode()
+        request_headers["Content-Type"] = "application/x-www-form-urlencoded"
+    connection = http.client.HTTPConnection(host, port, timeout=15)
+    try:
+        connection.request(method, path, body=body, headers=request_headers)
+        status = connection.getresponse().status
+    except Exception as error:
+        status = f"closed ({type(error).__name__})"
+    finally:
+        connection.close()
+    parameter_requests += 1
+    counts[status] = counts.get(status, 0) + 1
+    if not isinstance(status, int) or status >= 500:
+        server_errors.append(f"{method} {path[:120]} [as {who}] -> {status}")
+print(f"parameter fuzz: {parameter_requests} requests as {', '.join(who for who, _, _ in sessions)}")
+alive = urllib.request.urlopen(base + "/healthz", timeout=5).status
+if alive != 200:
+    server_errors.append(f"/healthz answered {alive} after the run")
 
 total = sum(counts.values())
 print(f"bad-input run: {total} requests, answers {dict(sorted(counts.items(), key=str))}")

@@ -38,18 +38,17 @@ done
 pg_isready -q -h 127.0.0.1 -p "$pg_port" || { echo "PostgreSQL did not become ready on port $pg_port" >&2; exit 1; }
 
 # --- 3. Development secrets in .env, generated once ----------------------------------------
+. scripts/lib/secrets.sh
 random_hex() { openssl rand -hex "$1"; }
-touch .env
-chmod 600 .env
+ensure_private_file .env
 ensure_env() { # NAME VALUE: append NAME=VALUE unless .env already sets NAME
     grep -q "^$1=" .env || printf '%s=%s\n' "$1" "$2" >> .env
 }
 # The local role's password is one per machine (not per checkout), so several checkouts, CI's
 # fresh clone among them, never reset it under each other.
 machine_dir="${XDG_CONFIG_HOME:-$HOME/.config}/selfie"
-mkdir -p "$machine_dir"
-[ -s "$machine_dir/database-password" ] || random_hex 16 > "$machine_dir/database-password"
-chmod 600 "$machine_dir/database-password"
+mkdir -p -m 700 "$machine_dir"
+ensure_secret_file "$machine_dir/database-password" random_hex 16
 db_password=$(cat "$machine_dir/database-password")
 local_url() { printf 'postgres://selfie:%s@127.0.0.1:%s/%s' "$db_password" "$pg_port" "$1"; }
 # Local database URLs are rewritten if they point at this machine's selfie role; a URL to any
@@ -72,9 +71,8 @@ if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = 'selfie'")" != "1"
     log "creating role selfie"
     psql_admin -c "CREATE ROLE selfie LOGIN CREATEDB"
 fi
-psql_admin -v pw="$db_password" <<'SQL'
-ALTER ROLE selfie WITH LOGIN CREATEDB PASSWORD :'pw';
-SQL
+# The password goes in on stdin (printf is a shell builtin): never on a command line.
+printf "ALTER ROLE selfie WITH LOGIN CREATEDB PASSWORD '%s';\n" "$db_password" | psql_admin
 if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = 'selfie'")" != "1" ]; then
     log "creating database selfie"
     psql_admin -c "CREATE DATABASE selfie OWNER selfie"

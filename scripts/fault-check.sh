@@ -2,14 +2,17 @@
 # Faults a real deployment meets, against a live Selfie (scratch database, loopback only):
 #  1. PostgreSQL stopped for a few seconds under steady load: every answer is a 200 or a 503
 #     (JSON under /api, a page in the browser), never a 500, and Selfie recovers by itself.
-#  2. SIGTERM during a slow upload: the upload finishes (200), then the server exits.
+#  2. Fifty uploads trickling in a byte at a time: those beyond the server's cap are refused at
+#     once (429), the rest end at the upload deadline (408), memory stays flat (peak RSS < 150 MB)
+#     and the server keeps answering.
+#  3. SIGTERM during a slow upload: the upload finishes (200), then the server exits.
 # Used by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/scratch-server.sh
 read -r pg_version pg_cluster _ < <(pg_lsclusters -h | head -1)
 trap 'pg_ctlcluster "$pg_version" "$pg_cluster" start >/dev/null 2>&1 || true; kill ${server:-0} 2>/dev/null || true' EXIT
-start_scratch_server faults
+start_scratch_server faults MAX_CONCURRENT_UPLOADS=20 MAX_CONCURRENT_UPLOADS_PER_USER=100 UPLOAD_TIMEOUT_SECONDS=10
 work=$scratch_dir
 token=$(api_token faults@example.com "fault check password")
 
@@ -61,7 +64,59 @@ assert all(line.split()[-1] in ("200", "303") for line in lines[-6:]), "not reco
 print(f"ok: {counts.get(200, 0) + counts.get(303, 0)} answered normally, {counts.get(503, 0)} answered 503 while PostgreSQL was down, none else; recovered by itself")
 PY
 
-echo "==> fault 2: SIGTERM during a slow upload"
+echo "==> fault 2: 50 uploads trickling in (cap 20 at once, 10 s deadline)"
+python3 - "$base" "$token" "$server" <<'PY'
+import socket, sys, threading, time, urllib.request
+base, token, pid = sys.argv[1], sys.argv[2], sys.argv[3]
+host, port = base.split("//")[1].split(":")
+boundary = "trickle"
+head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n"
+        "Content-Type: image/jpeg\r\n\r\n").encode() + b"\xff\xd8\xff\xe0\x00\x10JFIF\x00"
+results, lock = [], threading.Lock()
+
+def peak_rss_mib():
+    return next(int(line.split()[1]) for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM")) // 1024
+
+def trickle():
+    s = socket.create_connection((host, int(port)), timeout=30)
+    s.sendall((f"POST /api/upload_photo HTTP/1.1\r\nHost: x\r\nAuthorization: Token token={token}\r\n"
+               f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {5 * 1024 * 1024}\r\n\r\n").encode() + head)
+    s.setblocking(False)
+    started, answer = time.time(), b""
+    while time.time() - started < 25 and b"\r\n" not in answer:
+        try:
+            answer += s.recv(4096)
+        except BlockingIOError:
+            try:
+                s.send(b"\x00")
+            except OSError:
+                pass
+            time.sleep(1)
+        except OSError:
+            break
+    with lock:
+        results.append((answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/1.1 ") else "none", round(time.time() - started, 1)))
+    s.close()
+
+before = peak_rss_mib()
+threads = [threading.Thread(target=trickle) for _ in range(50)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+statuses = sorted(status for status, _ in results)
+refused = [seconds for status, seconds in results if status == "429"]
+timed_out = [seconds for status, seconds in results if status == "408"]
+peak = peak_rss_mib()
+healthy = urllib.request.urlopen(base + "/healthz", timeout=5).status
+print(f"answers: {dict((s, statuses.count(s)) for s in set(statuses))}; 429s within {max(refused, default=0)} s, "
+      f"408s after {min(timed_out, default=0)}-{max(timed_out, default=0)} s; peak RSS {before} -> {peak} MiB; /healthz {healthy}")
+assert len(refused) == 30 and max(refused) < 3, "the uploads beyond the cap were not refused at once"
+assert len(timed_out) == 20 and all(9 <= s < 20 for s in timed_out), "the uploads in progress did not end at the deadline"
+assert peak < 150, f"peak RSS {peak} MiB"
+assert healthy == 200
+print("ok: beyond the cap refused at once, the rest ended at the deadline, memory flat, still healthy")
+PY
+
+echo "==> fault 3: SIGTERM during a slow upload"
 { printf '\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00'; head -c 800000 /dev/urandom; } > "$work/photo.jpg"
 curl -s -o "$work/upload.json" -w '%{http_code}' --limit-rate 200k -H "Authorization: Token token=$token" \
     -F "image=@$work/photo.jpg;type=application/octet-stream" -F "title=in flight" "$base/api/upload_photo" > "$work/upload.status" &

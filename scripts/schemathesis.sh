@@ -15,7 +15,7 @@ work=$scratch_dir
 trap 'kill $server $fake 2>/dev/null || true' EXIT
 token=$(api_token st@example.com "schemathesis password")
 
-# `unsupported_method` is left out on purpose: the seed's contract answers a wrong method with
+# `unsupported_method` is left out on purpose: the railsauth contract answers a wrong method with
 # 404 {"status":404,"message":"Wrong URL or HTTP method"}, not 405 (tested in APITests).
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection,ignored_auth,missing_required_header
 common=(--url "$base" --checks "$checks" --max-examples "${SCHEMATHESIS_EXAMPLES:-40}" --seed 2026 --no-color --workers 1
@@ -30,8 +30,11 @@ schemathesis run "$base/api/openapi.yaml" "${common[@]}" -H "Authorization: Toke
     --include-path-regex '^/api/(reset_password|upload_photo|get_photos|delete_photo|openapi.yaml)$'
 schemathesis run "$base/api/openapi.yaml" "${common[@]}" -H "Authorization: Token token=$token" \
     --include-path-regex '^/api/clear_token$'
-echo "==> bad input against every page and endpoint"
-python3 scripts/bad_input.py "$base"
+echo "==> bad input against every page and endpoint, and every parameter as a user and as an admin"
+admin_email="fuzz-admin+$RANDOM@example.com"
+admin_password=$(DATABASE_URL="$scratch_database_url" .build/debug/selfie admin create --email "$admin_email" --generate-password |
+    sed -n 's/.*shown only now): //p')
+E2E_ADMIN_EMAIL="$admin_email" E2E_ADMIN_PASSWORD="$admin_password" python3 scripts/bad_input.py "$base"
 if grep -q "request failed" "$work/server.log"; then
     echo "the server logged failures during the run:" >&2
     grep "request failed" "$work/server.log" >&2

@@ -18,9 +18,14 @@ start_scratch_server() {
     local port
     port=$(free_port)
     base="http://127.0.0.1:$port"
-    env DATABASE_URL="$scratch_database_url" PORT="$port" PUBLIC_URL="$base" BLOB_DIR="$scratch_dir/blobs" LOG_LEVEL=warning \
-        LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0 "$@" \
-        .build/debug/selfie serve --migrate >> "$scratch_dir/server.log" 2>&1 &
+    # Settings are exported in a subshell, not passed to `env`: the database URL carries a
+    # password, and a program's arguments are visible to everyone in `ps`.
+    (
+        export DATABASE_URL="$scratch_database_url" PORT="$port" PUBLIC_URL="$base" BLOB_DIR="$scratch_dir/blobs" LOG_LEVEL=warning \
+            LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0
+        for setting in "$@"; do export "${setting?}"; done
+        exec .build/debug/selfie serve --migrate >> "$scratch_dir/server.log" 2>&1
+    ) &
     server=$!
     for _ in $(seq 1 100); do
         curl -fs "$base/healthz" >/dev/null && return 0

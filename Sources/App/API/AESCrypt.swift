@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import _CryptoExtras
 
-/// The password encryption of the iOS AESCrypt class and the Ruby aescrypt gem, which the seed's
+/// The password encryption of the iOS AESCrypt class and the Ruby aescrypt gem, which the railsauth
 /// app uses for every password it sends: AES-256-CBC, key = SHA-256 of the app key's password,
 /// an all-zero IV, PKCS#7 padding, base64.
 enum AESCrypt {

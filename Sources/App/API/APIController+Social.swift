@@ -24,7 +24,7 @@ extension APIController {
     }
 
     /// The register/login API's answers: `{"error": false, "message": …}` plus the user and token fields.
-    struct SeedJSON: Encodable, Sendable {
+    struct RegisterLoginJSON: Encodable, Sendable {
         let error: Bool
         let message: String
         let user: UserJSON?
@@ -40,8 +40,8 @@ extension APIController {
     }
 
     func register(_ request: Request, context: AppKeyContext) async throws -> Response {
-        try await seedShaped(request, context: context) {
-            let (accessType, passkey, passcode, fields) = try await seedFields(request)
+        try await registerLoginShaped(request, context: context) {
+            let (accessType, passkey, passcode, fields) = try await registerLoginFields(request)
             let credentials: UserCredentials
             switch accessType {
             case 0:
@@ -59,13 +59,13 @@ extension APIController {
                 credentials = try await providerAccount(accessType, passkey, passcode, mode: .signUpOnly, context: context)
             }
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
-            return (.created, SeedJSON(error: false, message: "You are successfully registered", user: UserJSON(credentials.user, token: token)))
+            return (.created, RegisterLoginJSON(error: false, message: "You are successfully registered", user: UserJSON(credentials.user, token: token)))
         }
     }
 
     func login(_ request: Request, context: AppKeyContext) async throws -> Response {
-        try await seedShaped(request, context: context) {
-            let (accessType, passkey, passcode, _) = try await seedFields(request)
+        try await registerLoginShaped(request, context: context) {
+            let (accessType, passkey, passcode, _) = try await registerLoginFields(request)
             let credentials: UserCredentials
             switch accessType {
             case 0:
@@ -78,7 +78,7 @@ extension APIController {
                 credentials = try await providerAccount(accessType, passkey, passcode, mode: .signInOnly, context: context)
             }
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
-            return (.ok, SeedJSON(error: false, message: "You are signed in", user: UserJSON(credentials.user, token: token)))
+            return (.ok, RegisterLoginJSON(error: false, message: "You are signed in", user: UserJSON(credentials.user, token: token)))
         }
     }
 
@@ -99,8 +99,8 @@ extension APIController {
     }
 
     /// `access_type`, `passkey` and `passcode` from a form or JSON body; missing ones are named
-    /// all at once, as the seed did.
-    private func seedFields(_ request: Request) async throws -> (Int, String, String, APIRequestFields) {
+    /// all at once, as the original backend did.
+    private func registerLoginFields(_ request: Request) async throws -> (Int, String, String, APIRequestFields) {
         let fields = try await APIRequestFields.read(request, acceptingForms: true)
         let names = ["access_type", "passkey", "passcode"]
         let values = try names.map { try fields.optional($0) }
@@ -115,10 +115,10 @@ extension APIController {
     }
 
     /// Runs a register/login API handler, answering its refusals as `{"error": true, "message": …}`.
-    private func seedShaped(
+    private func registerLoginShaped(
         _ request: Request,
         context: AppKeyContext,
-        _ body: () async throws -> (HTTPResponse.Status, SeedJSON)
+        _ body: () async throws -> (HTTPResponse.Status, RegisterLoginJSON)
     ) async throws -> Response {
         do {
             let (status, json) = try await body()
@@ -127,7 +127,7 @@ extension APIController {
             let refusal = APIError.appError(for: error)
             // Server-side failures keep the API's usual error path (logged, generic message).
             guard refusal.status.code < 500 else { throw error }
-            var response = try JSONResponse(status: refusal.status, body: SeedJSON(error: true, message: refusal.message, user: nil))
+            var response = try JSONResponse(status: refusal.status, body: RegisterLoginJSON(error: true, message: refusal.message, user: nil))
                 .response(from: request, context: context)
             response.headers.append(contentsOf: refusal.headers)
             return response

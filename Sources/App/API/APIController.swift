@@ -173,7 +173,7 @@ struct APIController {
         return try JSONResponse(body: UserJSON(user, token: token)).response(from: request, context: context)
     }
 
-    /// The seed handed out a token for an email alone; here the password is required as well.
+    /// The railsauth backend handed out a token for an email alone; here the password is required as well.
     func getToken(_ request: Request, context: AppKeyContext) async throws -> Response {
         let (_, token) = try await authenticate(request, context: context, includingQuery: true)
         return try JSONResponse(body: TokenJSON(apiAuthtoken: token.token, authtokenExpiry: APIDate.format(token.expiresAt)))

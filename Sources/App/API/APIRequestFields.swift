@@ -8,7 +8,7 @@ struct APIRequestFields {
     private let values: [String: Any]
 
     /// `acceptingForms`: an `application/x-www-form-urlencoded` body is read as well as JSON
-    /// (seed 004's clients post forms).
+    /// (the register/login API's clients post forms).
     static func read(_ request: Request, includingQuery: Bool = false, acceptingForms: Bool = false) async throws -> APIRequestFields {
         var request = request
         let body: ByteBuffer

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// An app-level key (the seed's `API_AUTH_NAME` / `API_AUTH_PASSWORD`): HTTP Basic credentials for
+/// An app-level key (the railsauth API's `API_AUTH_NAME` / `API_AUTH_PASSWORD`): HTTP Basic credentials for
 /// signing up and in, and — through the SHA-256 of its password — the AESCrypt key of the
 /// passwords that app sends. Only that digest is kept, never the password.
 public struct AppKey: Sendable {

@@ -31,7 +31,7 @@ struct FacebookVerifier: Sendable {
         let email: String?
     }
 
-    /// `expectedUserID`: the Facebook user id the client says the token is for (seed 004's
+    /// `expectedUserID`: the Facebook user id the client says the token is for (the register/login API's
     /// `passkey`); it must match, but it is never what decides who signs in.
     func verify(accessToken: String, expectedUserID: String? = nil, now: Date = .now) async throws -> SocialIdentity {
         guard !accessToken.isEmpty, accessToken.utf8.count <= 4096 else { throw SocialVerificationError.malformed("the access token is empty or too long") }

@@ -73,9 +73,9 @@ public struct SocialSignInService: Sendable {
     public enum Mode: Sendable {
         /// Make an account (the usual "Continue with …").
         case signInOrSignUp
-        /// Only sign up: an identity that already has an account is refused (seed 004's /register).
+        /// Only sign up: an identity that already has an account is refused (the register/login API's /register).
         case signUpOnly
-        /// Only sign in: an identity without an account is refused (seed 004's /login).
+        /// Only sign in: an identity without an account is refused (the register/login API's /login).
         case signInOnly
     }
 

@@ -62,7 +62,7 @@ struct TwitterVerifier: Sendable {
         }
     }
 
-    /// `passcode` is seed 004's `oauth_token:oauth_token_secret`; `expectedUserID` (its
+    /// `passcode` is the register/login API's `oauth_token:oauth_token_secret`; `expectedUserID` (its
     /// `passkey`) must match when given.
     func verify(passcode: String, expectedUserID: String? = nil) async throws -> SocialIdentity {
         let parts = passcode.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)

@@ -5,7 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 
-/// Talks to `/api` the way the seed's iOS app does (HTTPHelper.swift): JSON bodies built by string
+/// Talks to `/api` the way the railsauth iOS app does (HTTPHelper.swift): JSON bodies built by string
 /// interpolation, `Content-Type: application/json` on every request (GETs too), HTTP Basic with
 /// the app key for signup/signin/get_token, `Token token=<t>` for the rest, AESCrypt passwords.
 struct APIClient {

@@ -49,8 +49,8 @@ extension APIClient {
         return try await send(.post, "/api/social/signin", body: body, authorization: basicAuthorization)
     }
 
-    /// Seed 004's form post to `/api/register` or `/api/login`.
-    func seedForm(_ path: String, _ fields: [(String, String)]) async throws -> TestResponse {
+    /// The register/login API's form post to `/api/register` or `/api/login`.
+    func registerLoginForm(_ path: String, _ fields: [(String, String)]) async throws -> TestResponse {
         try await send(
             .post,
             path,

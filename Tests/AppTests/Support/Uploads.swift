@@ -29,7 +29,7 @@ enum TestImage {
 
 /// Multipart bodies as clients build them.
 enum MultipartBody {
-    /// Exactly the bytes the seed's iOS app sends (HTTPHelper.uploadRequest): an `attachment` part
+    /// Exactly the bytes the railsauth iOS app sends (HTTPHelper.uploadRequest): an `attachment` part
     /// named `image` with filename `photo`, then the `title` part.
     static let iOSBoundary = "---------------------------14737809831466499882746641449"
 

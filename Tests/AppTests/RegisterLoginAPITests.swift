@@ -5,20 +5,20 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
-@Suite("Seed 004's /api/register and /api/login, and usernames (seed 003)")
-struct SeedRegisterLoginTests {
-    @Test("missing fields are named in the seed's own shape")
+@Suite("The register/login API (/api/register, /api/login with access_type) and usernames")
+struct RegisterLoginAPITests {
+    @Test("missing fields are named in the register/login API's own shape")
     func missingFields() async throws {
         try await withFakeProviders { app, _ in
             let api = APIClient(client: app.client)
-            let empty = try await api.seedForm("/api/register", [])
+            let empty = try await api.registerLoginForm("/api/register", [])
             #expect(empty.status == .badRequest)
             let json = try empty.json()
             #expect(json["error"] as? Bool == true)
             #expect(json["message"] as? String == "Required field(s) access_type, passkey, passcode missing or empty")
             let partial = try await api.send(.post, "/api/login", body: #"{"access_type": "0", "passkey": "someone"}"#, authorization: api.basicAuthorization)
             #expect(try partial.json()["message"] as? String == "Required field(s) passcode missing or empty")
-            let wrongType = try await api.seedForm("/api/login", [("access_type", "7"), ("passkey", "a"), ("passcode", "b")])
+            let wrongType = try await api.registerLoginForm("/api/login", [("access_type", "7"), ("passkey", "a"), ("passcode", "b")])
             #expect(wrongType.status == .badRequest)
         }
     }
@@ -27,26 +27,26 @@ struct SeedRegisterLoginTests {
     func passwordRegistration() async throws {
         try await withFakeProviders { app, _ in
             let api = APIClient(client: app.client)
-            let registered = try await api.seedForm("/api/register", [("access_type", "0"), ("passkey", "lepunk_99"), ("passcode", "billion dollars")])
+            let registered = try await api.registerLoginForm("/api/register", [("access_type", "0"), ("passkey", "lepunk_99"), ("passcode", "billion dollars")])
             #expect(registered.status == .created, "\(registered.text)")
             let json = try registered.json()
             #expect(json["error"] as? Bool == false)
             #expect(json["username"] as? String == "lepunk_99")
             #expect(json["api_authtoken"] as? String != nil)
 
-            let login = try await api.seedForm("/api/login", [("access_type", "0"), ("passkey", "LEPUNK_99"), ("passcode", "billion dollars")])
+            let login = try await api.registerLoginForm("/api/login", [("access_type", "0"), ("passkey", "LEPUNK_99"), ("passcode", "billion dollars")])
             #expect(login.status == .ok, "usernames are case-insensitive")
             #expect(try login.json()["error"] as? Bool == false)
 
-            let wrong = try await api.seedForm("/api/login", [("access_type", "0"), ("passkey", "lepunk_99"), ("passcode", "wrong password")])
+            let wrong = try await api.registerLoginForm("/api/login", [("access_type", "0"), ("passkey", "lepunk_99"), ("passcode", "wrong password")])
             #expect(wrong.status == .unauthorized)
             #expect(try wrong.json()["message"] as? String == "Login failed. Incorrect credentials")
             #expect(try wrong.json()["error"] as? Bool == true)
 
-            let taken = try await api.seedForm("/api/register", [("access_type", "0"), ("passkey", "Lepunk_99"), ("passcode", "another password")])
+            let taken = try await api.registerLoginForm("/api/register", [("access_type", "0"), ("passkey", "Lepunk_99"), ("passcode", "another password")])
             #expect(taken.status == .conflict)
             #expect(try taken.json()["message"] as? String == "This username is taken.")
-            let invalid = try await api.seedForm("/api/register", [("access_type", "0"), ("passkey", "no"), ("passcode", "another password")])
+            let invalid = try await api.registerLoginForm("/api/register", [("access_type", "0"), ("passkey", "no"), ("passcode", "another password")])
             #expect(invalid.status == .unprocessableContent)
             #expect(try invalid.json()["message"] as? String == "username: Use 5 to 30 characters.")
         }
@@ -61,18 +61,18 @@ struct SeedRegisterLoginTests {
                 token: "tw-token", tokenSecret: "tw-token-secret", consumerKey: "tw-key", consumerSecret: "tw-secret",
                 userID: "777", name: "Tess Tweet", screenName: "tess"
             )
-            let loginFirst = try await api.seedForm("/api/login", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")])
+            let loginFirst = try await api.registerLoginForm("/api/login", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")])
             #expect(loginFirst.status == .unauthorized)
             #expect(try loginFirst.json()["message"] as? String == "No Selfie account is linked to this Facebook account. Register first.")
 
-            let claimed = try await api.seedForm("/api/register", [("access_type", "1"), ("passkey", "999"), ("passcode", "fb-token")])
+            let claimed = try await api.registerLoginForm("/api/register", [("access_type", "1"), ("passkey", "999"), ("passcode", "fb-token")])
             #expect(claimed.status == .unauthorized, "a client-asserted id that is not the token's user is refused")
             #expect(try claimed.json()["message"] as? String == "Facebook sign-in refused: the access token belongs to another Facebook user.")
 
-            #expect(try await api.seedForm("/api/register", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")]).status == .created)
-            let twice = try await api.seedForm("/api/register", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")])
+            #expect(try await api.registerLoginForm("/api/register", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")]).status == .created)
+            let twice = try await api.registerLoginForm("/api/register", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")])
             #expect(twice.status == .conflict)
-            let login = try await api.seedForm("/api/login", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")])
+            let login = try await api.registerLoginForm("/api/login", [("access_type", "1"), ("passkey", "555"), ("passcode", "fb-token")])
             #expect(login.status == .ok)
             #expect(try login.json()["first_name"] as? String == "Fiona")
 
@@ -81,7 +81,7 @@ struct SeedRegisterLoginTests {
                 authorization: api.basicAuthorization
             )
             #expect(twitter.status == .created, "\(twitter.text)")
-            let badSecret = try await api.seedForm("/api/login", [("access_type", "2"), ("passkey", "777"), ("passcode", "tw-token:nope")])
+            let badSecret = try await api.registerLoginForm("/api/login", [("access_type", "2"), ("passkey", "777"), ("passcode", "tw-token:nope")])
             #expect(badSecret.status == .unauthorized)
             let accounts: Int = try await app.scalar("SELECT count(*)::int FROM users")
             #expect(accounts == 2)

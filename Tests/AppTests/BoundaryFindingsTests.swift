@@ -1,0 +1,232 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// The security findings of the HTTP-boundary review, each with the check that closes it.
+@Suite("Boundary findings: bounded parameters, secrets out of logs, throttled re-authentication, early refusals, upload caps, audit")
+struct BoundaryFindingsTests {
+    @Test("an admin opening an absurd page number gets a 400 page, and the server keeps answering")
+    func hugePageNumber() async throws {
+        try await withTestApp { app in
+            let admin = try await app.signedInAdmin()
+            for page in ["9223372036854775807", "9223372036854775808", "-5", "0", "1e9", "abc"] {
+                let response = try await admin.get("/admin/users?page=\(page)")
+                #expect(response.status == .badRequest, "page=\(page)")
+                #expect(response.text.contains("The page parameter must be a whole number from 1 to 1000000."))
+            }
+            #expect(try await admin.get("/admin/users?page=1000000").status == .ok, "the largest page is an empty page")
+            #expect(try await admin.get("/admin/audit?before=-1").status == .badRequest)
+            let user = app.browser()
+            try await user.signUp(email: uniqueEmail())
+            #expect(try await user.get("/gallery?before=99999999999999999999").status == .badRequest)
+            #expect(try await user.get("/gallery?before=9223372036854775807").status == .ok)
+            #expect(try await app.client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    @Test("request logs name the path and query keys only: no password, signature, CSRF token or OAuth code in any line; SQL lines carry the request id")
+    func noSecretsInLogs() async throws {
+        let capture = LogCapture()
+        try await withTestApp(logger: capture.logger(level: .trace)) { app in
+            let email = uniqueEmail("logged")
+            let password = "a password nobody logs"
+            let token = try await app.api.signedInUser(email: email, password: password)
+            let encrypted = app.api.encrypt(password)
+            let escaped = encrypted.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let getToken = try await app.api.send(.get, "/api/get_token?email=\(email)&password=\(escaped)", authorization: app.api.basicAuthorization)
+            #expect(getToken.status == .ok)
+            let photo = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "logged")
+            let imageURL = try #require(try photo.json()["image_url"] as? String)
+            let signature = try #require(URLComponents(string: imageURL)?.queryItems?.first { $0.name == "sig" }?.value)
+            #expect(try await app.fetchImage(imageURL).status == .ok)
+
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let csrf = try await browser.csrfToken(on: "/photos/new")
+            #expect(try await browser.upload(image: TestImage.jpeg()).status == .seeOther)
+            let code = "oauth-code-\(UUID().uuidString)"
+            let state = "oauth-state-\(UUID().uuidString)"
+            _ = try await browser.get("/auth/google/callback?code=\(code)&state=\(state)")
+            let gallery = try await browser.get("/gallery")
+            let requestID = try #require(gallery.headers[.xRequestID])
+
+            let lines = capture.all
+            #expect(!lines.isEmpty)
+            for secret in [encrypted, escaped, password, signature, csrf, code, state, token] {
+                let leaking = lines.filter { $0.contains(secret) }
+                #expect(leaking.isEmpty, "\(secret) appears in: \(leaking.prefix(2))")
+            }
+            let tokenRequest = try #require(lines.first { $0.contains("hb.request.path=/api/get_token") })
+            #expect(tokenRequest.contains("hb.request.query_keys=email,password"))
+            let mediaRequest = try #require(lines.first { $0.contains("hb.request.path=/media/") })
+            #expect(mediaRequest.contains("hb.request.query_keys=expires,sig"))
+            // The gallery's SQL was logged with the gallery request's id.
+            let sqlOfGallery = lines.filter { $0.contains("psql_connection_id") && $0.contains("hb.request.id=\(requestID)") }
+            #expect(!sqlOfGallery.isEmpty, "no PostgreSQL log line carries the request id \(requestID)")
+        }
+    }
+
+    @Test("wrong current passwords count like failed sign-ins: the 6th locks the account, on the account page and through the API")
+    func currentPasswordLockout() async throws {
+        try await withTestApp(configure: HardeningTests.withProtection { _ in }) { app in
+            let email = uniqueEmail("reauth")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            let form = { (current: String) in
+                [("current_password", current), ("new_password", "a brand new password"), ("new_password_confirmation", "a brand new password")]
+            }
+            for _ in 1...5 {
+                let wrong = try await browser.submit("/account/password", from: "/account", form("not my password"))
+                #expect(wrong.status == .unprocessableContent)
+                #expect(wrong.text.contains("This is not your current password."))
+            }
+            let locked = try await browser.submit("/account/password", from: "/account", form("correct horse battery"))
+            #expect(locked.status == .tooManyRequests)
+            #expect(locked.text.contains("Too many failed sign-ins for this account."))
+            #expect(locked.headers[.retryAfter] != nil)
+            #expect(try await app.browser().signIn(email: email).status == .tooManyRequests, "sign-in is locked too")
+            #expect(try await app.auditCount("password.check_failed") == 5)
+
+            // The API's reset_password counts the same way.
+            let other = uniqueEmail("reauth-api")
+            let token = try await app.api.signedInUser(email: other)
+            let body = { (old: String) in
+                "{\"old_password\":\"\(app.api.encrypt(old))\",\"new_password\":\"\(app.api.encrypt("a brand new password"))\"}"
+            }
+            for _ in 1...5 {
+                let wrong = try await app.api.send(.post, "/api/reset_password", body: body("not my password"), authorization: "Token token=\(token)")
+                #expect(try wrong.apiError() == (401, "The old password is not correct."))
+            }
+            let apiLocked = try await app.api.send(.post, "/api/reset_password", body: body("correct horse battery"), authorization: "Token token=\(token)")
+            #expect(apiLocked.status == .tooManyRequests)
+            #expect(try apiLocked.apiError().message.hasPrefix("Too many failed sign-ins for this account."))
+        }
+    }
+
+    @Test("a client that writes its whole body before reading gets its refusal at once, and the connection is closed")
+    func writeEverythingFirst() async throws {
+        try await withTestApp { app in
+            let port = try #require(app.client.port)
+            let token = try await app.api.signedInUser()
+            let size = 26 * 1024 * 1024
+            let boundary = "write-first"
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00]
+            let partHead = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            func head(_ path: String, authorization: String, cookie: String = "") -> String {
+                "POST \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: \(authorization)\r\n\(cookie)"
+                    + "Content-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(size)\r\n\r\n"
+            }
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let csrf = try await browser.csrfToken(on: "/photos/new")
+            let cookie = "Cookie: " + browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") + "\r\n"
+            let cases: [(String, String, [UInt8], Int)] = [
+                ("API, too large", head("/api/upload_photo", authorization: "Token token=\(token)"), partHead + jpeg, 413),
+                ("API, no valid token", head("/api/upload_photo", authorization: "Token token=nope"), partHead + jpeg, 401),
+                ("web form, too large", head("/photos?_csrf=\(csrf)", authorization: "None", cookie: cookie), partHead + jpeg, 413),
+            ]
+            for (name, head, first, status) in cases {
+                let answer = try await RawHTTPClient.writeEverythingThenRead(port: port, head: head, firstBytes: first, bodyBytes: size)
+                #expect(answer.status == status, "\(name): \(answer.statusLine)")
+                #expect(answer.elapsed < .seconds(2), "\(name) took \(answer.elapsed)")
+                #expect(answer.head.lowercased().contains("connection: close"), "\(name)")
+            }
+            // A body that is not an image is refused as soon as its first bytes are sniffed,
+            // whatever its declared length (within the limit).
+            let small = 1024 * 1024
+            let notImage = try await RawHTTPClient.writeEverythingThenRead(
+                port: port,
+                head: head("/api/upload_photo", authorization: "Token token=\(token)").replacingOccurrences(of: "\(size)", with: "\(small)"),
+                firstBytes: partHead + Array("plain text, not a photo".utf8) + Array(repeating: 0x41, count: 8192),
+                bodyBytes: small
+            )
+            #expect(notImage.status == 415)
+            #expect(notImage.closedByServer, "the server closes a connection whose refused body it will not use")
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty)
+            #expect(try await app.client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    @Test("uploads in progress are capped per user and per server (429 beyond), and one that trickles ends at the deadline with nothing stored")
+    func uploadCaps() async throws {
+        try await withTestApp(configure: { config in
+            config.uploads.concurrent = 3
+            config.uploads.concurrentPerUser = 2
+            config.uploads.deadline = .seconds(3)
+        }) { app in
+            let port = try #require(app.client.port)
+            let first = try await app.api.signedInUser()
+            let second = try await app.api.signedInUser()
+            let third = try await app.api.signedInUser()
+            let trickles = Trickles(port: port)
+            try await trickles.start(token: first)
+            try await trickles.start(token: first)
+            // a third for the same user, while two are in progress
+            let sameUser = try await app.api.uploadPhoto(token: first, image: TestImage.jpeg(), title: "")
+            #expect(try sameUser.apiError() == (429, "Too many uploads are in progress. Wait for one to finish, then try again."))
+            try await trickles.start(token: second)
+            // the server's three slots are taken
+            let anotherUser = try await app.api.uploadPhoto(token: third, image: TestImage.jpeg(), title: "")
+            #expect(try anotherUser.apiError().status == 429)
+            #expect(anotherUser.headers[.retryAfter] != nil)
+
+            let answers = try await trickles.answers()
+            #expect(answers == [408, 408, 408], "the trickling uploads end at the deadline")
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty, "nothing half-written is left")
+            // the slots are free again
+            #expect(try await app.api.uploadPhoto(token: third, image: TestImage.jpeg(), title: "").status == .ok)
+        }
+    }
+
+    @Test("the audit log records what was typed as a login only when it is a well-formed email or username")
+    func auditKeepsOnlyLogins() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            _ = try await browser.signIn(email: "my secret password!", password: "whatever it is")
+            _ = try await browser.signIn(email: "nobody@example.com", password: "whatever it is")
+            _ = try await browser.signIn(email: "some_user", password: "whatever it is")
+            let targets: [String] = try await app.db { client in
+                var targets: [String] = []
+                for try await target in try await client.query("SELECT target FROM audit_events WHERE event = 'sign_in.failed' ORDER BY id")
+                    .decode(String.self)
+                {
+                    targets.append(target)
+                }
+                return targets
+            }
+            #expect(targets == ["(not an email or username)", "nobody@example.com", "some_user"])
+        }
+    }
+}
+
+/// Uploads that send their head and a few bytes, then one byte a second, each read in its own task.
+actor Trickles {
+    let port: Int
+    private var tasks: [Task<Int, any Error>] = []
+
+    init(port: Int) { self.port = port }
+
+    /// Starts one and returns once the server has seen its head (it holds a slot from then on).
+    func start(token: String) async throws {
+        let port = self.port
+        let started = AsyncStream<Void>.makeStream()
+        tasks.append(Task {
+            try await RawHTTPClient.trickle(port: port, token: token, started: started.continuation)
+        })
+        for await _ in started.stream { break }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
+    func answers() async throws -> [Int] {
+        var statuses: [Int] = []
+        for task in tasks { statuses.append(try await task.value) }
+        return statuses
+    }
+}

@@ -1,0 +1,118 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A client that writes a whole request — head and body — before it reads a byte of the answer,
+/// as simple HTTP clients do. Against a server that stops reading, its writes block.
+enum RawHTTPClient {
+    struct Answer {
+        /// `HTTP/1.1 413 Payload Too Large`
+        let statusLine: String
+        let head: String
+        /// Whether the server closed the connection after its answer (within the read deadline).
+        let closedByServer: Bool
+        /// From connecting to the answer's head having arrived.
+        let elapsed: Duration
+
+        var status: Int { Int(statusLine.split(separator: " ")[1]) ?? 0 }
+    }
+
+    /// Sends `head` then `bodyBytes` bytes (in 64 KiB chunks, `firstBytes` first, zeros after),
+    /// then reads the answer's head and waits (up to `readFor`) for the server to close.
+    static func writeEverythingThenRead(
+        port: Int,
+        head: String,
+        firstBytes: [UInt8],
+        bodyBytes: Int,
+        readFor: Duration = .seconds(5)
+    ) async throws -> Answer {
+        let started = ContinuousClock.now
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let connection = channel.channel
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: head))
+            var remaining = bodyBytes
+            var first = ByteBuffer(bytes: firstBytes)
+            remaining -= first.readableBytes
+            try await outbound.write(first)
+            first.clear()
+            let zeros = ByteBuffer(repeating: 0, count: 64 * 1024)
+            while remaining > 0 {
+                let count = min(remaining, zeros.readableBytes)
+                do {
+                    try await outbound.write(zeros.getSlice(at: 0, length: count)!)
+                } catch {
+                    break  // the server closed: read what it said
+                }
+                remaining -= count
+            }
+            // Reads until the server closes; at the deadline the client closes it itself.
+            let timedOut = Mutex(false)
+            let timer = Task {
+                try await Task.sleep(for: readFor)
+                timedOut.withLock { $0 = true }
+                try? await connection.close()
+            }
+            defer { timer.cancel() }
+            var received = ByteBuffer()
+            var answered: ContinuousClock.Instant?
+            do {
+                for try await var chunk in inbound {
+                    received.writeBuffer(&chunk)
+                    if answered == nil, received.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) != nil { answered = .now }
+                }
+            } catch {}
+            let closed = !timedOut.withLock { $0 }
+            let text = String(buffer: received)
+            let head = text.components(separatedBy: "\r\n\r\n").first ?? text
+            return Answer(
+                statusLine: head.components(separatedBy: "\r\n").first ?? "",
+                head: head,
+                closedByServer: closed,
+                elapsed: (answered ?? .now) - started
+            )
+        }
+    }
+}
+
+extension RawHTTPClient {
+    /// An upload to `/api/upload_photo` that declares 5 MiB and sends one byte a second after its
+    /// first few; returns the status the server answers with.
+    static func trickle(port: Int, token: String, started: AsyncStream<Void>.Continuation) async throws -> Int {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            let boundary = "trickle"
+            try await outbound.write(ByteBuffer(string:
+                "POST /api/upload_photo HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(token)\r\n"
+                + "Content-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(5 * 1024 * 1024)\r\n\r\n"
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\r\n"))
+            try await outbound.write(ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00]))
+            started.yield()
+            started.finish()
+            let sender = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(1))
+                    try await outbound.write(ByteBuffer(bytes: [0]))
+                }
+            }
+            defer { sender.cancel() }
+            var received = ByteBuffer()
+            for try await var chunk in inbound {
+                received.writeBuffer(&chunk)
+                if String(buffer: received).contains("\r\n") { break }
+            }
+            let line = String(buffer: received).components(separatedBy: "\r\n").first ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+    }
+}
