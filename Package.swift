@@ -22,12 +22,18 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
             name: "CMagic",
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
+        ),
+        // A streaming multipart/form-data parser that searches for boundaries over whole buffers.
+        .target(
+            name: "MultipartStream",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")]
         ),
         // The domain: accounts, photos, storage, providers, admin, audit, protection, database.
         // It knows nothing of HTTP serving: no Hummingbird here (HummingbirdBcrypt is a
@@ -36,6 +42,7 @@ let package = Package(
             name: "SelfieCore",
             dependencies: [
                 "CMagic",
+                "MultipartStream",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -44,7 +51,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -99,6 +105,15 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // MultipartKit only as the reference the parser is checked against.
+        .testTarget(
+            name: "MultipartStreamTests",
+            dependencies: [
+                "MultipartStream",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
     ]

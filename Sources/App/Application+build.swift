@@ -59,7 +59,8 @@ public func buildApplication(
     )
     var app = Application(
         router: router,
-        // Idle (and slow) connections are closed after a minute; refused uploads linger briefly.
+        // Idle (and slow) connections are closed after a minute; the rest of a refused upload may
+        // keep arriving for a few seconds at most.
         server: .http1(configuration: .init(additionalChannelHandlers: [LingeringCloseHandler()], idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
         services: services.core.backgroundServices(logger: logger),
@@ -94,7 +95,6 @@ func buildRouter(
     let pages = services.pages
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: UnreadBodyMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(config: config))
     // Requests no route takes (an unknown path, a method a page does not accept), and errors of

@@ -1,11 +1,12 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// Closes a connection after an answer that says `Connection: close` — a large request refused
-/// before its body was read — the way nginx's lingering close does: the rest of the refused body
-/// is still read (and discarded by the server) so that a client that writes its whole body
-/// before it reads gets to read the answer; the connection closes as soon as that body has
-/// arrived, or after `linger`, or after `budget` more bytes, whichever comes first.
+/// Bounds what a request may still send after it has been answered — the case of an upload
+/// refused before its body was read (too large, no valid token, not an image). The rest of the
+/// body is still read and discarded, as nginx's lingering close does, so that a client that
+/// writes its whole body before it reads gets to read the answer at once, and the connection
+/// stays usable. But if the body keeps coming for longer than `linger`, or for more than
+/// `budget` bytes, the connection is closed: a client cannot hold it by never stopping.
 final class LingeringCloseHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -14,9 +15,9 @@ final class LingeringCloseHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     let linger: TimeAmount
     let budget: Int
-    private var closing = false
-    private var answered = false
-    private var requestEnded = false
+    private var requestInProgress = false
+    /// Set once the answer is out while the request is still arriving.
+    private var lingering = false
     private var drained = 0
     private var timer: Scheduled<Void>?
 
@@ -28,48 +29,41 @@ final class LingeringCloseHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
-            requestEnded = false
+            requestInProgress = true
         case .body(let bytes):
-            drained += answered ? bytes.readableBytes : 0
+            guard lingering else { break }
+            drained += bytes.readableBytes
+            if drained > budget { return close(context) }
         case .end:
-            requestEnded = true
+            requestInProgress = false
+            if lingering { stopLingering() }
         }
         context.fireChannelRead(data)
-        if answered, requestEnded || drained > budget { close(context) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(let head):
-            closing = head.headerFields[.connection]?.lowercased() == "close"
-            context.write(data, promise: promise)
-        case .body:
-            context.write(data, promise: promise)
-        case .end where closing:
+        if case .end = unwrapOutboundIn(data), requestInProgress, !lingering {
+            lingering = true
+            drained = 0
             let loopBound = context.loopBound
-            context.writeAndFlush(data).whenComplete { _ in self.answeredWithClose(loopBound.value) }
-            promise?.succeed()
-        case .end:
-            context.write(data, promise: promise)
+            timer = context.eventLoop.scheduleTask(in: linger) { self.close(loopBound.value) }
         }
-    }
-
-    private func answeredWithClose(_ context: ChannelHandlerContext) {
-        answered = true
-        if requestEnded { return close(context) }
-        let loopBound = context.loopBound
-        timer = context.eventLoop.scheduleTask(in: linger) { self.close(loopBound.value) }
-    }
-
-    private func close(_ context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
-        context.close(promise: nil)
+        context.write(data, promise: promise)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        stopLingering()
+        context.fireChannelInactive()
+    }
+
+    private func stopLingering() {
+        lingering = false
         timer?.cancel()
         timer = nil
-        context.fireChannelInactive()
+    }
+
+    private func close(_ context: ChannelHandlerContext) {
+        stopLingering()
+        context.close(promise: nil)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import MultipartKit
+import MultipartStream
 import NIOCore
 
 /// A photo whose bytes are in the blob store (committed), with its caption, before its row exists.
@@ -28,82 +28,41 @@ struct PhotoUploadReader {
 
     var maxBodyBytes: Int { maxImageBytes + Self.envelopeBytes }
 
+    /// The boundary of a `multipart/form-data` content type, if it is one.
     static func boundary(fromContentType contentType: String?) -> String? {
         guard let contentType, contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
-            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return (1...70).contains(value.utf8.count) ? value : nil
-        }
-        return nil
+        return MultipartHeaders.boundary(fromContentType: contentType)
     }
 
     func read<Body: AsyncSequence>(body: Body, boundary: String) async throws -> ReceivedPhoto where Body.Element == ByteBuffer {
         var state = UploadState(reader: self)
         do {
-            let parser = MultipartParser(boundary: boundary)
-            let events = PartEvents()
-            parser.onHeader = { events.append(.header($0, $1)) }
-            parser.onBody = { events.appendBody(&$0) }
-            parser.onPartComplete = { events.append(.partComplete) }
-
+            var parser = try MultipartStreamParser(
+                boundary: boundary,
+                maxHeaderBytes: Self.maxHeaderBytes,
+                maxPreambleBytes: Self.maxHeaderBytes
+            )
             var received = 0
-            var bytesWithoutEvent = 0
             for try await chunk in body {
                 received += chunk.readableBytes
                 guard received <= maxBodyBytes else { throw PhotoError.tooLarge(maxBytes: maxImageBytes) }
-                do {
-                    try parser.execute(chunk)
-                } catch {
-                    throw PhotoError.malformed
-                }
-                let batch = events.drain()
-                // The parser buffers a part's header lines whole: bytes that yield no event are
-                // header (or preamble) bytes, and no honest upload has kilobytes of those.
-                bytesWithoutEvent = batch.isEmpty ? bytesWithoutEvent + chunk.readableBytes : 0
-                guard bytesWithoutEvent <= Self.maxHeaderBytes else { throw PhotoError.malformed }
-                for event in batch { try await state.handle(event) }
+                for event in try parser.feed(chunk) { try await state.handle(event) }
             }
+            try parser.finish()
             return try state.finish()
+        } catch let error as MultipartError {
+            await state.cleanUp()
+            throw PhotoError(error)
         } catch {
             await state.cleanUp()
             throw error
         }
     }
-
-    /// What the push parser reported for one chunk. The parser hands body bytes over in small
-    /// slices (it stops at every CR); consecutive slices are joined into one buffer, so the store
-    /// gets one write per network chunk rather than hundreds.
-    private final class PartEvents {
-        private var items: [PartEvent] = []
-        private var body = ByteBuffer()
-
-        func appendBody(_ bytes: inout ByteBuffer) { body.writeBuffer(&bytes) }
-
-        func append(_ event: PartEvent) {
-            flushBody()
-            items.append(event)
-        }
-
-        func drain() -> [PartEvent] {
-            flushBody()
-            defer { items.removeAll(keepingCapacity: true) }
-            return items
-        }
-
-        private func flushBody() {
-            guard body.readableBytes > 0 else { return }
-            items.append(.body(body))
-            body = ByteBuffer()
-        }
-    }
 }
 
-enum PartEvent {
-    case header(String, String)
-    case body(ByteBuffer)
-    case partComplete
+extension PhotoError {
+    /// Every way a multipart body can be broken is, to the person uploading, one: it could not be read.
+    init(_ error: MultipartError) { self = .malformed }
 }
 
 /// What the reader knows so far; one per upload.
@@ -115,7 +74,6 @@ private struct UploadState {
     }
 
     let reader: PhotoUploadReader
-    var headers: [(String, String)] = []
     var kind: PartKind?
     // image part
     var sniffBuffer = ByteBuffer()
@@ -129,12 +87,11 @@ private struct UploadState {
 
     init(reader: PhotoUploadReader) { self.reader = reader }
 
-    mutating func handle(_ event: PartEvent) async throws {
+    mutating func handle(_ event: MultipartEvent) async throws {
         switch event {
-        case .header(let name, let value):
-            headers.append((name, value))
+        case .partHeaders(let headers):
+            kind = try kind(of: headers)
         case .body(var bytes):
-            let kind = try currentKind()
             switch kind {
             case .image:
                 imageBytes += bytes.readableBytes
@@ -153,11 +110,11 @@ private struct UploadState {
                 guard titleBuffer.readableBytes <= PhotoUploadReader.maxTitleCharacters * 4 else {
                     throw PhotoError.titleTooLong(maxCharacters: PhotoUploadReader.maxTitleCharacters)
                 }
-            case .ignored:
+            case .ignored, nil:
                 break
             }
-        case .partComplete:
-            switch try currentKind() {
+        case .partEnd:
+            switch kind {
             case .image:
                 if writer == nil { try await startWriting() }
                 try await writer!.commit()
@@ -165,30 +122,25 @@ private struct UploadState {
                 writer = nil
             case .title:
                 title = String(buffer: titleBuffer)
-            case .ignored:
+            case .ignored, nil:
                 break
             }
-            headers = []
             kind = nil
         }
     }
 
-    /// What the current part is, from its Content-Disposition `name` (decided once per part).
-    mutating func currentKind() throws -> PartKind {
-        if let kind { return kind }
-        let disposition = headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
-        let resolved: PartKind
-        switch Self.parameter("name", in: disposition) {
+    /// What a part is, from its Content-Disposition `name` (`attachment` or `form-data` alike).
+    func kind(of headers: [(name: String, value: String)]) throws -> PartKind {
+        let disposition = MultipartHeaders.value(of: "Content-Disposition", in: headers) ?? ""
+        switch MultipartHeaders.parameter("name", in: disposition) {
         case "image":
             guard stored == nil, writer == nil, sniffBuffer.readableBytes == 0 else { throw PhotoError.severalImages }
-            resolved = .image
+            return .image
         case "title":
-            resolved = .title
+            return .title
         default:
-            resolved = .ignored
+            return .ignored
         }
-        kind = resolved
-        return resolved
     }
 
     /// Sniffs what has arrived, refuses anything but the accepted image types, opens the writer.
@@ -207,7 +159,9 @@ private struct UploadState {
         guard writer == nil else { throw PhotoError.malformed }  // the body ended inside the image
         guard let stored else { throw PhotoError.missingImage }
         let caption = (title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard caption.unicodeScalars.count <= PhotoUploadReader.maxTitleCharacters else { throw PhotoError.titleTooLong(maxCharacters: PhotoUploadReader.maxTitleCharacters) }
+        guard caption.unicodeScalars.count <= PhotoUploadReader.maxTitleCharacters else {
+            throw PhotoError.titleTooLong(maxCharacters: PhotoUploadReader.maxTitleCharacters)
+        }
         guard !caption.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F })
         else { throw PhotoError.titleHasControlCharacters }
         return ReceivedPhoto(blobKey: stored.key, contentType: stored.key.contentType, byteSize: Int64(stored.size), title: caption)
@@ -217,17 +171,5 @@ private struct UploadState {
     func cleanUp() async {
         await writer?.abort()
         if let stored { try? await reader.blobs.delete(stored.key) }
-    }
-
-    /// A parameter of a header value like `attachment; name="image"; filename="photo"`.
-    static func parameter(_ name: String, in header: String) -> String? {
-        for piece in header.split(separator: ";").dropFirst() {
-            let pair = piece.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == name else { continue }
-            var value = pair[1].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            return value
-        }
-        return nil
     }
 }

@@ -24,7 +24,8 @@ enum RawHTTPClient {
         head: String,
         firstBytes: [UInt8],
         bodyBytes: Int,
-        readFor: Duration = .seconds(5)
+        chunked: Bool = false,
+        readFor: Duration = .seconds(2)
     ) async throws -> Answer {
         let started = ContinuousClock.now
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -35,21 +36,28 @@ enum RawHTTPClient {
             }
         let connection = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
+            /// Body bytes as they go on the wire: as they are, or as one chunk of chunked encoding.
+            func framed(_ bytes: ByteBuffer) -> ByteBuffer {
+                guard chunked else { return bytes }
+                var frame = ByteBuffer(string: String(bytes.readableBytes, radix: 16) + "\r\n")
+                var bytes = bytes
+                frame.writeBuffer(&bytes)
+                frame.writeString("\r\n")
+                return frame
+            }
             try await outbound.write(ByteBuffer(string: head))
-            var remaining = bodyBytes
-            var first = ByteBuffer(bytes: firstBytes)
-            remaining -= first.readableBytes
-            try await outbound.write(first)
-            first.clear()
+            var remaining = bodyBytes - firstBytes.count
+            try await outbound.write(framed(ByteBuffer(bytes: firstBytes)))
             let zeros = ByteBuffer(repeating: 0, count: 64 * 1024)
-            while remaining > 0 {
-                let count = min(remaining, zeros.readableBytes)
-                do {
-                    try await outbound.write(zeros.getSlice(at: 0, length: count)!)
-                } catch {
-                    break  // the server closed: read what it said
+            do {
+                while remaining > 0 {
+                    let count = min(remaining, zeros.readableBytes)
+                    try await outbound.write(framed(zeros.getSlice(at: 0, length: count)!))
+                    remaining -= count
                 }
-                remaining -= count
+                if chunked { try await outbound.write(ByteBuffer(string: "0\r\n\r\n")) }
+            } catch {
+                // the server closed: read what it said
             }
             // Reads until the server closes; at the deadline the client closes it itself.
             let timedOut = Mutex(false)
