@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// The boundary between the domain and the surfaces, as the compiler cannot see it.
+@Suite("Layering")
+struct LayeringTests {
+    /// Every Swift file below `Sources/<target>`, with its text.
+    static func sources(of target: String) throws -> [(path: String, text: String)] {
+        let root = "\(repositoryRoot)/Sources/\(target)"
+        let walker = try #require(FileManager.default.enumerator(atPath: root))
+        var files: [(String, String)] = []
+        while let path = walker.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            files.append((path, try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8)))
+        }
+        return files
+    }
+
+    @Test("the core imports no HTTP server framework and speaks no HTTP status")
+    func coreKnowsNoHTTPServer() throws {
+        let files = try Self.sources(of: "SelfieCore")
+        #expect(files.count > 40)
+        // HummingbirdBcrypt is allowed: a standalone bcrypt module that does not depend on the framework.
+        let forbidden = try Regex(#"(?m)^\s*(@_exported\s+)?import\s+(Hummingbird|HummingbirdCore|HummingbirdRouter|HummingbirdAuth|HummingbirdTesting|HTTPTypes|NIOHTTPTypes)\s*$"#)
+        for (path, text) in files {
+            #expect(text.firstMatch(of: forbidden) == nil, "\(path) imports a server framework module")
+            #expect(!text.contains("HTTPResponse.Status"), "\(path) chooses an HTTP status")
+        }
+    }
+}
