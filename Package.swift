@@ -30,6 +30,23 @@ let package = Package(
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
         ),
+        // libvips (8.14, HEIC through libheif): pkg-config supplies its flags to the C shim, whose
+        // non-variadic wrappers Swift can call; Imaging owns decode → upright → sRGB → strip → encode.
+        .systemLibrary(
+            name: "CLibvips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(name: "CVips", dependencies: ["CLibvips"]),
+        .target(
+            name: "Imaging",
+            dependencies: ["CVips", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // `bench/images.sh`: milliseconds per photo and peak memory of the image pipeline.
+        .executableTarget(
+            name: "selfie-image-bench",
+            dependencies: ["Imaging", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         // A streaming multipart/form-data parser that searches for boundaries over whole buffers.
         .target(
             name: "MultipartStream",
@@ -42,6 +59,7 @@ let package = Package(
             name: "SelfieCore",
             dependencies: [
                 "CMagic",
+                "Imaging",
                 "MultipartStream",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -101,6 +119,7 @@ let package = Package(
             dependencies: [
                 "App",
                 "SelfieCore",
+                "Imaging",
                 "FakeProviders",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),

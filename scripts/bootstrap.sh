@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 log() { printf '==> %s\n' "$*"; }
 
 # --- 1. System packages (only what is missing; apt-get update only when needed) -------------
-packages=(postgresql libmagic-dev pkg-config openssl ca-certificates curl ${EXTRA_APT_PACKAGES:-})
+packages=(postgresql libmagic-dev libvips-dev pkg-config openssl ca-certificates curl ${EXTRA_APT_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -45,8 +45,7 @@ final class LingeringCloseHandler: ChannelDuplexHandler, RemovableChannelHandler
         if case .end = unwrapOutboundIn(data), requestInProgress, !lingering {
             lingering = true
             drained = 0
-            let loopBound = context.loopBound
-            timer = context.eventLoop.scheduleTask(in: linger) { self.close(loopBound.value) }
+            timer = context.eventLoop.assumeIsolated().scheduleTask(in: linger) { self.close(context) }
         }
         context.write(data, promise: promise)
     }

@@ -1,0 +1,44 @@
+import NIOCore
+
+/// The upload formats accepted.
+public enum SourceFormat: String, Sendable, Hashable {
+    case jpeg, png, webp, gif, heic, avif
+}
+
+/// What an image's header says, without decoding pixels.
+public struct ImageProbe: Sendable, Hashable {
+    public var format: SourceFormat
+    /// Upright width: EXIF orientations 5–8 (a quarter turn) swap the stored width and height.
+    public var width: Int
+    /// Upright height.
+    public var height: Int
+    /// Frames of an animation or pages of a HEIF collection; 1 for a still image.
+    public var frameCount: Int
+
+    public init(format: SourceFormat, width: Int, height: Int, frameCount: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
+    }
+}
+
+/// One encoded rendition of a photo.
+public struct Rendition: Sendable {
+    public var name: String
+    public var bytes: ByteBuffer
+    public var width: Int
+    public var height: Int
+    public var mimeType: String
+}
+
+/// Everything `ImageProcessor.process` makes from one upload.
+public struct ProcessedImage: Sendable {
+    public var probe: ImageProbe
+    /// In the order of the rendition set's specs.
+    public var renditions: [Rendition]
+
+    public subscript(name: String) -> Rendition? {
+        renditions.first { $0.name == name }
+    }
+}
