@@ -22,6 +22,7 @@ public struct CoreServices: Sendable {
     public let protection: BruteForceProtection
     public let photos: PhotoService
     public let sweeper: BlobSweeper
+    public let backfill: RenditionBackfill
 
     public init(_ config: AppConfiguration, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
@@ -59,15 +60,18 @@ public struct CoreServices: Sendable {
         )
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
         let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
+        let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, logger: logger)
         photos = PhotoService(
             photos: photoRows,
             blobs: blobs,
             limits: config.uploads,
             urlLifetime: config.signedURLLifetime,
             audit: audit,
+            renditions: renditions,
             logger: logger
         )
         sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
+        backfill = RenditionBackfill(photos: photoRows, renditions: renditions, client: postgres, logger: logger)
         admin = AdminService(
             admin: PostgresAdminRepository(client: postgres, logger: logger),
             accounts: accounts,
@@ -78,10 +82,11 @@ public struct CoreServices: Sendable {
         )
     }
 
-    /// What runs beside the server: the connection pool, the HTTP client, and the periodic
-    /// clean-ups (expired sessions, tokens, counters, sign-in flows; orphan blobs).
+    /// What runs beside the server: the connection pool, the HTTP client, the periodic clean-ups
+    /// (expired sessions, tokens, counters, sign-in flows; orphan blobs) and renditions for photos
+    /// stored before renditions existed.
     public func backgroundServices(logger: Logger) -> [any Service] {
-        let (sessions, tokens, sweeper, protection, signInFlows) = (sessions, tokens, sweeper, protection, signInFlows)
+        let (sessions, tokens, sweeper, protection, signInFlows, backfill) = (sessions, tokens, sweeper, protection, signInFlows, backfill)
         return [
             postgres,
             http,
@@ -93,6 +98,12 @@ public struct CoreServices: Sendable {
             },
             PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger) {
                 _ = try await sweeper.sweep()
+            },
+            PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
+                let report = try await backfill.run(missingOnly: true)
+                if report.processed + report.failed.count > 0 {
+                    logger.info("made renditions for \(report.processed) photo(s); \(report.failed.count) could not be processed")
+                }
             },
         ]
     }

@@ -11,7 +11,7 @@ struct Selfie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfie",
         abstract: "Accounts and a private photo gallery.",
-        subcommands: [Serve.self, Migrate.self, Admin.self, Blobs.self],
+        subcommands: [Serve.self, Migrate.self, Admin.self, Blobs.self, Photos.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -147,6 +147,48 @@ struct Blobs: AsyncParsableCommand {
             } else {
                 print("\(report.rowsMissingBlobs.count) photo(s) whose blob is missing:")
                 for id in report.rowsMissingBlobs { print("  \(id)") }
+            }
+        }
+    }
+}
+
+struct Photos: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Look after the photos' renditions.",
+        subcommands: [Reprocess.self]
+    )
+
+    struct Reprocess: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the renditions (thumbnails, display copy) of photos from their originals."
+        )
+
+        enum Which: EnumerableFlag {
+            case missing
+            case all
+
+            static func help(for value: Which) -> ArgumentHelp? {
+                switch value {
+                case .missing: "only photos without renditions (stored before renditions existed)"
+                case .all: "every photo (after the image pipeline changed)"
+                }
+            }
+        }
+
+        @Flag var which: Which = .missing
+
+        func run() async throws {
+            let config = try loadConfiguration()
+            let services = try CoreServices(config, logger: makeLogger(config))
+            let report = try await services.whileRunning { try await services.backfill.run(missingOnly: which == .missing) }
+            if report.skipped {
+                print("Another Selfie process is making renditions right now; try again when it is done.")
+                return
+            }
+            print("Made renditions for \(report.processed) photo(s).")
+            if !report.failed.isEmpty {
+                print("\(report.failed.count) photo(s) could not be processed (original missing or unreadable):")
+                for id in report.failed { print("  \(id)") }
             }
         }
     }

@@ -181,7 +181,7 @@ struct AdminTests {
             try await browser.upload(image: TestImage.png())
             try await app.api.signIn(email: email)
             let id = try await app.userID(email)
-            #expect(app.filesInBlobStore().count == 2)
+            #expect(app.filesInBlobStore().count == 8, "two photos, each with three renditions")
 
             let response = try await admin.submit("/admin/users/\(id)/delete", from: "/admin/users/\(id)/delete", [])
             #expect(response.location == "/admin/users?notice=user-deleted")
@@ -205,7 +205,7 @@ struct AdminTests {
             let browser = app.browser()
             try await browser.signUp(email: email)
             try await browser.upload(image: TestImage.jpeg())
-            #expect(try await app.blobs.list().count == 1)
+            #expect(try await app.blobs.list().count == 4, "the original and three renditions")
             let id = try await app.userID(email)
             try await admin.submit("/admin/users/\(id)/delete", from: "/admin/users/\(id)/delete", [])
             #expect(try await app.blobs.list().isEmpty)

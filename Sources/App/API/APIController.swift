@@ -12,6 +12,8 @@ struct APIController {
     let protection: BruteForceProtection
     /// openapi.yaml, read once at start-up.
     let openAPIDocument: String
+    /// What a photo whose renditions are still being made shows (a PNG: the app decodes JPEG and PNG).
+    let placeholderURL: String
 
     init(services: CoreServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
@@ -20,6 +22,7 @@ struct APIController {
         self.appKeys = services.appKeys
         self.protection = services.protection
         self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
+        self.placeholderURL = services.config.publicURL.absoluteString + StaticAssets.preparingImage
     }
 
     /// One API route: method, path and handler (which says what authentication it needs).
@@ -228,11 +231,29 @@ struct APIController {
         return try JSONResponse(body: json(for: photo)).response(from: request, context: context)
     }
 
-    /// Oldest first: the app reverses the list itself.
+    /// Oldest first: the app reverses the list itself. Without parameters, every photo (the
+    /// railsauth answer); with `limit` and/or `before` (a `random_id`), the `limit` most recent
+    /// photos before that one, still oldest first, so that a client can load a long library page
+    /// by page from the newest end.
     func getPhotos(_ request: Request, context: APITokenContext) async throws -> Response {
-        let all = try await photos.all(for: context.user)
-        return try JSONResponse(body: all.map(json(for:))).response(from: request, context: context)
+        let fields = try await APIRequestFields.read(request, includingQuery: true)
+        let before = try fields.optional("before")
+        let limit = try fields.optional("limit").map { text in
+            guard let limit = Int(text), Self.pageLimits.contains(limit) else {
+                throw AppError(.badRequest, "limit must be a whole number from \(Self.pageLimits.lowerBound) to \(Self.pageLimits.upperBound).")
+            }
+            return limit
+        }
+        let listed: [Photo]
+        if before == nil, limit == nil {
+            listed = try await photos.all(for: context.user)
+        } else {
+            listed = try await photos.page(for: context.user, before: before, limit: limit ?? Self.pageLimits.upperBound)
+        }
+        return try JSONResponse(body: listed.map(json(for:))).response(from: request, context: context)
     }
+
+    static let pageLimits = 1...200
 
     func deletePhoto(_ request: Request, context: APITokenContext) async throws -> Response {
         let fields = try await APIRequestFields.read(request, includingQuery: true)
@@ -252,8 +273,13 @@ struct APIController {
 
     // MARK: Helpers
 
+    /// The photo as the app reads it. Its image is the display copy (≤ 2048 px, JPEG, upright, no
+    /// metadata), never the original; a photo whose copies are still being made shows a placeholder.
     private func json(for photo: Photo) -> PhotoJSON {
-        PhotoJSON(name: photo.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: photos.imageURL(for: photo))
+        guard let display = photo.rendition(.display), let url = photos.url(of: .display, for: photo) else {
+            return PhotoJSON(name: "", title: photo.title, randomID: photo.publicID, imageURL: placeholderURL)
+        }
+        return PhotoJSON(name: display.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: url)
     }
 
     func decryptPassword(_ ciphertext: String, key: AppKey) throws -> String {

@@ -120,7 +120,8 @@ struct AdminPagesController {
         }
 
         struct Thumbnail: Sendable {
-            let imageURL: String
+            /// nil while the photo has no renditions yet (admins never see originals).
+            let imageURL: String?
             let alt: String
         }
 
@@ -164,7 +165,7 @@ struct AdminPagesController {
             actions: Self.actions(for: summary.user).map {
                 UserPage.Action(path: AdminPath.userAction($0, on: summary.user.id), label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)
             },
-            photos: shown.map { UserPage.Thumbnail(imageURL: photos.imageURL(for: $0), alt: $0.title.isEmpty ? "Photo" : $0.title) },
+            photos: shown.map { UserPage.Thumbnail(imageURL: photos.url(of: .thumbnail400, for: $0), alt: $0.title.isEmpty ? "Photo" : $0.title) },
             morePhotos: more,
             sessions: sessions,
             tokens: tokens,

@@ -13,6 +13,8 @@ struct StaticAssets: Sendable {
     }
 
     static let pattern: RouterPath = "/assets/**"
+    /// Shown for a photo whose renditions are still being made.
+    static let preparingImage = "/assets/img/preparing.png"
     let assets: [String: Asset]
 
     /// Reads every file under `directory`; a file type not in `contentTypes` is not served.

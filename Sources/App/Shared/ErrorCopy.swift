@@ -138,6 +138,8 @@ enum ErrorCopy {
             AppError(.badRequest, "Send one photo per upload.")
         case .notAnImage:
             AppError(.unsupportedMediaType, "Only JPEG, PNG, GIF, WebP and HEIC photos can be uploaded.")
+        case .unprocessable(let problem):
+            AppError(.unprocessableContent, imageProblem(problem))
         case .tooLarge(let maximum):
             AppError(.contentTooLarge, "This photo is too large: the limit is \(ByteCountText.describe(maximum)).")
         case .titleTooLong(let maximum):
@@ -154,6 +156,16 @@ enum ErrorCopy {
             )
         case .timedOut:
             AppError(.requestTimeout, "The upload took too long to arrive. Please try again on a better connection.")
+        }
+    }
+
+    static func imageProblem(_ problem: ImageProblem) -> String {
+        switch problem {
+        case .unsupportedFormat: "This photo's format cannot be read. Use JPEG, PNG, GIF, WebP or HEIC."
+        case .unreadable: "This photo could not be read: the file is damaged."
+        case .truncated: "This photo is incomplete: the file was cut short. Please upload it again."
+        case .tooManyPixels(let maximum): "This image has too many pixels: at most \(maximum / 1_000_000) megapixels."
+        case .absurdAspectRatio: "This image is too narrow or too tall to show (more than 20 to 1)."
         }
     }
 

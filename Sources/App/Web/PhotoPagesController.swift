@@ -14,23 +14,45 @@ struct PhotoPagesController {
         group.get(RouterPath(WebPath.newPhoto), use: newPhoto)
         group.limited(.upload, by: protection).post(RouterPath(WebPath.photos), use: upload)
         group.get(WebPath.photoPattern, use: show)
+        group.get(WebPath.originalPattern, use: downloadOriginal)
         group.get(WebPath.deletePhotoPattern, use: confirmDelete)
         group.post(WebPath.deletePhotoPattern, use: delete)
     }
 
+    /// A photo as pages show it: never its original, only renditions (upright, without metadata).
+    /// A photo stored before renditions existed shows a placeholder until they are made.
     struct PhotoCard: Sendable {
+        struct Image: Sendable {
+            let url: String
+            let width: Int
+            let height: Int
+        }
+
         let id: String
         let title: String
-        let imageURL: String
         let date: String
         let altText: String
+        /// The grid's image (400 px) and the larger one for dense screens (800 px).
+        let thumbnail: Image?
+        let srcset: String?
+        /// The photo page's image (≤ 2048 px).
+        let display: Image?
+        let isPreparing: Bool
 
-        init(_ photo: Photo, url: String) {
+        init(_ photo: Photo, photos: PhotoService) {
             self.id = photo.publicID
             self.title = photo.title
-            self.imageURL = url
             self.date = photo.createdAt.displayString
             self.altText = photo.title.isEmpty ? "Selfie from \(photo.createdAt.displayString)" : photo.title
+            func image(_ name: RenditionName) -> Image? {
+                guard let rendition = photo.rendition(name), let url = photos.url(of: name, for: photo) else { return nil }
+                return Image(url: url, width: rendition.width, height: rendition.height)
+            }
+            self.thumbnail = image(.thumbnail400)
+            self.display = image(.display)
+            let sizes = [image(.thumbnail400), image(.thumbnail800)].compactMap { $0 }
+            self.srcset = sizes.isEmpty ? nil : sizes.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+            self.isPreparing = photo.renditions.isEmpty
         }
     }
 
@@ -45,7 +67,7 @@ struct PhotoPagesController {
     func gallery(_ request: Request, context: SignedInContext) async throws -> Response {
         let before = try request.queryInteger("before", in: 1...Int64.max)
         let (found, hasMore) = try await photos.page(for: context.user, before: before, size: Self.pageSize)
-        let cards = found.map { PhotoCard($0, url: photos.imageURL(for: $0)) }
+        let cards = found.map { PhotoCard($0, photos: photos) }
         let page = GalleryPage(
             firstName: context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName,
             photos: cards,
@@ -97,7 +119,7 @@ struct PhotoPagesController {
     func show(_ request: Request, context: SignedInContext) async throws -> Response {
         let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
         let title = photo.title.isEmpty ? "Photo" : photo.title
-        return try pages.render(.photo, title: title, page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))), context: context)
+        return try pages.render(.photo, title: title, page: PhotoPage(photo: PhotoCard(photo, photos: photos)), context: context)
             .response(from: request, context: context)
     }
 
@@ -106,9 +128,26 @@ struct PhotoPagesController {
         return try pages.render(
             .photoDelete,
             title: "Delete this photo?",
-            page: PhotoPage(photo: PhotoCard(photo, url: photos.imageURL(for: photo))),
+            page: PhotoPage(photo: PhotoCard(photo, photos: photos)),
             context: context
         ).response(from: request, context: context)
+    }
+
+    /// The original, as uploaded (metadata and all), to its owner only: a download, never an image
+    /// that a page embeds.
+    func downloadOriginal(_ request: Request, context: SignedInContext) async throws -> Response {
+        let (photo, content) = try await photos.original(try context.parameters.require("id"), of: context.user)
+        let fileExtension = photo.blobKey.value.split(separator: ".").last.map(String.init) ?? "jpg"
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: content.contentType,
+                .contentLength: String(content.totalSize),
+                .contentDisposition: "attachment; filename=\"selfie-\(photo.publicID).\(fileExtension)\"",
+                .cacheControl: "private, no-store",
+            ],
+            body: ResponseBody(content.body, contentLength: content.totalSize)
+        )
     }
 
     func delete(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -14,6 +14,7 @@ enum WebPath {
     static let photos = "/photos"
     static let photoPattern: RouterPath = "/photos/:id"
     static let deletePhotoPattern: RouterPath = "/photos/:id/delete"
+    static let originalPattern: RouterPath = "/photos/:id/original"
     static let account = "/account"
     static let accountPassword = "/account/password"
     static let endOtherSessions = "/account/sessions/end-others"
@@ -31,5 +32,6 @@ enum WebPath {
     static func account(notice: Notice) -> String { "\(account)?notice=\(notice.rawValue)" }
     static func photo(_ publicID: String) -> String { "\(photos)/\(PercentEncoding.encode(publicID))" }
     static func deletePhoto(_ publicID: String) -> String { "\(photo(publicID))/delete" }
+    static func original(_ publicID: String) -> String { "\(photo(publicID))/original" }
     static func providerCallback(_ provider: String) -> String { SocialSignInService.callbackPath(for: provider) }
 }

@@ -86,7 +86,7 @@ public struct PostgresAdminRepository: AdminRepository {
                 (SELECT count(*)::int FROM users),
                 (SELECT count(*)::int FROM web_sessions WHERE expires_at > now()),
                 (SELECT count(*)::int FROM photos),
-                (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos),
+                (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos) + (SELECT coalesce(sum(byte_size), 0)::bigint FROM photo_renditions),
                 (SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.succeeded' AND occurred_at > now() - interval '24 hours'),
                 (SELECT count(*)::int FROM audit_events WHERE event IN ('sign_in.failed', 'sign_in.locked') AND occurred_at > now() - interval '24 hours')
             """,
@@ -109,6 +109,7 @@ public struct PostgresAdminRepository: AdminRepository {
         u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.last_signed_in_at,
         (SELECT count(*)::int FROM photos p WHERE p.user_id = u.id),
         (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos p WHERE p.user_id = u.id)
+            + (SELECT coalesce(sum(r.byte_size), 0)::bigint FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.user_id = u.id)
         """
 
     public func users(search: String, sort: UserSort, offset: Int, limit: Int) async throws -> [UserSummary] {
@@ -178,8 +179,12 @@ public struct PostgresAdminRepository: AdminRepository {
     public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
         var keys: [BlobKey] = []
         try await changeGuardingLastAdmin(userID: id, removesAdmin: true, audit: audit) { connection in
+            // Originals and renditions (whose rows go with their photos at the end of the statement).
             for try await key in try await connection.query(
-                "DELETE FROM photos WHERE user_id = \(id) RETURNING blob_key",
+                """
+                WITH p AS (DELETE FROM photos WHERE user_id = \(id) RETURNING id, blob_key)
+                SELECT blob_key FROM p UNION ALL SELECT r.blob_key FROM photo_renditions r JOIN p ON r.photo_id = p.id
+                """,
                 logger: logger
             ).decode(String.self) {
                 if let key = BlobKey(key) { keys.append(key) }

@@ -9,6 +9,9 @@ public enum PhotoError: Error, Equatable, Sendable {
     case severalImages
     /// The bytes are not one of the accepted image formats (by their content, not their name).
     case notAnImage
+    /// It looks like an image but cannot be made into one to show (damaged, cut short, too many
+    /// pixels, an absurd shape).
+    case unprocessable(ImageProblem)
     case tooLarge(maxBytes: Int)
     case titleTooLong(maxCharacters: Int)
     case titleHasControlCharacters

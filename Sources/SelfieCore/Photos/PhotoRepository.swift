@@ -2,29 +2,41 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Storage of photo rows. Every read and delete is scoped to the owner: there is no way to ask
-/// for another user's photo.
+/// A photo to insert: its original in the blob store and the renditions made from it.
+public struct NewPhoto: Sendable {
+    public var userID: Int64
+    public var publicID: String
+    public var title: String
+    public var blobKey: BlobKey
+    public var contentType: String
+    public var byteSize: Int64
+    public var width: Int
+    public var height: Int
+    public var renditions: [PhotoRendition]
+}
+
+/// Storage of photo rows and their renditions. Every read and delete a person can cause is scoped to
+/// the owner: there is no way to ask for another user's photo.
 public protocol PhotoRepository: Sendable {
-    func insert(
-        userID: Int64,
-        publicID: String,
-        title: String,
-        blobKey: BlobKey,
-        contentType: String,
-        byteSize: Int64
-    ) async throws -> Photo
+    /// The photo and its renditions, in one transaction.
+    func insert(_ photo: NewPhoto) async throws -> Photo
     /// Newest first, `limit` at most, older than the photo with id `before` if given (a keyset
     /// cursor: it keeps working when that photo has been deleted since).
     func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo]
     /// Every photo of the user, oldest first (the API's order).
     func all(userID: Int64) async throws -> [Photo]
     func find(userID: Int64, publicID: String) async throws -> Photo?
-    /// Deletes the row and returns it; nil when the user has no such photo.
+    /// Deletes the row (its renditions' rows with it) and returns it; nil when the user has no such photo.
     func delete(userID: Int64, publicID: String) async throws -> Photo?
-    /// Which of `keys` have a row (the orphan sweep's question).
+    /// Which of `keys` belong to a photo, as original or rendition (the orphan sweep's question).
     func existingBlobKeys(among keys: [BlobKey]) async throws -> Set<BlobKey>
-    /// Every blob key with a row (to find rows whose blob is missing).
+    /// Every blob key a row points to (to find rows whose blob is missing).
     func allBlobKeys() async throws -> [(publicID: String, blobKey: BlobKey)]
+    /// Photos in id order after `id`, `limit` at most: all of them, or only those without renditions.
+    func photos(after id: Int64, missingRenditionsOnly: Bool, limit: Int) async throws -> [Photo]
+    /// Replaces a photo's renditions (and its dimensions) in one transaction and returns the keys
+    /// of the blobs no longer used; nil when the photo no longer exists.
+    func replaceRenditions(photoID: Int64, width: Int, height: Int, with renditions: [PhotoRendition]) async throws -> [BlobKey]?
 }
 
 public struct PostgresPhotoRepository: PhotoRepository {
@@ -38,59 +50,95 @@ public struct PostgresPhotoRepository: PhotoRepository {
         self.scopedLogger = ScopedLogger(logger)
     }
 
-    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date)
-    private static let columns = "id, public_id, user_id, title, blob_key, content_type, byte_size, created_at"
+    /// The photo's columns from `photos` aliased `p`, then its renditions packed one per text
+    /// (fields separated by tabs, which none of them can contain), in one round trip.
+    private static let columns = """
+        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height,
+        coalesce((SELECT array_agg(r.name || E'\\t' || r.blob_key || E'\\t' || r.content_type || E'\\t' || r.width || E'\\t'
+            || r.height || E'\\t' || r.byte_size ORDER BY r.name) FROM photo_renditions r WHERE r.photo_id = p.id), '{}')
+        """
+    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, [String])
 
-    public func insert(
-        userID: Int64,
-        publicID: String,
-        title: String,
-        blobKey: BlobKey,
-        contentType: String,
-        byteSize: Int64
-    ) async throws -> Photo {
-        let photos = try await fetch(
+    public func insert(_ photo: NewPhoto) async throws -> Photo {
+        let renditions = photo.renditions
+        let rows = try await client.query(
             """
-            INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size)
-            VALUES (\(publicID), \(userID), \(title), \(blobKey.value), \(contentType), \(byteSize))
-            RETURNING \(unescaped: Self.columns)
-            """
+            WITH p AS (
+                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height)
+                VALUES (\(photo.publicID), \(photo.userID), \(photo.title), \(photo.blobKey.value), \(photo.contentType),
+                        \(photo.byteSize), \(photo.width), \(photo.height))
+                RETURNING id, created_at
+            ), r AS (
+                INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size)
+                SELECT p.id, u.* FROM p, unnest(
+                    \(renditions.map(\.name.rawValue))::text[], \(renditions.map(\.blobKey.value))::text[],
+                    \(renditions.map(\.contentType))::text[], \(renditions.map(\.width))::int[],
+                    \(renditions.map(\.height))::int[], \(renditions.map(\.byteSize))::bigint[]
+                ) AS u(name, blob_key, content_type, width, height, byte_size)
+                RETURNING 1
+            )
+            SELECT p.id, p.created_at, (SELECT count(*)::int FROM r) FROM p
+            """,
+            logger: logger
         )
-        guard let photo = photos.first else { throw PhotoRowMissing() }
-        return photo
+        for try await (id, createdAt, _) in rows.decode((Int64, Date, Int).self) {
+            return Photo(
+                id: id,
+                publicID: photo.publicID,
+                userID: photo.userID,
+                title: photo.title,
+                blobKey: photo.blobKey,
+                contentType: photo.contentType,
+                byteSize: photo.byteSize,
+                createdAt: createdAt,
+                width: photo.width,
+                height: photo.height,
+                renditions: renditions
+            )
+        }
+        throw PhotoRowMissing()
     }
 
     public func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo] {
         try await fetch(
             """
-            SELECT \(unescaped: Self.columns) FROM photos
-            WHERE user_id = \(userID) AND (\(before)::bigint IS NULL OR id < \(before))
-            ORDER BY id DESC LIMIT \(limit)
+            SELECT \(unescaped: Self.columns) FROM photos p
+            WHERE p.user_id = \(userID) AND (\(before)::bigint IS NULL OR p.id < \(before))
+            ORDER BY p.id DESC LIMIT \(limit)
             """
         )
     }
 
     public func all(userID: Int64) async throws -> [Photo] {
-        try await fetch("SELECT \(unescaped: Self.columns) FROM photos WHERE user_id = \(userID) ORDER BY id")
+        try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) ORDER BY p.id")
     }
 
     public func find(userID: Int64, publicID: String) async throws -> Photo? {
         try await fetch(
-            "SELECT \(unescaped: Self.columns) FROM photos WHERE user_id = \(userID) AND public_id = \(publicID)"
+            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = \(publicID)"
         ).first
     }
 
     public func delete(userID: Int64, publicID: String) async throws -> Photo? {
+        // The renditions' rows go with the photo (ON DELETE CASCADE, at the end of the statement):
+        // the SELECT still sees them, so their blobs can be deleted too.
         try await fetch(
-            "DELETE FROM photos WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING \(unescaped: Self.columns)"
+            """
+            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING *)
+            SELECT \(unescaped: Self.columns) FROM p
+            """
         ).first
     }
 
     public func existingBlobKeys(among keys: [BlobKey]) async throws -> Set<BlobKey> {
         guard !keys.isEmpty else { return [] }
         var found: Set<BlobKey> = []
+        let values = keys.map(\.value)
         let rows = try await client.query(
-            "SELECT blob_key FROM photos WHERE blob_key = ANY(\(keys.map(\.value)))",
+            """
+            SELECT blob_key FROM photos WHERE blob_key = ANY(\(values))
+            UNION ALL SELECT blob_key FROM photo_renditions WHERE blob_key = ANY(\(values))
+            """,
             logger: logger
         )
         for try await key in rows.decode(String.self) {
@@ -101,17 +149,63 @@ public struct PostgresPhotoRepository: PhotoRepository {
 
     public func allBlobKeys() async throws -> [(publicID: String, blobKey: BlobKey)] {
         var keys: [(String, BlobKey)] = []
-        for try await (publicID, key) in try await client.query("SELECT public_id, blob_key FROM photos", logger: logger)
-            .decode((String, String).self)
-        {
+        let rows = try await client.query(
+            """
+            SELECT public_id, blob_key FROM photos
+            UNION ALL SELECT p.public_id, r.blob_key FROM photo_renditions r JOIN photos p ON p.id = r.photo_id
+            """,
+            logger: logger
+        )
+        for try await (publicID, key) in rows.decode((String, String).self) {
             if let key = BlobKey(key) { keys.append((publicID, key)) }
         }
         return keys
     }
 
+    public func photos(after id: Int64, missingRenditionsOnly: Bool, limit: Int) async throws -> [Photo] {
+        try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM photos p
+            WHERE p.id > \(id) AND (NOT \(missingRenditionsOnly) OR NOT EXISTS (SELECT 1 FROM photo_renditions r WHERE r.photo_id = p.id))
+            ORDER BY p.id LIMIT \(limit)
+            """
+        )
+    }
+
+    public func replaceRenditions(photoID: Int64, width: Int, height: Int, with renditions: [PhotoRendition]) async throws -> [BlobKey]? {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            // The row lock keeps a concurrent delete from taking the old keys with it unseen.
+            let exists = try await connection.query(
+                "UPDATE photos SET width = \(width), height = \(height) WHERE id = \(photoID) RETURNING id",
+                logger: logger
+            ).collect().count == 1
+            guard exists else { return nil }
+            var unused: [BlobKey] = []
+            for try await key in try await connection.query(
+                "DELETE FROM photo_renditions WHERE photo_id = \(photoID) RETURNING blob_key",
+                logger: logger
+            ).decode(String.self) {
+                if let key = BlobKey(key) { unused.append(key) }
+            }
+            try await connection.query(
+                """
+                INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size)
+                SELECT \(photoID), u.* FROM unnest(
+                    \(renditions.map(\.name.rawValue))::text[], \(renditions.map(\.blobKey.value))::text[],
+                    \(renditions.map(\.contentType))::text[], \(renditions.map(\.width))::int[],
+                    \(renditions.map(\.height))::int[], \(renditions.map(\.byteSize))::bigint[]
+                ) AS u(name, blob_key, content_type, width, height, byte_size)
+                """,
+                logger: logger
+            )
+            return unused
+        }
+    }
+
     private func fetch(_ query: PostgresQuery) async throws -> [Photo] {
         var photos: [Photo] = []
-        for try await (id, publicID, userID, title, key, contentType, size, created) in try await client.query(
+        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, packed) in try await client.query(
             query,
             logger: logger
         ).decode(Row.self) {
@@ -125,11 +219,25 @@ public struct PostgresPhotoRepository: PhotoRepository {
                     blobKey: blobKey,
                     contentType: contentType,
                     byteSize: size,
-                    createdAt: created
+                    createdAt: created,
+                    width: width,
+                    height: height,
+                    renditions: packed.compactMap(PhotoRendition.init(packed:))
                 )
             )
         }
         return photos
+    }
+}
+
+extension PhotoRendition {
+    /// A rendition as `PostgresPhotoRepository.columns` packs it: six tab-separated fields.
+    init?(packed: String) {
+        let fields = packed.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 6, let name = RenditionName(rawValue: String(fields[0])), let key = BlobKey(String(fields[1])),
+            let width = Int(fields[3]), let height = Int(fields[4]), let size = Int64(fields[5])
+        else { return nil }
+        self.init(name: name, blobKey: key, contentType: String(fields[2]), width: width, height: height, byteSize: size)
     }
 }
 

@@ -14,6 +14,9 @@ public struct UploadLimits: Sendable, Equatable {
     /// The longest an upload may take to arrive (`UPLOAD_TIMEOUT_SECONDS`): a body trickling in
     /// a byte at a time never trips the idle timeout, so the upload as a whole has a deadline.
     public var deadline: Duration = .seconds(300)
+    /// The most pixels an image may have (`MAX_IMAGE_PIXELS`), checked from its header before it
+    /// is decoded: a few kilobytes can declare gigabytes of pixels.
+    public var maxPixels = 100_000_000
 
     public init() {}
 
@@ -33,6 +36,7 @@ public struct UploadLimits: Sendable, Equatable {
         var seconds = Int(limits.deadline.components.seconds)
         number("UPLOAD_TIMEOUT_SECONDS", atLeast: 10, "seconds", into: &seconds)
         limits.deadline = .seconds(seconds)
+        number("MAX_IMAGE_PIXELS", atLeast: 1, "pixels", into: &limits.maxPixels)
         return limits
     }
 }
@@ -45,6 +49,7 @@ public struct PhotoService: Sendable {
     public let limits: UploadLimits
     let urlLifetime: Duration
     let audit: any AuditLog
+    let renditions: RenditionMaker
     let slots: UploadSlots
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
@@ -55,6 +60,7 @@ public struct PhotoService: Sendable {
         limits: UploadLimits,
         urlLifetime: Duration,
         audit: any AuditLog,
+        renditions: RenditionMaker,
         logger: Logger
     ) {
         self.photos = photos
@@ -62,13 +68,16 @@ public struct PhotoService: Sendable {
         self.limits = limits
         self.urlLifetime = urlLifetime
         self.audit = audit
+        self.renditions = renditions
         self.slots = UploadSlots(total: limits.concurrent, perUser: limits.concurrentPerUser)
         self.scopedLogger = ScopedLogger(logger)
     }
 
     /// Stores an uploaded photo from its `multipart/form-data` body (`contentType` carries the
-    /// boundary; `contentLength` is the declared size, if any): the blob first, then the row; if
-    /// the row cannot be written the blob is deleted again. Refusals are `PhotoError`s.
+    /// boundary; `contentLength` is the declared size, if any): the original's blob first, then its
+    /// renditions, then the row with them, in one transaction. The upload answers once the
+    /// renditions exist, so there is never a row without them; if anything fails, every blob made
+    /// for it is deleted again. Refusals are `PhotoError`s.
     public func upload<Body: AsyncSequence & Sendable>(
         for user: User,
         body: Body,
@@ -81,25 +90,37 @@ public struct PhotoService: Sendable {
         if let contentLength, contentLength > reader.maxBodyBytes { throw PhotoError.tooLarge(maxBytes: limits.maxBytes) }
         return try await slots.withSlot(for: user.id) {
             let received = try await withUploadDeadline { try await reader.read(body: body, boundary: boundary) }
+            let made: RenditionMaker.Made
+            do {
+                made = try await renditions.make(from: received.blobKey, byteSize: received.byteSize)
+            } catch {
+                await renditions.delete([received.blobKey])
+                throw error
+            }
             do {
                 let photo = try await photos.insert(
-                    userID: user.id,
-                    publicID: RandomToken.urlSafe(byteCount: 18),
-                    title: received.title,
-                    blobKey: received.blobKey,
-                    contentType: received.contentType,
-                    byteSize: received.byteSize
+                    NewPhoto(
+                        userID: user.id,
+                        publicID: RandomToken.urlSafe(byteCount: 18),
+                        title: received.title,
+                        blobKey: received.blobKey,
+                        contentType: received.contentType,
+                        byteSize: received.byteSize,
+                        width: made.width,
+                        height: made.height,
+                        renditions: made.renditions
+                    )
                 )
                 await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
                 AppMetrics.uploadStored()
                 return photo
             } catch let error as PSQLError where error.code == .server {
-                // PostgreSQL refused the row: no row exists, so the blob must go too.
-                try? await blobs.delete(received.blobKey)
+                // PostgreSQL refused the row: no row exists, so the blobs must go too.
+                await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
                 throw error
             }
-            // Any other failure (a connection lost mid-insert) may have committed the row: the blob
-            // stays, and if no row came of it the sweep removes it within the hour.
+            // Any other failure (a connection lost mid-insert) may have committed the row: the blobs
+            // stay, and if no row came of them the sweep removes them within the hour.
         }
     }
 
@@ -138,19 +159,33 @@ public struct PhotoService: Sendable {
         return photo
     }
 
-    /// Deletes the row, then the blob. If the blob cannot be deleted now, the sweep will.
+    /// Deletes the row, then every blob (the original and each rendition). A blob that cannot be
+    /// deleted now is left for the sweep.
     public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
         guard let photo = try await photos.delete(userID: user.id, publicID: publicID) else { throw PhotoError.notFound }
-        do {
-            try await blobs.delete(photo.blobKey)
-        } catch {
-            logger.warning("blob of deleted photo left for the sweep", metadata: ["blob": "\(photo.blobKey)", "error": "\(error)"])
-        }
+        await renditions.delete(photo.blobKeys)
         await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: publicID, origin: origin)
     }
 
-    /// A signed URL for the photo's image, valid for the configured lifetime.
-    public func imageURL(for photo: Photo) -> String {
-        blobs.signedURL(for: photo.blobKey, lifetime: urlLifetime)
+    /// A signed URL for one of the photo's renditions, valid for the configured lifetime (and the
+    /// same for a while, so that browsers cache it); nil while the photo has none.
+    public func url(of name: RenditionName, for photo: Photo) -> String? {
+        photo.rendition(name).map { blobs.signedURL(for: $0.blobKey, lifetime: urlLifetime) }
+    }
+
+    /// The user's photo and its original's bytes: the file as it was uploaded, metadata and all,
+    /// for its owner only.
+    public func original(_ publicID: String, of user: User) async throws -> (photo: Photo, content: BlobContent) {
+        let photo = try await photo(publicID, of: user)
+        guard let content = try await blobs.read(photo.blobKey, range: nil) else { throw PhotoError.notFound }
+        return (photo, content)
+    }
+
+    /// The `limit` most recent photos taken before the user's photo `before` (or the most recent
+    /// of all), oldest first like `all(for:)`; `PhotoError.notFound` if `before` is not theirs.
+    public func page(for user: User, before publicID: String?, limit: Int) async throws -> [Photo] {
+        var before: Int64?
+        if let publicID { before = try await photo(publicID, of: user).id }
+        return try await photos.page(userID: user.id, before: before, limit: limit).reversed()
     }
 }

@@ -12,6 +12,9 @@ public struct S3BlobStore: BlobStore {
     /// 5 MiB, the least S3 accepts for a part but the last: bodies above it use multipart upload,
     /// and no upload ever holds more than this in memory.
     static let partSize = 5 * 1024 * 1024
+    /// Blobs never change under their key: browsers may keep what a presigned URL loaded (the URL
+    /// itself stays the same for a quarter of an hour), and no shared cache may keep it at all.
+    static let cacheControl = "private, max-age=86400, immutable"
 
     public init(configuration: S3Configuration, http: HTTPClient = .shared, logger: Logger) {
         self.client = S3Client(configuration: configuration, http: http, logger: logger)
@@ -150,7 +153,7 @@ final class S3BlobWriter: BlobWriter {
             let response = try await client.send(
                 .PUT,
                 objectKey: objectKey,
-                headers: [("Content-Type", contentType)],
+                headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)],
                 body: pending
             )
             guard response.status == .ok else { throw client.failure(response, "PutObject") }
@@ -191,7 +194,7 @@ final class S3BlobWriter: BlobWriter {
                 .POST,
                 objectKey: objectKey,
                 query: [("uploads", "")],
-                headers: [("Content-Type", contentType)]
+                headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)]
             )
             guard response.status == .ok, let id = XMLText.values(of: "UploadId", in: String(buffer: response.body)).first else {
                 throw client.failure(response, "CreateMultipartUpload")

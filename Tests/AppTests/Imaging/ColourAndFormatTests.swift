@@ -8,17 +8,17 @@ extension ImagingTests {
         /// Writes the upload's renditions and decodes each with Pillow at the given points.
         private func decodedRenditions(
             of upload: String, at points: [(Int, Int)]
-        ) throws -> (ProcessedImage, [String: Decoded]) {
-            let processed = try ImageProcessor().process(try PhotoFixtures.bytes(upload))
+        ) async throws -> (ProcessedImage, [String: Decoded]) {
+            let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes(upload))
             let folder = try OutputFolder()
             defer { folder.remove() }
             let files = try processed.renditions.map { try folder.write($0.bytes, as: $0.name) }
-            let decoded = try Pillow.decode(files.map { ($0, points) })
+            let decoded = try await Pillow.decode(files.map { ($0, points) })
             return (processed, Dictionary(uniqueKeysWithValues: zip(processed.renditions.map(\.name), decoded)))
         }
 
-        @Test func heicBecomesViewableJpegAndWebp() throws {
-            let (processed, decoded) = try decodedRenditions(of: "photo.heic", at: [(5, 5), (395, 260)])
+        @Test func heicBecomesViewableJpegAndWebp() async throws {
+            let (processed, decoded) = try await decodedRenditions(of: "photo.heic", at: [(5, 5), (395, 260)])
             #expect(processed.probe.format == .heic)
             #expect(decoded["display-2048"]?.mode == "RGB")
             #expect([decoded["display-2048"]?.width, decoded["display-2048"]?.height] == [1200, 800])
@@ -29,17 +29,17 @@ extension ImagingTests {
             }
         }
 
-        @Test func avifIsRecognisedAndDecoded() throws {
-            let (processed, decoded) = try decodedRenditions(of: "red.avif", at: [(150, 100)])
+        @Test func avifIsRecognisedAndDecoded() async throws {
+            let (processed, decoded) = try await decodedRenditions(of: "red.avif", at: [(150, 100)])
             #expect(processed.probe == ImageProbe(format: .avif, width: 300, height: 200, frameCount: 1))
             for (name, image) in decoded {
                 #expect(Geometry.isRed(image.pixels[0]), "\(name): \(image.pixels[0])")
             }
         }
 
-        @Test func alphaIsKeptInWebpAndFlattenedOnWhiteInJpeg() throws {
+        @Test func alphaIsKeptInWebpAndFlattenedOnWhiteInJpeg() async throws {
             // Left half transparent black, right half opaque red.
-            let (_, decoded) = try decodedRenditions(of: "alpha.png", at: [(10, 10), (390, 10)])
+            let (_, decoded) = try await decodedRenditions(of: "alpha.png", at: [(10, 10), (390, 10)])
             let webp = try #require(decoded["thumb-400"])
             #expect(webp.mode == "RGBA")
             #expect(webp.pixels[0][3] == 0)
@@ -50,9 +50,9 @@ extension ImagingTests {
             #expect(Geometry.isRed(jpeg.pixels[1]))
         }
 
-        @Test func cmykJpegBecomesEightBitSRGB() throws {
+        @Test func cmykJpegBecomesEightBitSRGB() async throws {
             // CMYK (0, 255, 255, 0): magenta + yellow ink, i.e. red.
-            let (processed, decoded) = try decodedRenditions(of: "cmyk.jpg", at: [(10, 10)])
+            let (processed, decoded) = try await decodedRenditions(of: "cmyk.jpg", at: [(10, 10)])
             #expect(processed.probe.format == .jpeg)
             for (name, image) in decoded {
                 #expect(image.mode == "RGB", "\(name)")
@@ -60,9 +60,9 @@ extension ImagingTests {
             }
         }
 
-        @Test func sixteenBitPngBecomesEightBit() throws {
+        @Test func sixteenBitPngBecomesEightBit() async throws {
             // Every source pixel is (65535, 32768, 0): about (255, 128, 0) in 8 bits.
-            let (_, decoded) = try decodedRenditions(of: "deep.png", at: [(10, 10)])
+            let (_, decoded) = try await decodedRenditions(of: "deep.png", at: [(10, 10)])
             for (name, image) in decoded {
                 #expect(image.mode == "RGB", "\(name)")
                 let pixel = image.pixels[0]
@@ -70,9 +70,9 @@ extension ImagingTests {
             }
         }
 
-        @Test func aNonSRGBProfileIsConvertedBeforeItIsDropped() throws {
+        @Test func aNonSRGBProfileIsConvertedBeforeItIsDropped() async throws {
             // Stored (255, 0, 0) under a profile whose "red" primary is sRGB's blue: the colour is blue.
-            let (_, decoded) = try decodedRenditions(of: "swapped-icc.jpg", at: [(10, 10)])
+            let (_, decoded) = try await decodedRenditions(of: "swapped-icc.jpg", at: [(10, 10)])
             for (name, image) in decoded {
                 let pixel = image.pixels[0]
                 #expect(pixel[2] > 200 && pixel[0] < 40 && pixel[1] < 40, "\(name) is not blue: \(pixel)")
@@ -80,9 +80,9 @@ extension ImagingTests {
         }
 
         @Test(arguments: ["animated.gif", "animated.webp"])
-        func animationsKeepTheirFirstFrameOnly(upload: String) throws {
+        func animationsKeepTheirFirstFrameOnly(upload: String) async throws {
             // Frames are red, green, blue.
-            let (processed, decoded) = try decodedRenditions(of: upload, at: [(10, 10), (200, 150)])
+            let (processed, decoded) = try await decodedRenditions(of: upload, at: [(10, 10), (200, 150)])
             #expect(processed.probe.frameCount == 3)
             for (name, image) in decoded {
                 #expect(image.frames == 1, "\(name)")

@@ -5,9 +5,9 @@ import Testing
 
 extension ImagingTests {
     @Suite struct Geometry {
-        @Test func exifOrientationSixMakesPortraitRenditionsTurnedClockwise() throws {
+        @Test func exifOrientationSixMakesPortraitRenditionsTurnedClockwise() async throws {
             // Stored 1200x800 with a red top-left quadrant, tagged "rotate 90° clockwise".
-            let processed = try ImageProcessor().process(try PhotoFixtures.bytes("camera.jpg"))
+            let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes("camera.jpg"))
             #expect(processed.probe == ImageProbe(format: .jpeg, width: 800, height: 1200, frameCount: 1))
             #expect(Self.sizes(processed) == [
                 "thumb-400": [267, 400], "thumb-800": [533, 800], "display-2048": [800, 1200],
@@ -18,7 +18,7 @@ extension ImagingTests {
             let thumbnail = try folder.write(processed["thumb-400"]!.bytes, as: "thumb.webp")
             let display = try folder.write(processed["display-2048"]!.bytes, as: "display.jpg")
             // Turned clockwise, the red quadrant is now at the top right.
-            let decoded = try Pillow.decode([
+            let decoded = try await Pillow.decode([
                 (thumbnail, [(250, 20), (20, 20), (250, 380)]),
                 (display, [(780, 40), (20, 40)]),
             ])
@@ -28,9 +28,9 @@ extension ImagingTests {
             #expect(Self.isRed(decoded[1].pixels[0]) && !Self.isRed(decoded[1].pixels[1]))
         }
 
-        @Test func aLargeJpegFitsEveryBoxAndIsDecodedAtReducedScale() throws {
+        @Test func aLargeJpegFitsEveryBoxAndIsDecodedAtReducedScale() async throws {
             // 4000x2000 tagged Orientation=6: upright 2000x4000.
-            let processed = try ImageProcessor().process(try PhotoFixtures.bytes("large.jpg"))
+            let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes("large.jpg"))
             #expect(processed.probe.width == 2000 && processed.probe.height == 4000)
             #expect(processed["thumb-400"].map { [$0.width, $0.height] } == [200, 400])
             #expect(processed["thumb-800"].map { [$0.width, $0.height] } == [400, 800])
@@ -42,12 +42,12 @@ extension ImagingTests {
 
             let folder = try OutputFolder()
             defer { folder.remove() }
-            let decoded = try Pillow.decode(try folder.write(display.bytes, as: "display.jpg"))
+            let decoded = try await Pillow.decode(try folder.write(display.bytes, as: "display.jpg"))
             #expect(decoded.width == display.width && decoded.height == display.height)
         }
 
-        @Test func smallImagesAreNeverUpscaled() throws {
-            let processed = try ImageProcessor().process(try PhotoFixtures.bytes("small.jpg"))
+        @Test func smallImagesAreNeverUpscaled() async throws {
+            let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes("small.jpg"))
             for rendition in processed.renditions {
                 #expect(rendition.width == 300 && rendition.height == 200, "\(rendition.name)")
             }
@@ -55,30 +55,30 @@ extension ImagingTests {
             #expect(processed["thumb-400"]!.bytes == processed["thumb-800"]!.bytes)
         }
 
-        @Test func renditionsHaveTheirFormatsAndMimeTypes() throws {
-            let processed = try ImageProcessor().process(try PhotoFixtures.bytes("medium.jpg"))
+        @Test func renditionsHaveTheirFormatsAndMimeTypes() async throws {
+            let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes("medium.jpg"))
             #expect(processed.renditions.map(\.name) == ["thumb-400", "thumb-800", "display-2048"])
             #expect(processed.renditions.map(\.mimeType) == ["image/webp", "image/webp", "image/jpeg"])
 
             let folder = try OutputFolder()
             defer { folder.remove() }
             let files = try processed.renditions.map { try folder.write($0.bytes, as: $0.name) }
-            let records = try ExifTool.read(files)
+            let records = try await ExifTool.read(files)
             #expect(records.map { $0["File:MIMEType"] as? String } == ["image/webp", "image/webp", "image/jpeg"])
             #expect((records[2]["File:EncodingProcess"] as? String)?.hasPrefix("Progressive DCT") == true)
         }
 
-        @Test func aCustomRenditionSetIsMadeInItsOwnOrder() throws {
+        @Test func aCustomRenditionSetIsMadeInItsOwnOrder() async throws {
             let set = RenditionSet([
                 RenditionSpec(name: "tiny", longEdge: 64, format: .progressiveJPEG(quality: 70)),
                 RenditionSpec(name: "mid", longEdge: 300, format: .webp(quality: 75)),
             ])
-            let processed = try ImageProcessor(renditions: set).process(try PhotoFixtures.bytes("camera.jpg"))
+            let processed = try await ImageProcessor(renditions: set).processed(try PhotoFixtures.bytes("camera.jpg"))
             #expect(processed.renditions.map(\.name) == ["tiny", "mid"])
             #expect(Self.sizes(processed) == ["tiny": [43, 64], "mid": [200, 300]])
         }
 
-        @Test func probeReadsDimensionsAndFramesWithoutDecoding() throws {
+        @Test func probeReadsDimensionsAndFramesWithoutDecoding() async throws {
             let processor = ImageProcessor()
             #expect(try processor.probe(PhotoFixtures.bytes("camera.jpg")) == ImageProbe(
                 format: .jpeg, width: 800, height: 1200, frameCount: 1))

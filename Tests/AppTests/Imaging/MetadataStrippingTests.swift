@@ -12,12 +12,12 @@ extension ImagingTests {
             "animated.gif", "large.jpg",
         ]
 
-        @Test func noRenditionCarriesExifGpsXmpIptcOrIcc() throws {
+        @Test func noRenditionCarriesExifGpsXmpIptcOrIcc() async throws {
             let folder = try OutputFolder()
             defer { folder.remove() }
             var files: [URL] = []
             for upload in Self.uploadsWithMetadata {
-                let processed = try ImageProcessor().process(try PhotoFixtures.bytes(upload))
+                let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes(upload))
                 for rendition in processed.renditions {
                     let suffix = rendition.mimeType == "image/webp" ? "webp" : "jpg"
                     files.append(try folder.write(rendition.bytes, as: "\(upload)-\(rendition.name).\(suffix)"))
@@ -25,7 +25,7 @@ extension ImagingTests {
             }
             #expect(Set(files.map(\.pathExtension)) == ["webp", "jpg"])
 
-            let records = try ExifTool.read(files)
+            let records = try await ExifTool.read(files)
             #expect(records.count == files.count)
             for record in records {
                 let file = record["SourceFile"] as? String ?? "?"
@@ -36,12 +36,12 @@ extension ImagingTests {
             }
         }
 
-        @Test func thePrivateValuesAreNowhereInTheBytes() throws {
+        @Test func thePrivateValuesAreNowhereInTheBytes() async throws {
             for upload in ["camera.jpg", "photo.heic", "photo.webp", "alpha.png"] {
                 let original = try PhotoFixtures.bytes(upload)
                 // The fixture really does carry them, somewhere in its bytes.
                 #expect(Self.contains(original, "Jane Doe"), "fixture \(upload) lost its metadata")
-                for rendition in try ImageProcessor().process(original).renditions {
+                for rendition in try await ImageProcessor().processed(original).renditions {
                     for secret in ["SECRET", "Jane Doe", "Paris", "private comment", "home address", "Canon"] {
                         #expect(!Self.contains(rendition.bytes, secret), "\(upload) \(rendition.name) has \(secret)")
                     }

@@ -16,35 +16,35 @@ extension ImagingTests {
             ("sliver.png", .absurdAspectRatio),
         ]
 
-        @Test func eachBrokenUploadHasItsOwnError() throws {
+        @Test func eachBrokenUploadHasItsOwnError() async throws {
             for (file, expected) in Self.brokenUploads {
                 let bytes = try PhotoFixtures.bytes(file)
-                #expect(throws: expected, "\(file)") { try ImageProcessor().process(bytes) }
+                await #expect(throws: expected, "\(file)") { try await ImageProcessor().processed(bytes) }
             }
             #expect(Set(Self.brokenUploads.map { "\($0.error)" }).count == Self.brokenUploads.count - 1)
         }
 
-        @Test func probeRefusesWhatTheHeaderGivesAway() throws {
+        @Test func probeRefusesWhatTheHeaderGivesAway() async throws {
             for (file, expected) in Self.brokenUploads where expected != .truncated {
-                #expect(throws: expected, "\(file)") { try ImageProcessor().probe(PhotoFixtures.bytes(file)) }
+                await #expect(throws: expected, "\(file)") { try await ImageProcessor().probe(PhotoFixtures.bytes(file)) }
             }
             // The header of a cut-short JPEG is intact: only decoding tells.
-            #expect(try ImageProcessor().probe(PhotoFixtures.bytes("truncated.jpg")).width == 800)
+            #expect(try await ImageProcessor().probe(PhotoFixtures.bytes("truncated.jpg")).width == 800)
         }
 
-        @Test func theBombIsRefusedFromItsHeader() throws {
+        @Test func theBombIsRefusedFromItsHeader() async throws {
             // 30000x30000 = 900 MP: decoding it would take 900 MB as 8-bit grey, 2.7 GB as RGB, and
             // seconds; the header alone refuses it (bench/images.sh measures time and memory).
             let bomb = try PhotoFixtures.bytes("bomb.png")
             #expect(bomb.readableBytes < 200_000)
-            #expect(throws: ImageError.tooManyPixels(max: 100_000_000)) { try ImageProcessor().probe(bomb) }
-            #expect(throws: ImageError.tooManyPixels(max: 100_000_000)) { try ImageProcessor().process(bomb) }
+            await #expect(throws: ImageError.tooManyPixels(max: 100_000_000)) { try await ImageProcessor().probe(bomb) }
+            await #expect(throws: ImageError.tooManyPixels(max: 100_000_000)) { try await ImageProcessor().processed(bomb) }
         }
 
-        @Test func thePixelCapIsConfigurable() throws {
+        @Test func thePixelCapIsConfigurable() async throws {
             // camera.jpg is 1200x800 = 960 000 pixels.
             let strict = ImageProcessor(limits: ImageLimits(maxPixels: 500_000))
-            #expect(throws: ImageError.tooManyPixels(max: 500_000)) { try strict.process(PhotoFixtures.bytes("camera.jpg")) }
+            await #expect(throws: ImageError.tooManyPixels(max: 500_000)) { try await strict.processed(PhotoFixtures.bytes("camera.jpg")) }
             let lenient = ImageProcessor(limits: ImageLimits(maxPixels: 1_000_000))
             #expect(try lenient.probe(PhotoFixtures.bytes("camera.jpg")).height == 1200)
         }

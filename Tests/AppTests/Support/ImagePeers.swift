@@ -1,4 +1,7 @@
 import Foundation
+import Imaging
+import NIOCore
+import NIOPosix
 
 /// What exiftool reads in a file: `-a -G1 -j`, keys like "GPS:GPSLatitude".
 enum ExifTool {
@@ -20,8 +23,9 @@ enum ExifTool {
     ]
 
     /// One dictionary per file, in the order given.
-    static func read(_ files: [URL]) throws -> [[String: Any]] {
-        let json = try Tool.run("exiftool", ["-a", "-G1", "-j"] + files.map(\.path))
+    static func read(_ files: [URL]) async throws -> [[String: Any]] {
+        let paths = files.map(\.path)
+        let json = try await OffThread.run { try Tool.run("exiftool", ["-a", "-G1", "-j"] + paths) }
         guard let records = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
             throw Tool.Failed(description: "exiftool printed no JSON array")
         }
@@ -58,14 +62,36 @@ enum Pillow {
         """
 
     /// Decodes every file with Pillow and reads the pixels at `points` ((x, y) pairs) of each.
-    static func decode(_ requests: [(file: URL, points: [(Int, Int)])]) throws -> [Decoded] {
+    static func decode(_ requests: [(file: URL, points: [(Int, Int)])]) async throws -> [Decoded] {
         let payload = requests.map { ["file": $0.file.path, "points": $0.points.map { [$0.0, $0.1] }] as [String: Any] }
         let argument = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
-        let json = try Tool.run("python3", ["-c", script, argument])
+        let json = try await OffThread.run { try Tool.run("python3", ["-c", script, argument]) }
         return try JSONDecoder().decode([Decoded].self, from: json)
     }
 
-    static func decode(_ file: URL, at points: [(Int, Int)] = []) throws -> Decoded {
-        try decode([(file, points)])[0]
+    static func decode(_ file: URL, at points: [(Int, Int)] = []) async throws -> Decoded {
+        try await decode([(file, points)])[0]
+    }
+}
+
+/// Runs blocking work — libvips, a child process — off Swift's cooperative threads, of which there
+/// are only as many as cores: blocking one stalls every other test's server and client.
+enum OffThread {
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
+
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.runIfActive(body)
+    }
+}
+
+extension ImageProcessor {
+    /// `process`, off the cooperative threads.
+    func processed(_ bytes: ByteBuffer) async throws -> ProcessedImage {
+        let processor = self
+        return try await OffThread.run { try processor.process(bytes) }
     }
 }

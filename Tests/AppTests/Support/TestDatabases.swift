@@ -111,8 +111,45 @@ struct TestSetupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// How many tests hold a database at once. Each test's server pools up to 3 connections and its
+/// checks open more; PostgreSQL allows 100 in all. Swift Testing starts every test at once, so
+/// the rest wait for a slot here rather than be refused by the server ("too many clients").
+let databaseSlots = TestSlots(count: 18)
+
+/// At most `count` holders at once; the others wait in order.
+actor TestSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
+}
+
 /// Runs `body` with a fresh migrated database, dropped afterwards whatever happens.
 func withFreshDatabase<T: Sendable>(_ body: (DatabaseURL) async throws -> T) async throws -> T {
+    await databaseSlots.acquire()
+    do {
+        let result = try await withFreshDatabaseHeld(body)
+        await databaseSlots.release()
+        return result
+    } catch {
+        await databaseSlots.release()
+        throw error
+    }
+}
+
+private func withFreshDatabaseHeld<T: Sendable>(_ body: (DatabaseURL) async throws -> T) async throws -> T {
     let url = try await TestDatabases.shared.makeDatabase()
     do {
         let result = try await body(url)

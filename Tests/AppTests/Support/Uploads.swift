@@ -3,17 +3,34 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 
-/// Test images: the right magic bytes for libmagic, then `size` bytes of seeded noise.
+/// Test images: real, decodable 32×24 pictures padded to about `size` bytes with seeded noise
+/// that decoders skip (JPEG comment segments, a private PNG chunk), so that every size and every
+/// seed makes a different file that still turns into renditions.
 enum TestImage {
+    static let tinyJPEG = [UInt8](Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/2wBDAQkJCQwLDBgNDRgyIRwhMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjL/wAARCAAYACADASIAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAAAAEF/8QAFRABAQAAAAAAAAAAAAAAAAAAABH/xAAXAQEBAQEAAAAAAAAAAAAAAAAABQYH/8QAHhEBAAAFBQAAAAAAAAAAAAAAAAECBKHRBRUWUlP/2gAMAwEAAhEDEQA/AMUSlXd5oe9o4TOOan5XlygDCOpgAAAP/9k=")!)
+    static let tinyPNG = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAACAAAAAYCAYAAACbU/80AAAAO0lEQVR42mOUqzjRwEABWHUkoZ4S/UwMAwxGHTDqgFEHjDpg1AGMJ2w0/o9GwagDRh0w6oBRB4xoBwAADHAGhdvWkcAAAAAASUVORK5CYII=")!)
+
     static func jpeg(size: Int = 2048, seed: UInt64 = 1) -> [UInt8] {
-        let header: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
-        return header + noise(size, seed: seed) + [0xFF, 0xD9]
+        var padding: [UInt8] = []
+        var remaining = max(size - tinyJPEG.count, 0)
+        var segment: UInt64 = 0
+        while remaining > 0 {
+            let payload = min(remaining, 65533)
+            padding += [0xFF, 0xFE, UInt8((payload + 2) >> 8), UInt8((payload + 2) & 0xFF)]
+            padding += noise(payload, seed: seed &+ segment)
+            remaining -= payload + 4
+            segment += 1
+        }
+        return Array(tinyJPEG.prefix(2)) + padding + Array(tinyJPEG.dropFirst(2))  // after SOI
     }
 
     static func png(size: Int = 2048, seed: UInt64 = 2) -> [UInt8] {
-        let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52,
-            0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89]
-        return header + noise(size, seed: seed)
+        let payload = noise(max(size - tinyPNG.count - 12, 0), seed: seed)
+        let kind = Array("prVt".utf8)  // ancillary, private: decoders skip it
+        var chunk = bigEndian(UInt32(payload.count)) + kind + payload
+        chunk += bigEndian(CRC32.checksum(kind + payload))
+        let headerEnd = 8 + 25  // signature, IHDR
+        return Array(tinyPNG.prefix(headerEnd)) + chunk + Array(tinyPNG.dropFirst(headerEnd))
     }
 
     static func text(_ text: String = "just some text, saved as photo.png\n") -> [UInt8] { Array(text.utf8) }
@@ -24,6 +41,22 @@ enum TestImage {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: state >> 33)
         }
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+}
+
+/// CRC-32 (ISO-HDLC, as PNG chunks use it).
+enum CRC32 {
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
     }
 }
 
@@ -78,7 +111,7 @@ extension Browser {
     /// The gallery's photos as (public id, image URL, caption), newest first.
     func galleryPhotos(_ path: String = "/gallery") async throws -> [(id: String, imageURL: String, title: String)] {
         let html = try await get(path).text
-        let pattern = #"<a href="/photos/([^"]+)">\s*<img src="([^"]+)" alt="[^"]*" loading="lazy">\s*<span class="caption">([^<]*)</span>"#
+        let pattern = #"<a href="/photos/([^"]+)">\s*<img src="([^"]+)"[^>]*>\s*<span class="caption">([^<]*)</span>"#
         let regex = try NSRegularExpression(pattern: pattern)
         return regex.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
             let group = { (i: Int) in String(html[Range(match.range(at: i), in: html)!]) }
