@@ -27,7 +27,7 @@ run: migrate
 ## browser suite, the fault checks (PostgreSQL stopped under load, SIGTERM mid-upload), and
 ## the Swift test suite (against real PostgreSQL, nanio and moto)
 test:
-	@EXTRA_APT_PACKAGES="chromium chromium-driver strace" bash scripts/bootstrap.sh
+	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	swift build $(SWIFT_BUILD_FLAGS)
 	bash scripts/secrets-check.sh
@@ -40,7 +40,7 @@ test:
 
 ## e2e: a real headless Chromium through sign-up, sign-in, account, password change, sign-out
 e2e: build
-	@EXTRA_APT_PACKAGES="chromium chromium-driver" bash scripts/bootstrap.sh
+	@EXTRA_APT_PACKAGES="chromium chromium-driver libheif-examples" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	bash scripts/e2e.sh
 

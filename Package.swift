@@ -106,9 +106,12 @@ let package = Package(
             name: "selfie-fake-providers",
             dependencies: ["FakeProviders"]
         ),
+        // glibc's malloc tuning (mallopt), for the server's start-up.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "selfie",
             dependencies: [
+                "CMalloc",
                 "App",
                 "SelfieCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

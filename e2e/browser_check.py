@@ -10,6 +10,7 @@ account page listing the link); no console errors and every form control labelle
 import http.cookiejar
 import os
 import re
+import subprocess
 import sys
 import urllib.parse
 import urllib.request
@@ -98,6 +99,21 @@ def check_page_hygiene(page):
     check(not unlabeled, f"{page}: every form control has a label {unlabeled if unlabeled else ''}")
 
 
+def make_phone_photos(folder):
+    """What phones save: a JPEG stored sideways with EXIF Orientation 6, and a HEIC."""
+    sideways = os.path.join(folder, "sideways.jpg")
+    image = Image.new("RGB", (1200, 800), (70, 130, 200))
+    ImageDraw.Draw(image).rectangle((0, 0, 599, 399), fill=(230, 20, 20))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "rotate 90° clockwise to display": upright it is portrait
+    image.save(sideways, "JPEG", quality=90, exif=exif.tobytes())
+    source = os.path.join(folder, "heic-source.jpg")
+    make_jpeg(source, size=(1200, 800))
+    heic = os.path.join(folder, "phone.heic")
+    subprocess.run(["heif-enc", "-q", "80", "-o", heic, source], check=True, stdout=subprocess.DEVNULL)
+    return os.path.abspath(sideways), os.path.abspath(heic)
+
+
 def make_jpeg(path, sun=(255, 210, 80), size=(640, 480)):
     """A real JPEG: a sky-to-sand gradient with a sun, so the screenshots show something."""
     width, height = size
@@ -154,7 +170,8 @@ try:
     WebDriverWait(driver, 5).until(lambda d: "Your photo was uploaded." in d.page_source)
     check("Sunny day at the beach" in driver.page_source, "the upload appears in the gallery with its caption")
     WebDriverWait(driver, 5).until(lambda d: d.execute_script("const i=document.querySelector('.gallery img'); return i && i.complete && i.naturalWidth > 0;"))
-    check(driver.execute_script("return document.querySelector('.gallery img').naturalWidth") == 640, "the image loads through its signed URL")
+    grid = driver.execute_script("const i=document.querySelector('.gallery img'); return [i.naturalWidth, i.naturalHeight, i.currentSrc]")
+    check(grid[0] > grid[1] > 0 and ".webp?" in grid[2], f"the grid shows a WebP thumbnail through its signed URL {grid[:2]}")
     check_page_hygiene("gallery")
     shot("03-gallery-one-photo")
 
@@ -261,6 +278,32 @@ try:
     check_page_hygiene("account with a linked provider")
     driver.execute_script("document.getElementById('sign-in-methods').scrollIntoView()")
     shot("17-account-linked-google")
+
+    # Photos as phones save them: a JPEG stored sideways (EXIF Orientation 6) and a HEIC.
+    sideways, heic = make_phone_photos(shots)
+    for path, caption in ((sideways, "Sideways on disk"), (heic, "From an iPhone")):
+        driver.get(base + "/photos/new")
+        driver.find_element(By.ID, "image").send_keys(path)
+        driver.find_element(By.ID, "title").send_keys(caption)
+        driver.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+        WebDriverWait(driver, 30).until(lambda d: "Your photo was uploaded." in d.page_source)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return [...document.querySelectorAll('.gallery img')].every(i => i.complete)"))
+    images = driver.execute_script("""return [...document.querySelectorAll('.gallery li')].map(li => {
+        const i = li.querySelector('img');
+        return {caption: li.querySelector('.caption').textContent, width: i.naturalWidth, height: i.naturalHeight, src: i.currentSrc};
+    })""")
+    check(len(images) == 2 and all(i["width"] > 0 for i in images), f"every gallery image loads {images}")
+    by_caption = {i["caption"]: i for i in images}
+    check(by_caption["Sideways on disk"]["height"] > by_caption["Sideways on disk"]["width"], "the sideways JPEG is shown upright (portrait)")
+    check(by_caption["From an iPhone"]["width"] > by_caption["From an iPhone"]["height"], "the HEIC is shown, landscape as taken")
+    check(all(".webp?" in i["src"] and ".heic" not in i["src"] for i in images), "every grid image is a WebP thumbnail, not an original")
+    shot("18-gallery-phone-photos")
+    driver.find_element(By.PARTIAL_LINK_TEXT, "Sideways on disk").click()
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("const i=document.querySelector('img.full'); return i && i.complete && i.naturalWidth > 0;"))
+    size = driver.execute_script("const i=document.querySelector('img.full'); return [i.naturalWidth, i.naturalHeight, i.currentSrc]")
+    check(size[:2] == [800, 1200] and ".jpg?" in size[2], f"the photo page shows the upright display copy {size[:2]}")
+    check("Download the original" in driver.page_source, "the owner can download the original")
+    shot("19-photo-page-upright")
 finally:
     driver.quit()
 

@@ -5,6 +5,10 @@ import Logging
 import PostgresNIO
 import SelfieCore
 
+#if canImport(Glibc)
+import CMalloc
+#endif
+
 /// The `selfie` command: `serve` (default) and `migrate`.
 @main
 struct Selfie: AsyncParsableCommand {
@@ -23,6 +27,7 @@ struct Serve: AsyncParsableCommand {
     var migrate = false
 
     func run() async throws {
+        limitMallocArenas()
         let config = try loadConfiguration()
         let logger = makeLogger(config)
         let app = try await buildApplication(config, migrations: migrate ? .apply : .refuse, logger: logger)
@@ -192,6 +197,15 @@ struct Photos: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// glibc gives each thread that mallocs under contention an arena of its own and rarely returns
+/// their memory: with image decoding on several threads, peak memory grew by a third. Two arenas
+/// (as `MALLOC_ARENA_MAX=2` would set) keep it flat at no measurable cost here.
+func limitMallocArenas() {
+    #if canImport(Glibc)
+    mallopt(M_ARENA_MAX, 2)
+    #endif
 }
 
 func loadConfiguration() throws -> AppConfiguration {

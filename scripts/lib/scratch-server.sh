@@ -24,7 +24,7 @@ start_scratch_server() {
         export DATABASE_URL="$scratch_database_url" PORT="$port" PUBLIC_URL="$base" BLOB_DIR="$scratch_dir/blobs" LOG_LEVEL=warning \
             LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0
         for setting in "$@"; do export "${setting?}"; done
-        exec .build/debug/selfie serve --migrate >> "$scratch_dir/server.log" 2>&1
+        exec "${SELFIE_BIN:-.build/debug/selfie}" serve --migrate >> "$scratch_dir/server.log" 2>&1
     ) &
     server=$!
     for _ in $(seq 1 100); do

@@ -164,7 +164,8 @@ enum ErrorCopy {
         case .unsupportedFormat: "This photo's format cannot be read. Use JPEG, PNG, GIF, WebP or HEIC."
         case .unreadable: "This photo could not be read: the file is damaged."
         case .truncated: "This photo is incomplete: the file was cut short. Please upload it again."
-        case .tooManyPixels(let maximum): "This image has too many pixels: at most \(maximum / 1_000_000) megapixels."
+        case .tooManyPixels(let maximum):
+            "This image has too many pixels: at most \(maximum >= 1_000_000 ? "\(maximum / 1_000_000) megapixels" : "\(maximum) pixels")."
         case .absurdAspectRatio: "This image is too narrow or too tall to show (more than 20 to 1)."
         }
     }

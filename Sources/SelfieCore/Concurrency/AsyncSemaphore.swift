@@ -1,50 +1,61 @@
 import Synchronization
 
-/// At most `permits` holders at once; others wait in order. A waiter whose task is cancelled
-/// leaves the queue and throws `CancellationError`.
+/// `permits` to share; a holder takes one or several (a heavier job), and waiters are served in
+/// order, so a heavy job is never overtaken forever by light ones. A waiter whose task is
+/// cancelled leaves the queue and throws `CancellationError`.
 final class AsyncSemaphore: Sendable {
-    private struct State {
-        var available: Int
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-        var nextID: UInt64 = 0
+    private struct Waiter {
+        let id: UInt64
+        let weight: Int
+        let continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct State {
+        var available: Int
+        var waiters: [Waiter] = []
+        var nextID: UInt64 = 0
+
+        /// Takes `weight` permits if they are free and nobody waits before.
+        mutating func take(_ weight: Int) -> Bool {
+            guard waiters.isEmpty, available >= weight else { return false }
+            available -= weight
+            return true
+        }
+    }
+
+    let permits: Int
     private let state: Mutex<State>
 
     init(permits: Int) {
         precondition(permits > 0)
+        self.permits = permits
         state = Mutex(State(available: permits))
     }
 
-    /// Runs `body` holding one permit.
-    func withPermit<T>(_ body: () async throws -> T) async throws -> T {
-        try await acquire()
-        defer { release() }
+    /// Runs `body` holding `weight` permits (at most all of them).
+    func withPermits<T>(_ weight: Int = 1, _ body: () async throws -> T) async throws -> T {
+        let weight = min(max(weight, 1), permits)
+        try await acquire(weight)
+        defer { release(weight) }
         return try await body()
     }
 
-    private func acquire() async throws {
+    private func acquire(_ weight: Int) async throws {
         let id = state.withLock { state -> UInt64? in
-            if state.available > 0 {
-                state.available -= 1
-                return nil
-            }
+            if state.take(weight) { return nil }
             state.nextID += 1
             return state.nextID
         }
         guard let id else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Checked again under the lock: a permit released since the first look must not be
+                // Checked again under the lock: permits released since the first look must not be
                 // missed (the waiter would wait for a release that already happened).
                 enum Next { case proceed, cancelled, wait }
                 let next = state.withLock { state -> Next in
                     if Task.isCancelled { return .cancelled }
-                    if state.available > 0 {
-                        state.available -= 1
-                        return .proceed
-                    }
-                    state.waiters.append((id, continuation))
+                    if state.take(weight) { return .proceed }
+                    state.waiters.append(Waiter(id: id, weight: weight, continuation: continuation))
                     return .wait
                 }
                 switch next {
@@ -54,22 +65,32 @@ final class AsyncSemaphore: Sendable {
                 }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            let waiter = state.withLock { state -> Waiter? in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index).continuation
+                let waiter = state.waiters.remove(at: index)
+                return waiter
             }
-            waiter?.resume(throwing: CancellationError())
+            waiter?.continuation.resume(throwing: CancellationError())
+            // The queue may now start with waiters that fit.
+            if waiter != nil { resumeWaitersThatFit() }
         }
     }
 
-    private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            if state.waiters.isEmpty {
-                state.available += 1
-                return nil
+    private func release(_ weight: Int) {
+        state.withLock { $0.available += weight }
+        resumeWaitersThatFit()
+    }
+
+    /// Hands free permits to the waiters at the head of the queue, in order, while they fit.
+    private func resumeWaitersThatFit() {
+        let ready = state.withLock { state -> [Waiter] in
+            var ready: [Waiter] = []
+            while let first = state.waiters.first, first.weight <= state.available {
+                state.available -= first.weight
+                ready.append(state.waiters.removeFirst())
             }
-            return state.waiters.removeFirst().continuation
+            return ready
         }
-        next?.resume()
+        for waiter in ready { waiter.continuation.resume() }
     }
 }

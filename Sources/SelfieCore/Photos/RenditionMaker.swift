@@ -7,10 +7,10 @@ import NIOPosix
 /// pipeline (decode → upright → sRGB → every metadata block stripped → encode) and stores each
 /// rendition as a blob of its own.
 ///
-/// Decoding is CPU-bound and memory-hungry (≈ 25 MB for a 12 MP JPEG, ≈ 140 MB for a 12 MP HEIC),
-/// so at most one photo per core is processed at once, on threads of its own, and an original is
-/// only read into memory once its turn has come: a burst of uploads waits instead of exhausting
-/// memory.
+/// Decoding is CPU-bound and memory-hungry (≈ 25 MB for a 12 MP JPEG, decoded at a reduced scale;
+/// ≈ 140 MB for a 12 MP HEIC, which libheif decodes whole), so at most one photo per core is
+/// processed at once — and a HEIC alone — on threads of their own, and an original is only read
+/// into memory once its turn has come: a burst of uploads waits instead of exhausting memory.
 public struct RenditionMaker: Sendable {
     let processor: ImageProcessor
     let blobs: any BlobStore
@@ -23,8 +23,13 @@ public struct RenditionMaker: Sendable {
         self.scopedLogger = ScopedLogger(logger)
     }
 
-    /// One photo per core at once.
+    /// One photo per core at once; a HEIC (or AVIF) takes every turn.
     private static let turns = AsyncSemaphore(permits: System.coreCount)
+
+    /// How many turns decoding the original takes.
+    static func weight(of original: BlobKey) -> Int {
+        original.contentType == "image/heic" ? turns.permits : 1
+    }
 
     /// Threads for libvips, apart from NIO's (file I/O) and bcrypt's, so that none starves another.
     private static let pool: NIOThreadPool = {
@@ -43,7 +48,7 @@ public struct RenditionMaker: Sendable {
     /// Makes and stores every rendition of the original under `original`. A photo the pipeline
     /// refuses is `PhotoError.unprocessable`; on any failure no rendition is left in the store.
     public func make(from original: BlobKey, byteSize: Int64) async throws -> Made {
-        try await Self.turns.withPermit {
+        try await Self.turns.withPermits(Self.weight(of: original)) {
             let bytes = try await readWhole(original, byteSize: byteSize)
             let processor = self.processor
             let processed: ProcessedImage

@@ -1,0 +1,210 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Photos as people take them, through the whole server: what every page and the API serves is
+/// upright and carries no metadata; broken files and bombs are refused and leave nothing.
+@Suite("Real photos: renditions served everywhere, nothing private in them, bombs refused")
+struct RealPhotosTests {
+    static let phonePhotos = ["camera.jpg", "photo.heic", "alpha.png", "cmyk.jpg", "deep.png", "animated.gif"]
+
+    static func bytes(_ fixture: String) throws -> [UInt8] {
+        Array(try PhotoFixtures.bytes(fixture).readableBytesView)
+    }
+
+    /// Every image URL in a page's `src` and `srcset` attributes, unescaped.
+    static func imageURLs(in html: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: #"(?:src|srcset)="([^"]+)""#)
+        return regex.matches(in: html, range: NSRange(html.startIndex..., in: html)).flatMap { match -> [String] in
+            let value = String(html[Range(match.range(at: 1), in: html)!]).replacingOccurrences(of: "&amp;", with: "&")
+            return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0] }.map(String.init)
+        }.filter { $0.contains("/media/") }
+    }
+
+    @Test("every image the gallery, the photo page, the admin pages and the API serve is a rendition: upright, and without EXIF, GPS, XMP, IPTC or ICC")
+    func servedRenditionsAreClean() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("phone")
+            let token = try await app.api.signedInUser(email: email)
+            let camera = try await app.api.uploadPhoto(token: token, image: try Self.bytes("camera.jpg"), title: "Tagged, rotated")
+            #expect(camera.status == .ok)
+            let browser = app.browser()
+            _ = try await browser.signIn(email: email)
+            for fixture in Self.phonePhotos.dropFirst() {
+                let response = try await browser.upload(image: try Self.bytes(fixture), title: fixture)
+                #expect(response.status == .seeOther, "\(fixture): \(response.text.prefix(300))")
+            }
+            var urls: Set<String> = []
+            for photo in try await app.api.getPhotos(token: token).jsonArray() {
+                urls.insert(try #require(photo["image_url"] as? String))
+            }
+            let gallery = try await browser.get("/gallery").text
+            urls.formUnion(Self.imageURLs(in: gallery))
+            for photo in try await browser.galleryPhotos() {
+                urls.formUnion(Self.imageURLs(in: try await browser.get("/photos/\(photo.id)").text))
+            }
+            let admin = try await app.signedInAdmin()
+            urls.formUnion(Self.imageURLs(in: try await admin.get("/admin/users/\(try await app.userID(email))").text))
+            #expect(urls.count == Self.phonePhotos.count * 3, "three renditions of each photo, and nothing else")
+
+            let folder = try OutputFolder()
+            defer { folder.remove() }
+            var files: [URL] = []
+            for (index, url) in urls.sorted().enumerated() {
+                let image = try await app.fetchImage(url)
+                #expect(image.status == .ok)
+                #expect(["image/webp", "image/jpeg"].contains(image.headers[.contentType] ?? ""), "\(url)")
+                files.append(try folder.write(image.body, as: "served-\(index)"))
+            }
+            for record in try await ExifTool.read(files) {
+                let forbidden = Set(record.keys).subtracting(ExifTool.allowedTags)
+                #expect(forbidden.isEmpty, "\(record["SourceFile"] ?? "?") carries \(forbidden.sorted())")
+            }
+
+            // The camera photo (1200×800 stored, Orientation 6) is served upright: portrait.
+            let display = try #require(try camera.json()["image_url"] as? String)
+            let decoded = try await Pillow.decode(try folder.write(try await app.fetchImage(display).body, as: "display.jpg"))
+            #expect(decoded.width == 800 && decoded.height == 1200, "\(decoded.width)×\(decoded.height)")
+            // The HEIC is served as a JPEG every browser shows.
+            let heic = try #require(try await browser.galleryPhotos().first { $0.title == "photo.heic" })
+            let heicPage = try await browser.get("/photos/\(heic.id)").text
+            let heicDisplay = try #require(Self.imageURLs(in: heicPage).first)
+            #expect(try await app.fetchImage(heicDisplay).headers[.contentType] == "image/jpeg")
+        }
+    }
+
+    @Test("broken files and a decompression bomb are refused with 422 through the API and the form, and leave nothing behind")
+    func brokenFilesLeaveNothing() async throws {
+        try await withTestApp { app in
+            let token = try await app.api.signedInUser()
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let refused: [(String, String)] = [
+                ("truncated.jpg", "This photo is incomplete: the file was cut short. Please upload it again."),
+                ("corrupt.jpg", "This photo could not be read: the file is damaged."),
+                ("bomb.png", "This image has too many pixels: at most 100 megapixels."),
+                ("sliver.png", "This image is too narrow or too tall to show (more than 20 to 1)."),
+            ]
+            for (fixture, message) in refused {
+                let api = try await app.api.uploadPhoto(token: token, image: try Self.bytes(fixture), title: "")
+                #expect(try api.apiError() == (422, message), "\(fixture)")
+                let page = try await browser.upload(image: try Self.bytes(fixture))
+                #expect(page.status == .unprocessableContent, "\(fixture)")
+                #expect(page.text.contains(message.replacingOccurrences(of: "'", with: "&#39;")))
+            }
+            #expect(try await app.api.uploadPhoto(token: token, image: try Self.bytes("empty.jpg"), title: "").apiError().status == 422)
+            #expect(try await app.api.uploadPhoto(token: token, image: try Self.bytes("not-an-image.txt"), title: "").apiError().status == 415)
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+
+    @Test("the pixel cap is the operator's to set")
+    func pixelCap() async throws {
+        try await withTestApp(configure: { $0.uploads.maxPixels = 500_000 }) { app in
+            let token = try await app.api.signedInUser()
+            let response = try await app.api.uploadPhoto(token: token, image: try Self.bytes("camera.jpg"), title: "")
+            #expect(try response.apiError() == (422, "This image has too many pixels: at most 500000 pixels."))
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+
+    @Test("the grid is thumbnails in a srcset with their size set; its URLs stay the same between visits and are cached as immutable")
+    func gridIsCacheable() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            try await browser.upload(image: try Self.bytes("camera.jpg"))
+            let first = try await browser.get("/gallery").text
+            let image = try #require(first.firstCapture(of: #"(<img src="[^>]+>)"#))
+            #expect(image.contains(#"width="267" height="400""#), "the 400 px thumbnail, upright")
+            #expect(image.contains(" 267w, "), "\(image)")
+            #expect(image.contains(" 533w\""), "\(image)")
+            #expect(image.contains(#"sizes=""#))
+            #expect(Self.imageURLs(in: first).allSatisfy { $0.contains(".webp?") }, "thumbnails only")
+            let again = try await browser.get("/gallery").text
+            #expect(Self.imageURLs(in: again) == Self.imageURLs(in: first), "the same URLs: the browser's cache works")
+            let served = try await app.fetchImage(try #require(Self.imageURLs(in: first).first))
+            let cacheControl = try #require(served.headers[.cacheControl])
+            #expect(cacheControl.hasPrefix("private, max-age="))
+            #expect(cacheControl.hasSuffix(", immutable"))
+            // The original is only ever a download, from the photo page.
+            let photo = try #require(try await browser.galleryPhotos().first)
+            let page = try await browser.get("/photos/\(photo.id)").text
+            #expect(page.contains(#"href="/photos/\#(photo.id)/original""#))
+        }
+    }
+
+    @Test("get_photos pages with limit and before, oldest first in each page; without them it answers as before")
+    func apiPaging() async throws {
+        try await withTestApp { app in
+            let token = try await app.api.signedInUser()
+            for number in 1...5 {
+                #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(seed: UInt64(number)), title: "P\(number)").status == .ok)
+            }
+            func titles(_ query: String) async throws -> [String] {
+                try await app.api.send(.get, "/api/get_photos\(query)", authorization: "Token token=\(token)").jsonArray()
+                    .map { $0["title"] as? String ?? "" }
+            }
+            #expect(try await titles("") == ["P1", "P2", "P3", "P4", "P5"])
+            #expect(try await titles("?limit=2") == ["P4", "P5"])
+            let all = try await app.api.getPhotos(token: token).jsonArray()
+            let p4 = try #require(all[3]["random_id"] as? String)
+            #expect(try await titles("?limit=2&before=\(p4)") == ["P2", "P3"])
+            #expect(try await titles("?before=\(p4)") == ["P1", "P2", "P3"])
+            let tooMany = try await app.api.send(.get, "/api/get_photos?limit=201", authorization: "Token token=\(token)")
+            #expect(try tooMany.apiError() == (400, "limit must be a whole number from 1 to 200."))
+            let unknown = try await app.api.send(.get, "/api/get_photos?before=not-a-photo-of-mine", authorization: "Token token=\(token)")
+            #expect(try unknown.apiError() == (404, "Photo not found"))
+        }
+    }
+
+    @Test("photos stored before renditions show a placeholder until the backfill makes them; --all remakes every one and the old blobs go")
+    func backfill() async throws {
+        try await withTestApp { app in
+            let token = try await app.api.signedInUser()
+            let uploaded = try await app.api.uploadPhoto(token: token, image: try Self.bytes("camera.jpg"), title: "Old")
+            let id = try #require(try uploaded.json()["random_id"] as? String)
+            // As a photo stored before this change: a row and its original, nothing else.
+            let renditionKeys: [String] = try await app.db { client in
+                var keys: [String] = []
+                for try await key in try await client.query("DELETE FROM photo_renditions RETURNING blob_key").decode(String.self) { keys.append(key) }
+                try await client.query("UPDATE photos SET width = NULL, height = NULL")
+                return keys
+            }
+            for key in renditionKeys { try await app.blobs.delete(try #require(BlobKey(key))) }
+            #expect(app.filesInBlobStore().count == 1)
+            let placeholder = try await app.api.getPhotos(token: token).jsonArray()
+            #expect(placeholder.first?["image_url"] as? String == "http://localhost/assets/img/preparing.png")
+
+            // What `selfie photos reprocess` runs (a PostgresClient runs once: one `whileRunning`).
+            let services = try CoreServices(app.config, logger: testLogger)
+            let (missing, all, sweep, before, afterMissing, afterAll) = try await services.whileRunning {
+                let missing = try await services.backfill.run(missingOnly: true)
+                let afterMissing = Set(app.filesInBlobStore())
+                let all = try await services.backfill.run(missingOnly: false)
+                let afterAll = Set(app.filesInBlobStore())
+                let sweep = try await services.sweeper.sweep(minimumAge: .zero)
+                return (missing, all, sweep, renditionKeys, afterMissing, afterAll)
+            }
+            #expect(missing.processed == 1 && missing.failed.isEmpty && !missing.skipped)
+            #expect(afterMissing.count == 4)
+            #expect(before.allSatisfy { key in !afterMissing.contains { $0.hasSuffix(key) } }, "new renditions, new keys")
+            let display = try #require(try await app.api.getPhotos(token: token).jsonArray().first?["image_url"] as? String)
+            #expect(display.contains("/media/"))
+            #expect(try await app.scalar("SELECT width FROM photos", as: Int.self) == 800)
+            #expect(all.processed == 1)
+            #expect(afterAll.count == 4)
+            #expect(afterMissing.intersection(afterAll).count == 1, "--all remakes the renditions; only the original stays")
+            // Nothing to sweep: every blob is a photo's original or one of its renditions.
+            #expect(sweep.orphansDeleted.isEmpty)
+            #expect(sweep.rowsMissingBlobs.isEmpty)
+            #expect(try await app.api.deletePhoto(token: token, id: id).status == .ok)
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# What real photos cost (loopback only):
+#  1. the image pipeline alone (release build): milliseconds to make every rendition of a 12 MP
+#     JPEG and a 12 MP HEIC on one core, and peak memory with 8 at once;
+#  2. the server: peak RSS while 8 uploads of a 12 MP JPEG arrive at once, then the bytes of a
+#     gallery page of 24 such photos with its images at 1× (what a phone downloads), beside the
+#     originals' bytes.
+# Usage: bench/images.sh        (SELFIE_BIN=.build/release/selfie to measure a release server)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product selfie-image-bench 2>&1 | tail -1
+echo "==> the pipeline (release, one photo per core)"
+.build/release/selfie-image-bench --runs 10 --concurrency 8
+
+photo=${TMPDIR:-/tmp}/imaging-bench/photo-12mp.jpg
+. scripts/lib/scratch-server.sh
+start_scratch_server images MAX_CONCURRENT_UPLOADS_PER_USER=8
+trap 'kill $server 2>/dev/null || true' EXIT
+token=$(api_token images@example.com "image bench password")
+echo "==> the server ($(basename "${SELFIE_BIN:-.build/debug/selfie}") in ${SELFIE_BIN:-.build/debug/selfie})"
+python3 - "$base" "$token" "$server" "$photo" "${photo%.jpg}.heic" <<'PY'
+import re, sys, threading, time, urllib.parse, urllib.request, http.cookiejar
+base, token, pid, photo, heic = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+image = open(photo, "rb").read()
+
+def status(field):
+    return next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith(field)) // 1024
+
+def upload(title, image=image):
+    boundary = "bench"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"p.jpg\"\r\n\r\n").encode() + image + \
+        (f"\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n{title}\r\n--{boundary}--\r\n").encode()
+    request = urllib.request.Request(base + "/api/upload_photo", data=body, headers={
+        "Authorization": f"Token token={token}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
+    return urllib.request.urlopen(request, timeout=120).status
+
+for kind, data in (("JPEG", image), ("HEIC", open(heic, "rb").read())):
+    idle = status("VmRSS")
+    open(f"/proc/{pid}/clear_refs", "w").write("5")
+    started = time.time()
+    statuses = []
+    threads = [threading.Thread(target=lambda i=i: statuses.append(upload(f"burst {i}", data))) for i in range(8)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    print(f"8 concurrent uploads of a {len(data) / 1e6:.1f} MB 12 MP {kind}: {sorted(statuses)} in {time.time() - started:.1f} s; "
+          f"RSS {idle} MB before, peak {status('VmHWM')} MB")
+for i in range(8):
+    assert upload(f"photo {i}") == 200
+
+# A browser's view: sign in, the gallery page, and each image it shows at 1× (the `src`).
+jar = http.cookiejar.CookieJar()
+opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+page = opener.open(base + "/signin").read().decode()
+csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+opener.open(base + "/signin", data=urllib.parse.urlencode({"_csrf": csrf, "email": "images@example.com", "password": "image bench password"}).encode())
+html = opener.open(base + "/gallery").read()
+sources = [s.decode().replace("&amp;", "&") for s in re.findall(rb'<img src="([^"]+)"', html)]
+images = sum(len(urllib.request.urlopen(s).read()) for s in sources)
+print(f"gallery page of {len(sources)} photos at 1x: {(len(html) + images) / 1e6:.2f} MB "
+      f"({len(html) / 1e3:.0f} KB HTML + {images / 1e6:.2f} MB of thumbnails); the originals would be {len(sources) * len(image) / 1e6:.0f} MB")
+PY
