@@ -117,7 +117,8 @@ print("ok: beyond the cap refused at once, the rest ended at the deadline, memor
 PY
 
 echo "==> fault 3: SIGTERM during a slow upload"
-{ printf '\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00'; head -c 800000 /dev/urandom; } > "$work/photo.jpg"
+# A real photo-sized JPEG (noise compresses badly): ~0.7 MB, four seconds at 200 KB/s.
+python3 -c 'import sys; from PIL import Image; Image.effect_noise((900, 700), 90).convert("RGB").save(sys.argv[1], quality=95)' "$work/photo.jpg"
 curl -s -o "$work/upload.json" -w '%{http_code}' --limit-rate 200k -H "Authorization: Token token=$token" \
     -F "image=@$work/photo.jpg;type=application/octet-stream" -F "title=in flight" "$base/api/upload_photo" > "$work/upload.status" &
 upload=$!
