@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +53,18 @@ let package = Package(
             name: "MultipartStream",
             dependencies: [.product(name: "NIOCore", package: "swift-nio")]
         ),
+        // A streaming ZIP writer (stored entries, data descriptors, ZIP64): "download my data".
+        .target(name: "ZipStream", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+        // An SMTP client (STARTTLS, implicit TLS, AUTH PLAIN/LOGIN, timeouts) and MIME messages.
+        .target(
+            name: "SMTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The domain: accounts, photos, storage, providers, admin, audit, protection, database.
         // It knows nothing of HTTP serving: no Hummingbird here (HummingbirdBcrypt is a
         // standalone bcrypt module that does not depend on the framework).
@@ -61,6 +74,8 @@ let package = Package(
                 "CMagic",
                 "Imaging",
                 "MultipartStream",
+                "SMTP",
+                "ZipStream",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -137,6 +152,23 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
+        ),
+        // Against a real SMTP server: scripts/smtp_sink.py (aiosmtpd), started per test.
+        .testTarget(
+            name: "SMTPTests",
+            dependencies: [
+                "SMTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Archives read back by Python's zipfile and `unzip -t`.
+        .testTarget(
+            name: "ZipStreamTests",
+            dependencies: ["ZipStream", .product(name: "NIOCore", package: "swift-nio")]
         ),
     ]
 )
