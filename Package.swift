@@ -139,6 +139,7 @@ let package = Package(
                 "SelfieCore",
                 "Imaging",
                 "FakeProviders",
+                "SMTP",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

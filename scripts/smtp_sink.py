@@ -5,7 +5,8 @@ Binds 127.0.0.1 on a free port, writes {"port": N} to OUT/ready.json, and for ev
 message writes OUT/message-N.eml (raw DATA) and OUT/message-N.json (envelope, whether TLS and
 AUTH were in force, and the message as Python's `email` package parses it). AUTH attempts go to
 OUT/auth.jsonl (mechanism, success, tls; never the password). Exits when stdin closes (the test
-process went away), on SIGTERM, or after --lifetime seconds.
+process went away), on SIGTERM, or after --lifetime seconds; with --detached (test-peers.sh, the
+scripts) only on SIGTERM.
 """
 
 import argparse
@@ -157,11 +158,14 @@ async def main():
     parser.add_argument("--unreachable", action="store_true",
                         help="listen but never accept, with the backlog full: connects hang (Linux)")
     parser.add_argument("--lifetime", type=float, default=300)
+    parser.add_argument("--detached", action="store_true",
+                        help="run until SIGTERM: no stdin watch, no lifetime (a background peer)")
     arguments = parser.parse_args()
 
-    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     loop = asyncio.get_running_loop()
-    loop.call_later(arguments.lifetime, lambda: os._exit(3))
+    if not arguments.detached:
+        threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+        loop.call_later(arguments.lifetime, lambda: os._exit(3))
 
     context = None
     if arguments.tls != "none":

@@ -9,12 +9,14 @@ import ServiceLifecycle
 /// Where the files the server reads at run time live (relative to the working directory by default).
 public struct ResourcePaths: Sendable {
     public var templates: String
+    public var mailTemplates: String
     public var publicFiles: String
     public var migrations: String
     public var openAPIDocument: String
 
     public init(root: String = ".") {
         self.templates = "\(root)/Templates"
+        self.mailTemplates = "\(root)/Templates/mail"
         self.publicFiles = "\(root)/Public"
         self.migrations = "\(root)/migrations"
         self.openAPIDocument = "\(root)/openapi.yaml"
@@ -29,16 +31,24 @@ public enum PendingMigrationPolicy: Sendable {
     case apply
 }
 
-/// The core's services and what the surfaces add to them: page templates and static files.
+/// The core's services and what the surfaces add to them: page and mail templates, static files.
 struct AppServices: Sendable {
     let core: CoreServices
     let pages: PageRenderer
+    let mail: MailTemplates
     let assets: StaticAssets
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
         core = try CoreServices(config, logger: logger)
         pages = try await PageRenderer(templatesDirectory: paths.templates)
+        mail = try MailTemplates(directory: paths.mailTemplates, publicURL: config.publicURL)
         assets = try StaticAssets(directory: paths.publicFiles)
+    }
+
+    /// What runs beside the server: the core's background work and the mail sender.
+    func backgroundServices(logger: Logger) throws -> [any Service] {
+        let sender = try MailSender(outbox: core.outbox, configuration: core.config.mail, composer: mail, logger: logger)
+        return core.backgroundServices(logger: logger) + [sender]
     }
 }
 
@@ -63,7 +73,7 @@ public func buildApplication(
         // keep arriving for a few seconds at most.
         server: .http1(configuration: .init(additionalChannelHandlers: [LingeringCloseHandler()], idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
-        services: services.core.backgroundServices(logger: logger),
+        services: try services.backgroundServices(logger: logger),
         logger: logger
     )
     if let port = config.metricsPort {
@@ -128,7 +138,18 @@ func buildRouter(
     auth.addRoutes(to: forms)
     SocialPagesController(social: core.social, auth: auth, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, providerReturns: web, signedIn: signedIn)
-    AccountPagesController(accounts: core.accounts, social: core.social, pages: pages, protection: core.protection).addRoutes(to: signedIn)
+    AccountPagesController(
+        accounts: core.accounts,
+        emails: core.emails,
+        deletion: core.deletion,
+        export: core.export,
+        social: core.social,
+        pages: pages,
+        cookies: cookies,
+        protection: core.protection
+    ).addRoutes(to: signedIn)
+    MailLinkPagesController(emails: core.emails, pages: pages, cookies: cookies, protection: core.protection)
+        .addRoutes(forms: forms, signedIn: signedIn)
     PhotoPagesController(photos: core.photos, pages: pages, protection: core.protection).addRoutes(to: signedIn)
     AdminPagesController(service: core.admin, accounts: core.accounts, social: core.social, photos: core.photos, pages: pages)
         .addRoutes(to: forms)

@@ -14,7 +14,7 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The part after the `@`.
-    var domain: Substring {
+    public var domain: Substring {
         self.address[self.address.index(after: self.address.lastIndex(of: "@")!)...]
     }
 

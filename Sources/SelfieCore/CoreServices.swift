@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import SMTP
 import PostgresNIO
 import ServiceLifecycle
 
@@ -23,6 +24,10 @@ public struct CoreServices: Sendable {
     public let photos: PhotoService
     public let sweeper: BlobSweeper
     public let backfill: RenditionBackfill
+    public let outbox: PostgresMailOutbox
+    public let emails: AccountEmails
+    public let deletion: AccountDeletion
+    public let export: DataExport
 
     public init(_ config: AppConfiguration, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
@@ -34,24 +39,39 @@ public struct CoreServices: Sendable {
         audit = PostgresAuditLog(client: postgres, logger: logger)
         protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
         users = PostgresUserRepository(client: postgres, logger: logger)
+        outbox = PostgresMailOutbox(client: postgres, messageIDDomain: String(config.mail.from.domain), logger: logger)
+        let hasher = PasswordHasher(cost: config.bcryptCost)
+        emails = AccountEmails(
+            client: postgres,
+            users: users,
+            outbox: outbox,
+            hasher: hasher,
+            protection: protection,
+            audit: audit,
+            requireVerifiedEmail: config.mail.requireVerifiedEmail,
+            logger: logger
+        )
         accounts = AccountService(
             users: users,
             sessions: sessions,
             tokens: tokens,
-            hasher: PasswordHasher(cost: config.bcryptCost),
+            hasher: hasher,
             audit: audit,
             protection: protection,
             sessionLifetime: config.sessionLifetime,
-            tokenLifetime: config.tokenLifetime
+            tokenLifetime: config.tokenLifetime,
+            emails: emails
         )
         signInFlows = PostgresSignInFlowRepository(client: postgres, logger: logger)
+        let identities = PostgresIdentityRepository(client: postgres, logger: logger)
         social = SocialSignInService(
             providers: SocialProviders(config.social, http: http.client, logger: logger),
-            identities: PostgresIdentityRepository(client: postgres, logger: logger),
+            identities: identities,
             flows: signInFlows,
             users: users,
             audit: audit,
             publicURL: config.publicURL,
+            emails: emails,
             scopedLogger: ScopedLogger(logger)
         )
         appKeys = AppKeyDirectory(
@@ -72,9 +92,14 @@ public struct CoreServices: Sendable {
         )
         sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
         backfill = RenditionBackfill(photos: photoRows, renditions: renditions, client: postgres, logger: logger)
+        let adminRows = PostgresAdminRepository(client: postgres, logger: logger)
+        deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
+        export = DataExport(photos: photoRows, blobs: blobs, identities: identities, audit: audit, logger: logger)
         admin = AdminService(
-            admin: PostgresAdminRepository(client: postgres, logger: logger),
+            admin: adminRows,
             accounts: accounts,
+            emails: emails,
+            outbox: outbox,
             appKeys: appKeys,
             blobs: blobs,
             audit: audit,
@@ -83,16 +108,18 @@ public struct CoreServices: Sendable {
     }
 
     /// What runs beside the server: the connection pool, the HTTP client, the periodic clean-ups
-    /// (expired sessions, tokens, counters, sign-in flows; orphan blobs) and renditions for photos
+    /// (expired sessions, tokens, counters, sign-in flows, mail links, delivered mail; orphan blobs) and renditions for photos
     /// stored before renditions existed.
     public func backgroundServices(logger: Logger) -> [any Service] {
-        let (sessions, tokens, sweeper, protection, signInFlows, backfill) = (sessions, tokens, sweeper, protection, signInFlows, backfill)
+        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox) = (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox)
         return [
             postgres,
             http,
             PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
                 try await protection.deleteExpired()
                 try await signInFlows.deleteExpired()
+                try await emails.deleteExpiredTokens()
+                try await outbox.deleteDelivered(olderThanDays: 30)
                 let count = try await sessions.deleteExpired() + tokens.deleteExpired()
                 if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
             },

@@ -62,8 +62,8 @@ struct Migrate: AsyncParsableCommand {
 
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage administrators.",
-        subcommands: [Create.self, Promote.self, Demote.self]
+        abstract: "Manage administrators, and help people back into their accounts.",
+        subcommands: [Create.self, Promote.self, Demote.self, ResetLink.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -101,6 +101,17 @@ struct Admin: AsyncParsableCommand {
 
         func run() async throws {
             try await runAdminCommand { try await $0.setRole(.admin, email: email) }
+        }
+    }
+
+    struct ResetLink: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a link that lets the user choose a new password (works once, for one hour; not mailed; audited)."
+        )
+        @Argument(help: "The user's email address.") var email: String
+
+        func run() async throws {
+            try await runAdminCommand { try await $0.resetLink(email: email) }
         }
     }
 

@@ -86,7 +86,7 @@ struct AdminTests {
             #expect(dashboard.contains(#"<span class="number">3</span> users"#))
             #expect(dashboard.contains(#"<span class="number">1</span> photos"#))
             #expect(dashboard.contains(#"<span class="number">1</span> failed sign-ins in the last 24 hours"#))
-            #expect(dashboard.contains(#"<span class="number">1</span> sign-ins in the last 24 hours"#), "the admin's own")
+            #expect(dashboard.contains(#"<span class="number">3</span> sign-ins in the last 24 hours"#), "the admin's, Grace's and Alan's after signing up")
 
             let byName = try await admin.get("/admin/users?q=HOPPER").text
             #expect(byName.contains("grace.hopper@navy.example") && !byName.contains("alan@bletchley.example"))
@@ -369,8 +369,8 @@ struct AdminTests {
                 #expect(all == 1, "\(event): \(all) events")
                 if let actor { #expect(withActor == 1, "\(event) actor") }
             }
-            // sign-in succeeded twice for this user: the browser, then the API
-            #expect(try await app.auditCount("sign_in.succeeded", actor: id, target: id) == 2)
+            // sign-in succeeded three times for this user: after signing up, again in the browser, then the API
+            #expect(try await app.auditCount("sign_in.succeeded", actor: id, target: id) == 3)
             let failed: String = try await app.scalar("SELECT ip_address || ' ' || user_agent FROM audit_events WHERE event = 'sign_in.failed'")
             #expect(failed.hasPrefix("127.0.0.1 Mozilla/5.0"))
 

@@ -133,7 +133,7 @@ struct BoundaryFindingsTests {
             for (name, head, first, status) in cases {
                 let answer = try await RawHTTPClient.writeEverythingThenRead(port: port, head: head, firstBytes: first, bodyBytes: size)
                 #expect(answer.status == status, "\(name): \(answer.statusLine)")
-                #expect(answer.elapsed < .seconds(2), "\(name) took \(answer.elapsed)")
+                #expect(answer.elapsed < .seconds(5), "\(name) took \(answer.elapsed) (a refused body may linger 10 s at most)")
                 #expect(!answer.closedByServer, "\(name): a body that ends soon enough leaves the connection usable")
             }
             // Without a declared length, the limit is found while reading: still within the time.
@@ -146,7 +146,7 @@ struct BoundaryFindingsTests {
                 chunked: true
             )
             #expect(chunked.status == 413, "\(chunked.statusLine)")
-            #expect(chunked.elapsed < .seconds(2), "chunked took \(chunked.elapsed)")
+            #expect(chunked.elapsed < .seconds(5), "chunked took \(chunked.elapsed)")
             // A body that is not an image is refused as soon as its first bytes are sniffed.
             let small = 1024 * 1024
             let notImage = try await RawHTTPClient.writeEverythingThenRead(
@@ -156,7 +156,7 @@ struct BoundaryFindingsTests {
                 bodyBytes: small
             )
             #expect(notImage.status == 415)
-            #expect(notImage.elapsed < .seconds(2))
+            #expect(notImage.elapsed < .seconds(5))
             // A refused body that goes on past what the server will read is cut off.
             let endless = 100 * 1024 * 1024
             let cutOff = try await RawHTTPClient.writeEverythingThenRead(

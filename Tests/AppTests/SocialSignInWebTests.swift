@@ -123,12 +123,13 @@ struct SocialSignInWebTests {
         }
     }
 
-    @Test("a signed-in user links Google from the account page, sees it listed, and unlinks it")
+    @Test("a signed-in user links Google from the account page, sees it listed (a notice is mailed), and unlinks it")
     func linkAndUnlink() async throws {
-        try await withFakeProviders { app, fake in
+        try await withFakeProviders(configure: { try $0.useMailSink() }) { app, fake in
             fake.setPerson(.init(subject: "link-1", email: "other.address@example.com", emailVerified: true, name: "Linda Link"))
             let browser = app.browser()
-            try await browser.signUp(name: "Linda", email: uniqueEmail("linda"))
+            let email = uniqueEmail("linda")
+            try await browser.signUp(name: "Linda", email: email)
             let callback = try await goThroughProvider(browser, start: "/account/link/google", from: "/account")
             let linked = try await browser.get(callback)
             #expect(linked.location == "/account?notice=identity-linked", "\(linked.text)")
@@ -136,6 +137,8 @@ struct SocialSignInWebTests {
             #expect(account.contains("<strong>Google</strong>"))
             #expect(account.contains("other.address@example.com"))
             #expect(!account.contains("Link Google"), "already linked")
+            let notice = try await MailSink.waitForMessage(to: email, subject: "Google can now sign in to your Selfie account")
+            #expect(notice.text.contains("/account"), "says where to unlink it")
             let userID: Int64 = try await app.scalar("SELECT user_id FROM user_identities")
             let adminView = try await app.signedInAdmin().get("/admin/users/\(userID)").text
             #expect(adminView.contains("<strong>Google</strong>") && adminView.contains("other.address@example.com"), "admins see linked providers")

@@ -126,7 +126,7 @@ struct SMTPFailureTests {
             #expect(error?.kind == .timeout, "\(String(describing: error))")
             #expect(error?.isPermanent == false)
             #expect(elapsed >= .milliseconds(600))
-            #expect(elapsed < .seconds(3))
+            #expect(elapsed < .seconds(10), "well before the 30 s the other limits allow (a loaded machine is slow to start a send)")
         }
     }
 
@@ -142,7 +142,7 @@ struct SMTPFailureTests {
             #expect(error?.kind == .timeout)
             #expect(error?.isPermanent == false)
             #expect(elapsed >= .milliseconds(800))
-            #expect(elapsed < .seconds(3))
+            #expect(elapsed < .seconds(10), "well before the 30 s the other limits allow (a loaded machine is slow to start a send)")
         }
     }
 
@@ -157,7 +157,7 @@ struct SMTPFailureTests {
             let elapsed = clock.now - start
             #expect(error?.kind == .timeout)
             #expect(elapsed >= .milliseconds(700))
-            #expect(elapsed < .seconds(3))
+            #expect(elapsed < .seconds(10), "well before the 30 s the other limits allow (a loaded machine is slow to start a send)")
         }
     }
 

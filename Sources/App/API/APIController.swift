@@ -6,6 +6,9 @@ import SelfieCore
 /// app-key routes to sign up and in, token routes for everything else.
 struct APIController {
     let accounts: AccountService
+    let emails: AccountEmails
+    let deletion: AccountDeletion
+    let export: DataExport
     let social: SocialSignInService
     let photos: PhotoService
     let appKeys: any AppKeyStore
@@ -17,6 +20,9 @@ struct APIController {
 
     init(services: CoreServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
+        self.emails = services.emails
+        self.deletion = services.deletion
+        self.export = services.export
         self.social = services.social
         self.photos = services.photos
         self.appKeys = services.appKeys
@@ -49,12 +55,15 @@ struct APIController {
             Route(method: .post, path: "/api/social/signin", handler: .appKey(socialSignIn), rateLimit: .signIn),
             Route(method: .post, path: "/api/register", handler: .appKey(register), rateLimit: .signUp),
             Route(method: .post, path: "/api/login", handler: .appKey(login), rateLimit: .signIn),
+            Route(method: .post, path: "/api/forgot_password", handler: .appKey(forgotPassword), rateLimit: .passwordResetRequest),
             Route(method: .get, path: "/api/clear_token", handler: .token(clearToken)),
             // A current-password check is a guess like a sign-in: the same per-address limit.
             Route(method: .post, path: "/api/reset_password", handler: .token(resetPassword), rateLimit: .signIn),
             Route(method: .post, path: "/api/upload_photo", handler: .token(uploadPhoto), rateLimit: .upload),
             Route(method: .get, path: "/api/get_photos", handler: .token(getPhotos)),
             Route(method: .delete, path: "/api/delete_photo", handler: .token(deletePhoto)),
+            Route(method: .post, path: "/api/delete_account", handler: .token(deleteAccount), rateLimit: .signIn),
+            Route(method: .get, path: "/api/export", handler: .token(exportData)),
             Route(method: .get, path: "/api/openapi.yaml", handler: .open(serveOpenAPIDocument)),
         ]
     }
@@ -200,6 +209,18 @@ struct APIController {
         }
     }
 
+    /// The same answer, status and timing for every plausible address: the work runs after the
+    /// answer (see the web form).
+    func forgotPassword(_ request: Request, context: AppKeyContext) async throws -> Response {
+        let fields = try await APIRequestFields.read(request)
+        let email = try fields.require("email").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isPlausible(email) else { throw InvalidFields([.email: .notAnEmailAddress]) }
+        let (emails, origin) = (self.emails, context.origin)
+        Task { await emails.requestPasswordReset(email: email, origin: origin) }
+        let message = "If this address belongs to an account, a link to choose a new password is on its way. It works for one hour."
+        return try JSONResponse(body: StatusJSON(status: 200, message: message)).response(from: request, context: context)
+    }
+
     // MARK: Token routes
 
     func clearToken(_ request: Request, context: APITokenContext) async throws -> Response {
@@ -259,6 +280,31 @@ struct APIController {
         let fields = try await APIRequestFields.read(request, includingQuery: true)
         try await photos.delete(try fields.require("photo_id"), of: context.user, origin: context.origin)
         return try JSONResponse(body: StatusJSON(status: 200, message: "Image deleted")).response(from: request, context: context)
+    }
+
+    /// Deletes the account (App Store guideline 5.1.1(v)): photos, blobs, sessions and tokens.
+    /// `password` is AESCrypt-encrypted like every password here; an account without one (made
+    /// through a provider) confirms with a token issued in the last ten minutes instead.
+    func deleteAccount(_ request: Request, context: APITokenContext) async throws -> Response {
+        let fields = try await APIRequestFields.read(request)
+        var password = ""
+        if let encrypted = try fields.optional("password") {
+            guard let key = try await appKeys.key(named: context.token.appKeyName) else { throw APIError.appKeyRequired }
+            password = try decryptPassword(encrypted, key: key)
+        }
+        do {
+            try await deletion.delete(context.user, password: password, signedInAt: context.token.issuedAt, origin: context.origin)
+        } catch let problems as InvalidFields where problems[.currentPassword] == .incorrect {
+            throw AppError(.unauthorized, "The password is not correct.")
+        }
+        context.logger.info("account deleted by its owner through the API", metadata: ["user": "\(context.user.id)"])
+        return try JSONResponse(body: StatusJSON(status: 200, message: "Account deleted")).response(from: request, context: context)
+    }
+
+    /// Every original photo and `account.json`, as a ZIP streamed while it is written.
+    func exportData(_ request: Request, context: APITokenContext) async throws -> Response {
+        let archive = try await export.archive(of: context.user, origin: context.origin)
+        return .download(archive, filename: DataExport.filename(for: context.user), contentType: "application/zip")
     }
 
     // MARK: Document

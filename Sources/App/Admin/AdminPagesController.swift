@@ -25,6 +25,7 @@ struct AdminPagesController {
         admin.get(AdminPath.Pattern.revokeAPIKey, use: confirmRevokeAPIKey)
         admin.post(AdminPath.Pattern.revokeAPIKey, use: revokeAPIKey)
         admin.get(AdminPath.Pattern.audit, use: auditLog)
+        admin.get(AdminPath.Pattern.mail, use: mail)
     }
 
     // MARK: Dashboard
@@ -176,7 +177,8 @@ struct AdminPagesController {
     }
 
     static func actions(for user: User) -> [AdminService.UserAction] {
-        [user.isDisabled ? .enable : .disable, .revokeAccess, user.role == .admin ? .demote : .promote, .delete]
+        let reset: [AdminService.UserAction] = user.email != nil && !user.isDisabled ? [.sendResetLink] : []
+        return reset + [user.isDisabled ? .enable : .disable, .revokeAccess, user.role == .admin ? .demote : .promote, .delete]
     }
 
     static func label(_ action: AdminService.UserAction) -> String {
@@ -187,6 +189,7 @@ struct AdminPagesController {
         case .delete: "Delete account and photos"
         case .promote: "Make admin"
         case .demote: "Remove admin role"
+        case .sendResetLink: "Send a password reset link"
         }
     }
 
@@ -210,6 +213,8 @@ struct AdminPagesController {
         case .delete: "Their account, \(summary.photoCount) photo(s) and every session end for good. This cannot be undone."
         case .promote: "They will be able to use these admin pages."
         case .demote: "They will no longer be able to use these admin pages."
+        case .sendResetLink:
+            "A link to choose a new password goes to \(summary.user.email ?? "their address"); it works once, for one hour. Their current password keeps working until they use it."
         }
         let page = ConfirmPage(
             question: "\(Self.label(action))? \(who)",
@@ -231,6 +236,7 @@ struct AdminPagesController {
             throw AppError(.conflict, "\(summary.user.handle) is the last administrator. Make someone else an admin first.")
         }
         if action == .delete { return .seeOther(AdminPath.users(notice: .userDeleted)) }
+        if action == .sendResetLink { return .seeOther(AdminPath.user(summary.user.id, notice: .resetLinkSent)) }
         // An admin who removed their own admin role has no admin pages left to return to.
         if summary.user.id == context.admin.id, action == .demote { return .seeOther(WebPath.gallery) }
         return .seeOther(AdminPath.user(summary.user.id, notice: .userUpdated))
@@ -329,6 +335,43 @@ struct AdminPagesController {
 
     private func renderKeys(_ page: KeysPage, notice: String?, context: AdminContext, status: HTTPResponse.Status = .ok) async throws -> HTML {
         try pages.render(.adminAPIKeys, title: "API keys", page: page, context: context, notice: notice, status: status)
+    }
+
+    // MARK: Mail
+
+    struct MailPage: Sendable {
+        struct Row: Sendable {
+            let recipient: String
+            let kind: String
+            let queued: String
+            let failed: String
+            let attempts: Int
+            let error: String
+        }
+
+        let pending: Int
+        let failed: [Row]
+        let hasFailed: Bool
+    }
+
+    /// What the outbox could not deliver, and how much is waiting.
+    func mail(_ request: Request, context: AdminContext) async throws -> Response {
+        let (failed, pending) = try await service.undeliveredMail(limit: 100)
+        let page = MailPage(
+            pending: pending,
+            failed: failed.map {
+                MailPage.Row(
+                    recipient: $0.recipient,
+                    kind: $0.kind,
+                    queued: $0.createdAt.displayString,
+                    failed: $0.failedAt?.displayString ?? "—",
+                    attempts: $0.attempts,
+                    error: $0.lastError ?? ""
+                )
+            },
+            hasFailed: !failed.isEmpty
+        )
+        return try pages.render(.adminMail, title: "Mail", page: page, context: context).response(from: request, context: context)
     }
 
     // MARK: Audit log

@@ -8,6 +8,7 @@ enum AdminPath {
     static let users = "\(prefix)/users"
     static let apiKeys = "\(prefix)/api-keys"
     static let audit = "\(prefix)/audit"
+    static let mail = "\(prefix)/mail"
 
     enum Pattern {
         static let dashboard: RouterPath = ""
@@ -17,6 +18,7 @@ enum AdminPath {
         static let apiKeys: RouterPath = "api-keys"
         static let revokeAPIKey: RouterPath = "api-keys/:name/revoke"
         static let audit: RouterPath = "audit"
+        static let mail: RouterPath = "mail"
     }
 
     static func user(_ id: Int64) -> String { "\(users)/\(id)" }

@@ -45,6 +45,21 @@ public struct AdminCommands: Sendable {
         return [role == .admin ? "\(user.handle) is now an admin." : "\(user.handle) is no longer an admin."]
     }
 
+    /// A password reset link for the user, printed for the operator to hand over (not mailed).
+    public func resetLink(email: String) async throws -> [String] {
+        let token = try await withAdminService { service in
+            do {
+                return try await service.issuePasswordReset(email: email, origin: .commandLine)
+            } catch AdminError.noSuchUser {
+                throw AdminCommandError("There is no user with the email \(email).")
+            } catch AccountError.linkNotValid {
+                throw AdminCommandError("\(email) is disabled: enable the account first.")
+            }
+        }
+        let link = config.publicURL.absoluteString + WebPath.resetPassword(token: token)
+        return ["Password reset link for \(email) (works once, for one hour):", link]
+    }
+
     private func withAdminService<T: Sendable>(_ body: @escaping @Sendable (AdminService) async throws -> T) async throws -> T {
         let services = try CoreServices(config, logger: logger)
         return try await services.whileRunning { try await body(services.admin) }

@@ -72,6 +72,14 @@ enum ErrorCopy {
         switch error {
         case .invalidCredentials: AppError(.unauthorized, "Invalid email or password.")
         case .disabled: AppError(.forbidden, "This account has been disabled.")
+        case .emailNotVerified(let email):
+            AppError(.forbidden, "Confirm your email address first: we have mailed a new link to \(email). Open it, then sign in.")
+        case .linkNotValid:
+            AppError(.gone, "This link has expired or was already used. Nothing was changed; ask for a new one.")
+        case .lastAdministrator:
+            AppError(.conflict, "You are the last administrator. Make someone else an admin before deleting your account.")
+        case .signInAgain:
+            AppError(.forbidden, "For your safety, sign in again (it has been a while), then try once more.")
         }
     }
 
@@ -94,6 +102,8 @@ enum ErrorCopy {
         case (_, .taken): "This username is taken. Choose another."
         case (.currentPassword, .incorrect): "This is not your current password."
         case (_, .incorrect): "This is not correct."
+        case (.email, .unchanged): "This is already your email address."
+        case (_, .unchanged): "This is the current value."
         case (_, .requiredWithoutEmail): "Choose a username: your account has no email, so it is what you will sign in with."
         }
     }

@@ -23,6 +23,24 @@ extension Response {
     }
 }
 
+extension Response {
+    /// A file to save, written as it is produced: no length in advance (chunked), not cached.
+    static func download(_ body: BlobBody, filename: String, contentType: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: contentType,
+                .contentDisposition: "attachment; filename=\"\(filename)\"",
+                .cacheControl: "private, no-store",
+            ],
+            body: ResponseBody { writer in
+                try await body.write { try await writer.write($0) }
+                try await writer.finish(nil)
+            }
+        )
+    }
+}
+
 extension ResponseBody {
     /// A blob's bytes as a response body, read as the response is written.
     init(_ blob: BlobBody, contentLength: Int) {

@@ -1,18 +1,34 @@
 import Hummingbird
 import SelfieCore
 
-/// The account page: profile, password change, and the list of the user's signed-in browsers.
+/// The account page: profile, password and address changes, the user's signed-in browsers, a
+/// copy of their data, and deleting the account.
 struct AccountPagesController {
     let accounts: AccountService
+    let emails: AccountEmails
+    let deletion: AccountDeletion
+    let export: DataExport
     let social: SocialSignInService
     let pages: PageRenderer
+    let cookies: BrowserCookies
     let protection: BruteForceProtection
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(RouterPath(WebPath.account), use: show)
         // A current-password check is a guess like a sign-in: the same per-address limit.
-        group.limited(.signIn, by: protection).post(RouterPath(WebPath.accountPassword), use: changePassword)
+        let passwordChecked = group.limited(.signIn, by: protection)
+        passwordChecked.post(RouterPath(WebPath.accountPassword), use: changePassword)
+        passwordChecked.post(RouterPath(WebPath.changeEmail), use: requestEmailChange)
+        passwordChecked.post(RouterPath(WebPath.deleteAccount), use: deleteAccount)
         group.post(RouterPath(WebPath.endOtherSessions), use: endOtherSessions)
+        group.get(RouterPath(WebPath.exportData), use: exportData)
+    }
+
+    /// Which form on the page a refusal belongs to (several ask for the current password).
+    enum Section {
+        case password
+        case email
+        case deletion
     }
 
     struct AccountPage: Sendable {
@@ -33,6 +49,7 @@ struct AccountPagesController {
 
         let fullName: String
         let email: String
+        let hasEmail: Bool
         let username: String?
         let memberSince: String
         let hasPassword: Bool
@@ -46,7 +63,15 @@ struct AccountPagesController {
         let mustSetPasswordToUnlink: Bool
         let sessions: [SessionRow]
         let hasOtherSessions: Bool
-        var errors: [String: String] = [:]
+        /// Whether the current address is confirmed (the profile says so, or offers the link again).
+        let emailConfirmed: Bool
+        /// An account without a password confirms its deletion with a recent sign-in.
+        let signedInRecently: Bool
+        let recentSignInMinutes: Int
+        var passwordErrors: [String: String] = [:]
+        var emailErrors: [String: String] = [:]
+        var newEmail = ""
+        var deletionErrors: [String: String] = [:]
     }
 
     func show(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -85,9 +110,71 @@ struct AccountPagesController {
             context.logger.info("password changed", metadata: ["user": "\(context.user.id)"])
             return .seeOther(WebPath.account(notice: hadPassword ? .passwordChanged : .passwordSet))
         } catch let problems as InvalidFields {
-            return try await render(context: context, errors: ErrorCopy.messages(for: problems), status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try await render(context: context, errors: problems, in: .password).response(from: request, context: context)
         }
+    }
+
+    struct EmailChangeForm: Decodable {
+        var email: String?
+        var currentPassword: String?
+
+        enum CodingKeys: String, CodingKey {
+            case email
+            case currentPassword = "current_password"
+        }
+    }
+
+    /// Mails a link to the new address (and a notice to the current one); the account keeps its
+    /// address until the link is opened.
+    func requestEmailChange(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(EmailChangeForm.self, from: request, context: context)
+        do {
+            try await emails.requestEmailChange(
+                of: context.user,
+                to: form.email ?? "",
+                currentPassword: form.currentPassword ?? "",
+                origin: context.origin(request)
+            )
+        } catch let problems as InvalidFields {
+            return try await render(context: context, errors: problems, in: .email, newEmail: form.email ?? "")
+                .response(from: request, context: context)
+        } catch let limited as RateLimited where limited.scope == .address {
+            throw AppError(.tooManyRequests, "We have already sent several links today. Use one of them, or try again tomorrow.")
+        }
+        return .seeOther(WebPath.account(notice: .emailChangeRequested))
+    }
+
+    struct DeletionForm: Decodable {
+        var currentPassword: String?
+
+        enum CodingKeys: String, CodingKey {
+            case currentPassword = "current_password"
+        }
+    }
+
+    /// Deletes the account, its photos and its sessions; this browser is signed out.
+    func deleteAccount(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(DeletionForm.self, from: request, context: context)
+        do {
+            try await deletion.delete(
+                context.user,
+                password: form.currentPassword ?? "",
+                signedInAt: context.session.signedInAt,
+                origin: context.origin(request)
+            )
+        } catch let problems as InvalidFields {
+            return try await render(context: context, errors: problems, in: .deletion).response(from: request, context: context)
+        }
+        context.logger.info("account deleted by its owner", metadata: ["user": "\(context.user.id)"])
+        var response = Response.seeOther(WebPath.home(notice: .accountDeleted))
+        response.setCookie(cookies.clearedSession())
+        return response
+    }
+
+    /// "Download my data": a ZIP streamed while it is written (no length known in advance).
+    func exportData(_ request: Request, context: SignedInContext) async throws -> Response {
+        let archive = try await export.archive(of: context.user, origin: context.origin(request))
+        return .download(archive, filename: DataExport.filename(for: context.user), contentType: "application/zip")
     }
 
     func endOtherSessions(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -95,11 +182,25 @@ struct AccountPagesController {
         return .seeOther(WebPath.account(notice: .otherSessionsEnded))
     }
 
+    /// The page again, with what was refused next to the form it came from.
+    private func render(context: SignedInContext, errors: InvalidFields, in section: Section, newEmail: String = "") async throws -> HTML {
+        let messages = ErrorCopy.messages(for: errors)
+        return try await render(context: context, status: .unprocessableContent) { page in
+            switch section {
+            case .password: page.passwordErrors = messages
+            case .email:
+                page.emailErrors = messages
+                page.newEmail = newEmail
+            case .deletion: page.deletionErrors = messages
+            }
+        }
+    }
+
     private func render(
         context: SignedInContext,
         notice: String? = nil,
-        errors: [String: String] = [:],
-        status: HTTPResponse.Status = .ok
+        status: HTTPResponse.Status = .ok,
+        refused: (inout AccountPage) -> Void = { _ in }
     ) async throws -> HTML {
         let sessions = try await accounts.listSessions(of: context.user).map { session in
             AccountPage.SessionRow(
@@ -116,9 +217,10 @@ struct AccountPagesController {
         let hasLogin = context.user.email != nil || context.user.username != nil
         let signsInWithPassword = hasPassword && hasLogin
         let providers = social.providers
-        let page = AccountPage(
+        var page = AccountPage(
             fullName: context.user.fullName,
             email: context.user.email ?? "none",
+            hasEmail: context.user.email != nil,
             username: context.user.username,
             memberSince: context.user.createdAt.displayString,
             hasPassword: hasPassword,
@@ -138,8 +240,11 @@ struct AccountPagesController {
             mustSetPasswordToUnlink: !signsInWithPassword && linked.count == 1,
             sessions: sessions,
             hasOtherSessions: sessions.contains { !$0.isCurrent },
-            errors: errors
+            emailConfirmed: context.user.emailVerified,
+            signedInRecently: context.session.signedInAt.timeIntervalSinceNow > -AccountDeletion.recentSignIn,
+            recentSignInMinutes: Int(AccountDeletion.recentSignIn / 60)
         )
+        refused(&page)
         return try pages.render(.account, title: "Your account", page: page, context: context, notice: notice, status: status)
     }
 }

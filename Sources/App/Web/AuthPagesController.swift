@@ -58,14 +58,26 @@ struct AuthPagesController {
             passwordConfirmation: form.passwordConfirmation ?? ""
         )
         do {
-            let credentials = try await accounts.signUp(signUp, origin: context.origin(request))
-            context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
-            return try await startSession(for: credentials, replacing: context.session, request: request, context: context)
+            // The same answer whether the address was free or someone's: the owner of a taken
+            // one gets a notice instead of a new account.
+            if let credentials = try await accounts.signUpQuietly(signUp, origin: context.origin(request)) {
+                context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
+            }
         } catch let problems as InvalidFields {
             let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, username: signUp.username ?? "", errors: ErrorCopy.messages(for: problems))
             return try renderSignUp(page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
+        let page = MessagePage(
+            heading: "Check your mail",
+            paragraphs: [
+                "We sent a message to \(signUp.email.trimmingCharacters(in: .whitespacesAndNewlines)). Open its link to confirm your address, then sign in.",
+                "No mail after a few minutes? Check your spam folder.",
+            ],
+            links: [.init(href: WebPath.signIn, label: "Sign in")]
+        )
+        return try pages.render(.message, title: "Check your mail", page: page, context: context)
+            .response(from: request, context: context)
     }
 
     private func renderSignUp(_ page: SignUpPage, context: WebRequestContext, status: HTTPResponse.Status = .ok) throws
@@ -122,15 +134,24 @@ struct AuthPagesController {
             )
         } catch AccountError.invalidCredentials {
             context.logger.notice("sign-in failed", metadata: ["ip": "\(context.remoteAddress)"])
-            let page = SignInPage(
-                email: email,
-                next: SafeRedirect.localPath(form.next, default: ""),
-                error: "The email, username or password is incorrect.",
-                providers: providers
-            )
-            return try pages.render(.signIn, title: "Sign in", page: page, context: context, status: .unauthorized)
-                .response(from: request, context: context)
+            return try signInRefused(email: email, next: form.next, error: "The email, username or password is incorrect.", status: .unauthorized, request: request, context: context)
+        } catch let error as AccountError {
+            let refusal = ErrorCopy.accountError(error)
+            return try signInRefused(email: email, next: form.next, error: refusal.message, status: refusal.status, request: request, context: context)
         }
+    }
+
+    private func signInRefused(
+        email: String,
+        next: String?,
+        error: String,
+        status: HTTPResponse.Status,
+        request: Request,
+        context: WebRequestContext
+    ) throws -> Response {
+        let page = SignInPage(email: email, next: SafeRedirect.localPath(next, default: ""), error: error, providers: providers)
+        return try pages.render(.signIn, title: "Sign in", page: page, context: context, status: status)
+            .response(from: request, context: context)
     }
 
     /// A new session (new random id) at every sign-in; a session the browser already had is ended.

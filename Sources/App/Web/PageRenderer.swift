@@ -14,12 +14,18 @@ enum Template: String, CaseIterable, Sendable {
     case photoDelete = "photo-delete"
     case account
     case error
+    /// A heading, a few sentences, maybe one button: "check your mail", "confirm this address",
+    /// "this link has expired".
+    case message
+    case forgotPassword = "forgot-password"
+    case resetPassword = "reset-password"
     case adminDashboard = "admin-dashboard"
     case adminUsers = "admin-users"
     case adminUser = "admin-user"
     case adminConfirm = "admin-confirm"
     case adminAPIKeys = "admin-api-keys"
     case adminAudit = "admin-audit"
+    case adminMail = "admin-mail"
 }
 
 /// Renders `Templates/*.mustache` pages inside the shared layout. Mustache escapes every
@@ -56,11 +62,14 @@ struct PageRenderer: Sendable {
         let fullName: String
         let email: String
         let isAdmin: Bool
+        /// The account has an address it has not confirmed yet: every page shows a banner.
+        let awaitingConfirmation: Bool
 
         init(_ user: User) {
             self.fullName = user.fullName
             self.email = user.handle
             self.isAdmin = user.role == .admin
+            self.awaitingConfirmation = user.email != nil && !user.emailVerified
         }
     }
 

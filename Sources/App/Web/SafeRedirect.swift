@@ -26,6 +26,15 @@ enum Notice: String {
     case identityUnlinked = "identity-unlinked"
     case passwordSet = "password-set"
     case providerCancelled = "provider-cancelled"
+    case emailVerified = "email-verified"
+    case emailVerifiedSignIn = "email-verified-sign-in"
+    case verificationSent = "verification-sent"
+    case passwordReset = "password-reset"
+    case emailChangeRequested = "email-change-requested"
+    case emailChanged = "email-changed"
+    case emailChangedSignIn = "email-changed-sign-in"
+    case accountDeleted = "account-deleted"
+    case resetLinkSent = "reset-link-sent"
 
     var message: String {
         switch self {
@@ -42,6 +51,16 @@ enum Notice: String {
         case .identityUnlinked: "Unlinked. It can no longer be used to sign in to this account."
         case .passwordSet: "Your password is set. You can now sign in with your email or username and password."
         case .providerCancelled: "The sign-in was cancelled."
+        case .emailVerified: "Your email address is confirmed. Thank you!"
+        case .emailVerifiedSignIn: "Your email address is confirmed. Sign in to continue."
+        case .verificationSent: "We sent you a new link. It works for 48 hours; check your spam folder if it does not arrive."
+        case .passwordReset: "Your password was changed and every session was signed out. Sign in with your new password."
+        case .emailChangeRequested:
+            "We sent a link to your new address. Your account keeps its current address until you open it (within 24 hours)."
+        case .emailChanged: "Your email address was changed."
+        case .emailChangedSignIn: "Your email address was changed. Sign in with the new one."
+        case .accountDeleted: "Your account, your photos and your sessions were deleted. Goodbye!"
+        case .resetLinkSent: "A password reset link was mailed to this user. It works for one hour."
         }
     }
 

@@ -22,16 +22,29 @@ enum WebPath {
     static let unlinkIdentityPattern: RouterPath = "/account/identities/:id/unlink"
     static let providerStartPattern: RouterPath = "/auth/:provider/start"
     static let providerCallbackPattern: RouterPath = "/auth/:provider/callback"
+    static let verifyEmail = "/verify-email"
+    static let resendVerification = "/account/verify-email/resend"
+    static let forgotPassword = "/password/forgot"
+    static let resetPassword = "/password/reset"
+    static let changeEmail = "/account/email"
+    static let confirmEmailChange = "/account/email/confirm"
+    static let deleteAccount = "/account/delete"
+    static let exportData = "/account/export"
     /// Where the provider's cookie is scoped (`/auth/…`).
     static let providerFlowCookiePath = "/auth"
 
     static func signIn(returningTo path: String) -> String { "\(signIn)?next=\(PercentEncoding.encode(path))" }
     static func signIn(notice: Notice) -> String { "\(signIn)?notice=\(notice.rawValue)" }
     static func gallery(notice: Notice) -> String { "\(gallery)?notice=\(notice.rawValue)" }
+    static func home(notice: Notice) -> String { "\(home)?notice=\(notice.rawValue)" }
     static func gallery(before photoID: Int64) -> String { "\(gallery)?before=\(photoID)" }
     static func account(notice: Notice) -> String { "\(account)?notice=\(notice.rawValue)" }
     static func photo(_ publicID: String) -> String { "\(photos)/\(PercentEncoding.encode(publicID))" }
     static func deletePhoto(_ publicID: String) -> String { "\(photo(publicID))/delete" }
     static func original(_ publicID: String) -> String { "\(photo(publicID))/original" }
+    /// The links mailed to people (relative: the mail adds `PUBLIC_URL`).
+    static func verifyEmail(token: String) -> String { "\(verifyEmail)?token=\(PercentEncoding.encode(token))" }
+    static func resetPassword(token: String) -> String { "\(resetPassword)?token=\(PercentEncoding.encode(token))" }
+    static func confirmEmailChange(token: String) -> String { "\(confirmEmailChange)?token=\(PercentEncoding.encode(token))" }
     static func providerCallback(_ provider: String) -> String { SocialSignInService.callbackPath(for: provider) }
 }

@@ -10,6 +10,8 @@ public struct AuthenticatedToken: Sendable {
     /// The app key the token was issued through.
     public let appKeyName: String
     let lastUsedAt: Date
+    /// When the token was issued (a sign-in).
+    public let issuedAt: Date
 }
 
 /// API tokens, stored as SHA-256 hashes.
@@ -64,18 +66,18 @@ public struct PostgresAPITokenRepository: APITokenRepository {
     public func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken? {
         let rows = try await client.query(
             """
-            SELECT t.id, t.app_key, t.last_used_at, \(unescaped: User.columns)
+            SELECT t.id, t.app_key, t.last_used_at, t.created_at, \(unescaped: User.columns)
             FROM api_tokens t JOIN users u ON u.id = t.user_id
             WHERE t.token_hash = \(ByteBuffer(bytes: tokenHash)) AND t.revoked_at IS NULL
               AND t.expires_at > now() AND NOT u.disabled
             """,
             logger: logger
         )
-        for try await (tokenID, appKey, lastUsed, id, email, username, name, role, disabled, created) in rows.decode(
-            (Int64, String, Date, Int64, String?, String?, String, String, Bool, Date).self
+        for try await (tokenID, appKey, lastUsed, issued, id, email, username, name, role, disabled, created, verified) in rows.decode(
+            (Int64, String, Date, Date, Int64, String?, String?, String, String, Bool, Date, Bool).self
         ) {
-            let user = User(row: (id, email, username, name, role, disabled, created))
-            return AuthenticatedToken(tokenID: tokenID, user: user, appKeyName: appKey, lastUsedAt: lastUsed)
+            let user = User(row: (id, email, username, name, role, disabled, created, verified))
+            return AuthenticatedToken(tokenID: tokenID, user: user, appKeyName: appKey, lastUsedAt: lastUsed, issuedAt: issued)
         }
         return nil
     }

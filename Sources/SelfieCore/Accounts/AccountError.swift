@@ -6,6 +6,15 @@ public enum AccountError: Error, Equatable, Sendable {
     case invalidCredentials
     /// A provider sign-in reached an account that an admin disabled.
     case disabled
+    /// The password was right, but `REQUIRE_VERIFIED_EMAIL` makes sign-in wait until the address
+    /// is confirmed (the link can be sent again).
+    case emailNotVerified(String)
+    /// A mailed link that is unknown, used, or expired: nothing was changed.
+    case linkNotValid
+    /// The last administrator cannot delete their own account.
+    case lastAdministrator
+    /// Confirming with a recent sign-in, for an account without a password: this one is too old.
+    case signInAgain
 }
 
 /// A field of an account form or API request that the core validates.
@@ -39,6 +48,8 @@ public enum FieldProblem: Equatable, Sendable {
     case incorrect
     /// An account with neither email nor username must choose a username with its first password.
     case requiredWithoutEmail
+    /// The same value as now (a "new" address that is the current one).
+    case unchanged
 }
 
 /// Input refused, field by field. Thrown whole, so a form shows every problem at once.

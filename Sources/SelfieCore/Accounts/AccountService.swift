@@ -12,6 +12,8 @@ public struct AccountService: Sendable {
     let protection: BruteForceProtection
     let sessionLifetime: Duration
     let tokenLifetime: Duration
+    let emails: AccountEmails
+    var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
     public init(
         users: any UserRepository,
@@ -21,8 +23,10 @@ public struct AccountService: Sendable {
         audit: any AuditLog,
         protection: BruteForceProtection,
         sessionLifetime: Duration,
-        tokenLifetime: Duration
+        tokenLifetime: Duration,
+        emails: AccountEmails
     ) {
+        self.emails = emails
         self.protection = protection
         self.users = users
         self.sessions = sessions
@@ -33,12 +37,29 @@ public struct AccountService: Sendable {
         self.tokenLifetime = tokenLifetime
     }
 
-    /// Creates the account. Throws `InvalidFields` for invalid input, a taken email or username
-    /// included (decided by the unique index, not by a read beforehand).
+    /// Creates the account and mails a link that confirms its address. Throws `InvalidFields` for
+    /// invalid input, a taken email or username included (decided by the unique index, not by a
+    /// read beforehand).
     public func signUp(_ request: SignUpRequest, origin: RequestOrigin) async throws -> UserCredentials {
         let credentials = try await createAccount(request, role: .user)
         await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: credentials.user.handle, origin: origin)
+        await emails.sendVerificationQuietly(to: credentials.user)
         return credentials
+    }
+
+    /// Sign-up where the form must not tell whether an address is taken: a taken address gets its
+    /// owner a notice ("someone tried to sign up with your address") and the same answer as a new
+    /// account. Other problems (a weak password, a taken username) are still `InvalidFields`.
+    /// Returns the new account, or nil when the address belonged to someone.
+    public func signUpQuietly(_ request: SignUpRequest, origin: RequestOrigin) async throws -> UserCredentials? {
+        do {
+            return try await signUp(request, origin: origin)
+        } catch let problems as InvalidFields where problems.problems == [.email: .taken] {
+            if let owner = try await users.credentials(forEmail: request.email)?.user {
+                await emails.notify(owner, .signUpAttempted)
+            }
+            return nil
+        }
     }
 
     /// Validates and creates an account (the caller records how it came to be).
@@ -86,6 +107,10 @@ public struct AccountService: Sendable {
         } catch AccountError.invalidCredentials {
             AppMetrics.signInFailed()
             throw AccountError.invalidCredentials
+        } catch let error as AccountError {
+            // The right password for an account that must confirm its address first.
+            try await protection.clearFailures(account: lockoutKey)
+            throw error
         }
     }
 
@@ -111,29 +136,15 @@ public struct AccountService: Sendable {
             await audit.record(.signInFailed, actor: nil, targetUser: account.user.id, target: attempted, origin: origin)
             throw AccountError.invalidCredentials
         }
+        if emails.requireVerifiedEmail, let email = account.user.email, !account.user.emailVerified {
+            // The right password: mail a fresh link (the first may be lost or expired), within
+            // the daily limit.
+            await emails.sendVerificationQuietly(to: account.user)
+            throw AccountError.emailNotVerified(email)
+        }
         try await users.recordSignIn(userID: account.user.id)
         await audit.record(.signInSucceeded, actor: account.user.id, targetUser: account.user.id, target: attempted, origin: origin)
         return account
-    }
-
-    /// Whether `password` is the signed-in user's current one (a re-authentication before a
-    /// sensitive change). Counted like a sign-in: the account's lockout applies, so a stolen
-    /// session cannot guess the password faster than the sign-in form allows. Throws
-    /// `RateLimited` while the account is locked.
-    func confirmPassword(_ password: String, against hash: String, of user: User, origin: RequestOrigin) async throws -> Bool {
-        do {
-            try await protection.claimAttempt(account: user.lockoutKey)
-        } catch let error as RateLimited {
-            await audit.record(.signInLocked, actor: user.id, targetUser: user.id, target: "current password", origin: origin)
-            throw error
-        }
-        guard try await hasher.verify(password, against: hash) else {
-            AppMetrics.signInFailed()
-            await audit.record(.passwordCheckFailed, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
-            return false
-        }
-        try await protection.clearFailures(account: user.lockoutKey)
-        return true
     }
 
     /// Whether the user has a password (an account made through a provider may not, yet).
@@ -167,7 +178,7 @@ public struct AccountService: Sendable {
         }
         guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
         if let currentHash = credentials.passwordHash {
-            guard try await confirmPassword(current, against: currentHash, of: credentials.user, origin: origin) else {
+            guard try await passwordCheck.check(current, against: currentHash, of: credentials.user, origin: origin) else {
                 problems[.currentPassword] = .incorrect
                 throw problems
             }
@@ -192,6 +203,7 @@ public struct AccountService: Sendable {
             throw problems
         }
         await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+        await emails.notify(credentials.user, .passwordChanged)
         return UserCredentials(user: user, passwordHash: hash)
     }
 

@@ -17,6 +17,8 @@ public struct User: Sendable, Equatable {
     public var role: Role
     public var isDisabled: Bool
     public let createdAt: Date
+    /// The address was confirmed: by a link mailed to it, or by a provider that vouches for it.
+    public var emailVerified: Bool = false
 }
 
 /// A user together with their bcrypt hash, only ever handed to the code that checks passwords.
@@ -36,13 +38,13 @@ extension User {
     var lockoutKey: String { email ?? username ?? "user #\(id)" }
 
     /// The columns every query that reads a user selects, in this order, from `users` aliased `u`.
-    static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at"
+    static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.email_verified"
 
     /// A user as read through `columns`.
-    typealias Row = (Int64, String?, String?, String, String, Bool, Date)
+    typealias Row = (Int64, String?, String?, String, String, Bool, Date, Bool)
 
     init(row: Row) {
-        let (id, email, username, fullName, role, disabled, createdAt) = row
+        let (id, email, username, fullName, role, disabled, createdAt, emailVerified) = row
         self.init(
             id: id,
             email: email,
@@ -50,7 +52,8 @@ extension User {
             fullName: fullName,
             role: Role(rawValue: role) ?? .user,
             isDisabled: disabled,
-            createdAt: createdAt
+            createdAt: createdAt,
+            emailVerified: emailVerified
         )
     }
 }

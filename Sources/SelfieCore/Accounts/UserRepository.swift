@@ -31,10 +31,10 @@ extension UserCredentials {
 
     /// The first row of a query that selected `columns`.
     static func first(in rows: PostgresRowSequence) async throws -> UserCredentials? {
-        for try await (id, email, username, fullName, role, disabled, createdAt, hash) in rows.decode(
-            (Int64, String?, String?, String, String, Bool, Date, String?).self
+        for try await (id, email, username, fullName, role, disabled, createdAt, verified, hash) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, Bool, String?).self
         ) {
-            return UserCredentials(user: User(row: (id, email, username, fullName, role, disabled, createdAt)), passwordHash: hash)
+            return UserCredentials(user: User(row: (id, email, username, fullName, role, disabled, createdAt, verified)), passwordHash: hash)
         }
         return nil
     }
@@ -63,6 +63,11 @@ public protocol UserRepository: Sendable {
     /// Throws `UniqueValueTaken.username` when the username's unique index refuses it.
     func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws
     func recordSignIn(userID: Int64) async throws
+    /// Marks the address confirmed — if it is still the account's address.
+    func markEmailVerified(userID: Int64, email: String) async throws -> Bool
+    /// Moves the account to a new (confirmed) address; throws `UniqueValueTaken.email` when
+    /// another account has it by now.
+    func changeEmail(userID: Int64, to email: String) async throws
 }
 
 public struct PostgresUserRepository: UserRepository {
@@ -122,6 +127,11 @@ public struct PostgresUserRepository: UserRepository {
                     logger: logger
                 )
                 try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
+                // A reset link dies with any change of password.
+                try await connection.query(
+                    "DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = 'reset_password'",
+                    logger: logger
+                )
             }
         } catch let error as PostgresTransactionError {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {
@@ -133,6 +143,24 @@ public struct PostgresUserRepository: UserRepository {
 
     public func recordSignIn(userID: Int64) async throws {
         try await client.query("UPDATE users SET last_signed_in_at = now() WHERE id = \(userID)", logger: logger)
+    }
+
+    public func markEmailVerified(userID: Int64, email: String) async throws -> Bool {
+        try await client.query(
+            "UPDATE users SET email_verified = true WHERE id = \(userID) AND lower(email) = lower(\(email)) RETURNING id",
+            logger: logger
+        ).collect().count == 1
+    }
+
+    public func changeEmail(userID: Int64, to email: String) async throws {
+        do {
+            try await client.query(
+                "UPDATE users SET email = \(email), email_verified = true, updated_at = now() WHERE id = \(userID)",
+                logger: logger
+            )
+        } catch let error as PSQLError where error.isUniqueViolation(constraint: "users_email_key") {
+            throw UniqueValueTaken.email
+        }
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> UserCredentials? {

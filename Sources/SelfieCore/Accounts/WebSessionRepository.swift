@@ -8,6 +8,8 @@ public struct ActiveSession: Sendable {
     public let sessionID: Int64
     public let user: User
     let lastSeenAt: Date
+    /// When this browser signed in (a recent sign-in stands in for a password the account lacks).
+    public let signedInAt: Date
 }
 
 /// One of a user's sessions, as listed on the account page.
@@ -78,17 +80,17 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
     public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {
         let rows = try await client.query(
             """
-            SELECT s.id, s.last_seen_at, \(unescaped: User.columns)
+            SELECT s.id, s.last_seen_at, s.created_at, \(unescaped: User.columns)
             FROM web_sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash)) AND s.expires_at > now() AND NOT u.disabled
             """,
             logger: logger
         )
-        for try await (sessionID, lastSeen, id, email, username, name, role, disabled, created) in rows.decode(
-            (Int64, Date, Int64, String?, String?, String, String, Bool, Date).self
+        for try await (sessionID, lastSeen, signedIn, id, email, username, name, role, disabled, created, verified) in rows.decode(
+            (Int64, Date, Date, Int64, String?, String?, String, String, Bool, Date, Bool).self
         ) {
-            let user = User(row: (id, email, username, name, role, disabled, created))
-            return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen)
+            let user = User(row: (id, email, username, name, role, disabled, created, verified))
+            return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen, signedInAt: signedIn)
         }
         return nil
     }

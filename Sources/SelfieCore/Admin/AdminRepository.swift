@@ -106,7 +106,7 @@ public struct PostgresAdminRepository: AdminRepository {
     }
 
     private static let summaryColumns = """
-        u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.last_signed_in_at,
+        \(User.columns), u.last_signed_in_at,
         (SELECT count(*)::int FROM photos p WHERE p.user_id = u.id),
         (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos p WHERE p.user_id = u.id)
             + (SELECT coalesce(sum(r.byte_size), 0)::bigint FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.user_id = u.id)
@@ -235,11 +235,11 @@ public struct PostgresAdminRepository: AdminRepository {
 
     private func summaries(_ query: PostgresQuery) async throws -> [UserSummary] {
         var summaries: [UserSummary] = []
-        for try await (id, email, username, name, role, disabled, created, lastSignIn, photos, bytes) in try await client.query(
+        for try await (id, email, username, name, role, disabled, created, verified, lastSignIn, photos, bytes) in try await client.query(
             query,
             logger: logger
-        ).decode((Int64, String?, String?, String, String, Bool, Date, Date?, Int, Int64).self) {
-            let user = User(row: (id, email, username, name, role, disabled, created))
+        ).decode((Int64, String?, String?, String, String, Bool, Date, Bool, Date?, Int, Int64).self) {
+            let user = User(row: (id, email, username, name, role, disabled, created, verified))
             summaries.append(UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn))
         }
         return summaries

@@ -7,6 +7,8 @@ import PostgresNIO
 public struct AdminService: Sendable {
     let admin: any AdminRepository
     let accounts: AccountService
+    let emails: AccountEmails
+    let outbox: PostgresMailOutbox
     let appKeys: AppKeyDirectory
     let blobs: any BlobStore
     let audit: any AuditLog
@@ -17,6 +19,8 @@ public struct AdminService: Sendable {
     public init(
         admin: any AdminRepository,
         accounts: AccountService,
+        emails: AccountEmails,
+        outbox: PostgresMailOutbox,
         appKeys: AppKeyDirectory,
         blobs: any BlobStore,
         audit: any AuditLog,
@@ -24,6 +28,8 @@ public struct AdminService: Sendable {
     ) {
         self.admin = admin
         self.accounts = accounts
+        self.emails = emails
+        self.outbox = outbox
         self.appKeys = appKeys
         self.blobs = blobs
         self.audit = audit
@@ -38,6 +44,9 @@ public struct AdminService: Sendable {
         case delete
         case promote
         case demote
+        /// Mails the user a link to choose a new password (their current one keeps working until
+        /// they do).
+        case sendResetLink = "send-reset-link"
 
         var event: AuditEventType {
             switch self {
@@ -47,6 +56,7 @@ public struct AdminService: Sendable {
             case .delete: .userDeleted
             case .promote: .userPromoted
             case .demote: .userDemoted
+            case .sendResetLink: .passwordResetLinkIssued
             }
         }
     }
@@ -60,6 +70,8 @@ public struct AdminService: Sendable {
         case .revokeAccess: try await admin.revokeAccess(userID: userID, audit: record)
         case .promote: try await admin.setRole(.admin, userID: userID, audit: record)
         case .demote: try await admin.setRole(.user, userID: userID, audit: record)
+        case .sendResetLink:
+            try await emails.issuePasswordReset(for: target, mailed: true, by: actor, origin: origin)
         case .delete:
             let keys = try await admin.deleteUser(id: userID, audit: record)
             for key in keys {
@@ -85,6 +97,11 @@ public struct AdminService: Sendable {
 
     public func tokens(of userID: Int64) async throws -> [TokenSummary] { try await admin.tokens(userID: userID) }
 
+    /// Mail that could not be delivered (newest first) and how much is still waiting to go.
+    public func undeliveredMail(limit: Int) async throws -> (failed: [UndeliveredMail], pending: Int) {
+        try await outbox.undelivered(limit: limit)
+    }
+
     /// Newest first; `userID` matches actor or target; `before` pages by id.
     public func auditEntries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         try await audit.entries(userID: userID, type: type, before: before, limit: limit)
@@ -103,6 +120,12 @@ public struct AdminService: Sendable {
         guard let user = try await admin.user(email: email.trimmingCharacters(in: .whitespaces)) else { throw AdminError.noSuchUser }
         try await perform(role == .admin ? .promote : .demote, on: user.id, by: nil, origin: origin)
         return user
+    }
+
+    /// A reset link for the user with this email, not mailed (`selfie admin reset-link`): its token.
+    public func issuePasswordReset(email: String, origin: RequestOrigin) async throws -> String {
+        guard let user = try await admin.user(email: email.trimmingCharacters(in: .whitespaces)) else { throw AdminError.noSuchUser }
+        return try await emails.issuePasswordReset(for: user, mailed: false, by: nil, origin: origin)
     }
 
     // MARK: App keys

@@ -18,6 +18,15 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case passwordChanged = "password.changed"
     /// A wrong current password given to confirm a change (counted like a failed sign-in).
     case passwordCheckFailed = "password.check_failed"
+    case passwordResetRequested = "password.reset_requested"
+    /// A reset link made for a user by an admin (page or `selfie admin reset-link`).
+    case passwordResetLinkIssued = "admin.reset_link_issued"
+    case passwordReset = "password.reset"
+    case emailVerified = "email.verified"
+    case emailChangeRequested = "email.change_requested"
+    case emailChanged = "email.changed"
+    case accountDeleted = "account.deleted"
+    case dataExported = "account.exported"
     case tokenIssued = "token.issued"
     case tokenRevoked = "token.revoked"
     case photoUploaded = "photo.uploaded"

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SMTP
 
 /// Everything Selfie reads from its environment, validated once at start-up.
 ///
@@ -39,6 +40,9 @@ public struct AppConfiguration: Sendable {
     public var metricsPort: Int?
     /// Sign-in with Apple, Google, an OpenID Connect issuer, Facebook, Twitter (all off by default).
     public var social: SocialConfiguration
+    /// How mail is sent (`MAIL_TRANSPORT`, `SMTP_URL`, `SMTP_CA_FILE`, `MAIL_FROM`) and whether sign-in
+    /// waits for a confirmed address (`REQUIRE_VERIFIED_EMAIL`).
+    public var mail: MailConfiguration
 
     /// Cookies get `Secure` when the public URL is https.
     public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
@@ -60,8 +64,10 @@ public struct AppConfiguration: Sendable {
         tokenLifetime: Duration = .seconds(86400),
         protection: ProtectionConfiguration = ProtectionConfiguration(),
         metricsPort: Int? = nil,
-        social: SocialConfiguration = SocialConfiguration()
+        social: SocialConfiguration = SocialConfiguration(),
+        mail: MailConfiguration = MailConfiguration(from: MailConfiguration.defaultFrom)
     ) {
+        self.mail = mail
         self.host = host
         self.port = port
         self.publicURL = publicURL
@@ -159,6 +165,7 @@ public struct AppConfiguration: Sendable {
         let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
         let protection = ProtectionConfiguration.load(value: value, problems: &problems)
         let social = SocialConfiguration.load(value: value, problems: &problems)
+        let mail = MailConfiguration.load(value: value, problems: &problems)
         var metricsPort: Int?
         if let raw = value("METRICS_PORT") {
             if let parsed = Int(raw), (1...65535).contains(parsed) {
@@ -193,7 +200,8 @@ public struct AppConfiguration: Sendable {
             tokenLifetime: tokenLifetime,
             protection: protection,
             metricsPort: metricsPort,
-            social: social
+            social: social,
+            mail: mail
         )
     }
 }

@@ -11,6 +11,10 @@ public struct ProtectionConfiguration: Sendable, Equatable {
     public var signInsPerMinute: Int = 20
     public var signUpsPerHour: Int = 20
     public var uploadsPerHour: Int = 300
+    /// Per account: confirmation links mailed a day (the "send again" button).
+    public var verificationMailsPerDay: Int = 5
+    /// Per address: password reset links mailed an hour, whoever asks.
+    public var resetMailsPerHour: Int = 3
 
     public init() {}
 
@@ -21,6 +25,8 @@ public struct ProtectionConfiguration: Sendable, Equatable {
         configuration.signInsPerMinute = 0
         configuration.signUpsPerHour = 0
         configuration.uploadsPerHour = 0
+        configuration.verificationMailsPerDay = 0
+        configuration.resetMailsPerHour = 0
         return configuration
     }()
 
@@ -37,6 +43,8 @@ public struct ProtectionConfiguration: Sendable, Equatable {
         number("RATE_LIMIT_SIGN_INS_PER_MINUTE", into: &configuration.signInsPerMinute)
         number("RATE_LIMIT_SIGN_UPS_PER_HOUR", into: &configuration.signUpsPerHour)
         number("RATE_LIMIT_UPLOADS_PER_HOUR", into: &configuration.uploadsPerHour)
+        number("RATE_LIMIT_VERIFICATION_MAILS_PER_DAY", into: &configuration.verificationMailsPerDay)
+        number("RATE_LIMIT_RESET_MAILS_PER_HOUR", into: &configuration.resetMailsPerHour)
         return configuration
     }
 }
@@ -66,6 +74,12 @@ public struct BruteForceProtection: Sendable {
         case signIn = "sign-in"
         case signUp = "sign-up"
         case upload
+        /// Confirmation links mailed for one account (`user:<id>`): five a day.
+        case verificationMail = "verification-mail"
+        /// Password reset links mailed to one address (`email:<address>`): three an hour.
+        case passwordResetMail = "reset-mail"
+        /// Forgotten-password requests from one client address.
+        case passwordResetRequest = "reset-request"
     }
 
     let configuration: ProtectionConfiguration
@@ -121,6 +135,9 @@ public struct BruteForceProtection: Sendable {
         case .signIn: (configuration.signInsPerMinute, 60)
         case .signUp: (configuration.signUpsPerHour, 3600)
         case .upload: (configuration.uploadsPerHour, 3600)
+        case .verificationMail: (configuration.verificationMailsPerDay, 86400)
+        case .passwordResetMail: (configuration.resetMailsPerHour, 3600)
+        case .passwordResetRequest: (configuration.signInsPerMinute, 60)
         }
         guard limit > 0 else { return }
         let rows = try await client.query(
@@ -139,7 +156,7 @@ public struct BruteForceProtection: Sendable {
 
     /// Forgets counters and failures older than any window.
     public func deleteExpired() async throws {
-        try await client.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '2 hours'", logger: logger)
+        try await client.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '2 days'", logger: logger)
         try await client.query("DELETE FROM sign_in_failures WHERE occurred_at < now() - interval '1 day'", logger: logger)
     }
 }

@@ -62,6 +62,7 @@ public struct SocialSignInService: Sendable {
     let users: any UserRepository
     let audit: any AuditLog
     let publicURL: URL
+    let emails: AccountEmails
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
@@ -189,6 +190,7 @@ public struct SocialSignInService: Sendable {
             throw SocialAccountError.linkedToAnotherAccount(providerName: name)
         }
         await audit.record(.identityLinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
+        await emails.notify(user, .providerLinked(providerName: name))
     }
 
     public func unlink(identityID: Int64, of user: User, origin: RequestOrigin) async throws {

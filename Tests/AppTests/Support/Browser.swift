@@ -42,8 +42,21 @@ final class Browser: @unchecked Sendable {
         return token
     }
 
+    /// Creates an account the way a person does and signs in with it: the sign-up form (which
+    /// answers "check your mail" and signs no one in), then the sign-in form. Returns the sign-in's
+    /// answer (a 303 with the session cookie), or the sign-up's if it was refused.
     @discardableResult
     func signUp(name: String = "Ada Lovelace", email: String, password: String = "correct horse battery") async throws
+        -> TestResponse
+    {
+        let answer = try await submitSignUp(name: name, email: email, password: password)
+        guard answer.status == .ok else { return answer }
+        return try await signIn(email: email, password: password)
+    }
+
+    /// The sign-up form alone.
+    @discardableResult
+    func submitSignUp(name: String = "Ada Lovelace", email: String, password: String = "correct horse battery") async throws
         -> TestResponse
     {
         try await submit(

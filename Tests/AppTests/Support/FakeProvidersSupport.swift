@@ -14,7 +14,7 @@ let iOSClientID = "com.example.selfie"
 /// Selfie configured for Google (and a second OpenID Connect provider, "Fake SSO"), Facebook and
 /// Twitter, all served by `FakeProviders` on a loopback port of their own.
 func withFakeProviders<T: Sendable>(
-    configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
+    configure: @escaping @Sendable (inout AppConfiguration) throws -> Void = { _ in },
     _ body: @escaping @Sendable (TestApp, FakeProviders) async throws -> T
 ) async throws -> T {
     let fake = try await FakeProviders()
@@ -35,7 +35,7 @@ func withFakeProviders<T: Sendable>(
             social.twitter = TwitterConfiguration(consumerKey: "tw-key", consumerSecret: "tw-secret", apiURL: fake.twitterURL)
             social.keySetRefreshInterval = .zero
             config.social = social
-            configure(&config)
+            try configure(&config)
         }) { app in
             try await body(app, fake)
         }

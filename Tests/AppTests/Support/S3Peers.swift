@@ -5,6 +5,15 @@ import Foundation
 import NIOCore
 import Testing
 
+/// Where the peers of scripts/test-peers.sh listen: its env file, overridden by the environment.
+enum TestPeerSettings {
+    static let values: [String: String] = {
+        var values = DotEnvFile.parse((try? String(contentsOfFile: "\(repositoryRoot)/.build/test-peers/env", encoding: .utf8)) ?? "")
+        values.merge(ProcessInfo.processInfo.environment) { _, environment in environment }
+        return values
+    }()
+}
+
 /// The S3-compatible servers `make test` starts on loopback (scripts/test-peers.sh).
 enum S3Peer: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// Checks every SigV4 signature strictly.
@@ -14,11 +23,7 @@ enum S3Peer: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    private static let settings: [String: String] = {
-        var values = DotEnvFile.parse((try? String(contentsOfFile: "\(repositoryRoot)/.build/test-peers/env", encoding: .utf8)) ?? "")
-        values.merge(ProcessInfo.processInfo.environment) { _, environment in environment }
-        return values
-    }()
+    private static var settings: [String: String] { TestPeerSettings.values }
 
     /// A configuration for a bucket of `bucket`'s name on this peer.
     func configuration(bucket: String) throws -> S3Configuration {

@@ -74,13 +74,13 @@ let testLogger: Logger = {
 
 /// Boots the whole application (`buildApplication`) on a fresh database and drives it over HTTP.
 func withTestApp<T: Sendable>(
-    configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+    configure: @Sendable (inout AppConfiguration) throws -> Void = { _ in },
     logger: Logger = testLogger,
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     try await withFreshDatabase { database in
         var settings = try AppConfiguration.testing(database: database)
-        configure(&settings)
+        try configure(&settings)
         let config = settings
         let app = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), logger: logger)
         defer {

@@ -58,7 +58,18 @@ actor TestDatabases {
 
     func dropDatabase(_ url: DatabaseURL) async throws {
         guard url.database.hasPrefix(Self.prefix) else { return }
-        try await admin().query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
+        // FORCE cannot end an autovacuum worker (it belongs to the superuser, 42501) that happens
+        // to be tidying the database: it finishes shortly, so try again.
+        var attempt = 0
+        while true {
+            do {
+                try await admin().query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
+                return
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" && attempt < 20 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
     }
 
     private func prepareTemplate() async throws {

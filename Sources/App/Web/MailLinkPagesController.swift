@@ -1,0 +1,225 @@
+import Hummingbird
+import SelfieCore
+
+/// The pages behind mailed links, and the forms that mail them: confirming an address, resetting a
+/// forgotten password, confirming a new address (asked for on the account page).
+///
+/// A link's GET only shows a page with a button; the change happens on its POST. Mail scanners and
+/// link previews open links, and a single-use link must not be used up by one of them.
+struct MailLinkPagesController {
+    let emails: AccountEmails
+    let pages: PageRenderer
+    let cookies: BrowserCookies
+    let protection: BruteForceProtection
+
+    func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+        forms.get(RouterPath(WebPath.verifyEmail), use: showVerifyEmail)
+        forms.post(RouterPath(WebPath.verifyEmail), use: verifyEmail)
+        forms.get(RouterPath(WebPath.forgotPassword), use: showForgotPassword)
+        forms.limited(.passwordResetRequest, by: protection).post(RouterPath(WebPath.forgotPassword), use: forgotPassword)
+        forms.get(RouterPath(WebPath.resetPassword), use: showResetPassword)
+        forms.limited(.passwordResetRequest, by: protection).post(RouterPath(WebPath.resetPassword), use: resetPassword)
+        forms.get(RouterPath(WebPath.confirmEmailChange), use: showConfirmEmailChange)
+        forms.post(RouterPath(WebPath.confirmEmailChange), use: confirmEmailChange)
+        signedIn.post(RouterPath(WebPath.resendVerification), use: resendVerification)
+    }
+
+    struct TokenForm: Decodable {
+        var token: String?
+    }
+
+    // MARK: Confirming an address
+
+    func showVerifyEmail(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+        guard let email = try await emails.verificationTarget(token: token) else { return try linkNotValid(request, context: context) }
+        let page = MessagePage(
+            heading: "Confirm your email address",
+            paragraphs: ["Confirm that \(email) is your address, so that Selfie can reach you (to reset a forgotten password, for one)."],
+            button: .init(action: WebPath.verifyEmail, token: token, label: "Confirm \(email)")
+        )
+        return try pages.render(.message, title: "Confirm your email address", page: page, context: context)
+            .response(from: request, context: context)
+    }
+
+    func verifyEmail(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(TokenForm.self, from: request, context: context)
+        do {
+            let account = try await emails.verifyEmail(token: form.token ?? "", origin: context.origin(request))
+            // The link confirms an address; it does not sign anyone in (a password or a second
+            // factor still does that).
+            if context.session?.user.id == account.user.id { return .seeOther(WebPath.gallery(notice: .emailVerified)) }
+            return .seeOther(WebPath.signIn(notice: .emailVerifiedSignIn))
+        } catch AccountError.linkNotValid {
+            return try linkNotValid(request, context: context)
+        }
+    }
+
+    func resendVerification(_ request: Request, context: SignedInContext) async throws -> Response {
+        do {
+            try await emails.sendVerification(to: context.user)
+        } catch is RateLimited {
+            throw AppError(
+                .tooManyRequests,
+                "We have already sent you several links today. Look for them in your mail (and its spam folder), or ask again tomorrow."
+            )
+        }
+        return .seeOther(WebPath.account(notice: .verificationSent))
+    }
+
+    // MARK: Forgotten passwords
+
+    struct ForgotPasswordPage: Sendable {
+        var email = ""
+        var error: String?
+    }
+
+    func showForgotPassword(_ request: Request, context: WebRequestContext) async throws -> Response {
+        try pages.render(.forgotPassword, title: "Forgot your password?", page: ForgotPasswordPage(), context: context)
+            .response(from: request, context: context)
+    }
+
+    struct ForgotPasswordForm: Decodable {
+        var email: String?
+    }
+
+    /// The same page, status and timing for every plausible address: the work (looking the
+    /// account up, queueing its link) runs after the answer, so not even the time it takes tells
+    /// whether the address has an account.
+    func forgotPassword(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(ForgotPasswordForm.self, from: request, context: context)
+        let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isPlausible(email) else {
+            let page = ForgotPasswordPage(email: email, error: ErrorCopy.message(for: .email, .notAnEmailAddress))
+            return try pages.render(.forgotPassword, title: "Forgot your password?", page: page, context: context, status: .unprocessableContent)
+                .response(from: request, context: context)
+        }
+        let (emails, origin) = (self.emails, context.origin(request))
+        Task { await emails.requestPasswordReset(email: email, origin: origin) }
+        let page = MessagePage(
+            heading: "Check your mail",
+            paragraphs: [
+                // Without the address: the page is the same, byte for byte, whatever was typed.
+                "If that address belongs to a Selfie account, a link to choose a new password is on its way. It works for one hour.",
+                "No mail after a few minutes? Check your spam folder, or try the address you signed up with.",
+            ],
+            links: [.init(href: WebPath.signIn, label: "Back to sign in")]
+        )
+        return try pages.render(.message, title: "Check your mail", page: page, context: context)
+            .response(from: request, context: context)
+    }
+
+    struct ResetPasswordPage: Sendable {
+        let email: String
+        let token: String
+        var errors: [String: String] = [:]
+    }
+
+    func showResetPassword(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+        guard let email = try await emails.resetTarget(token: token) else { return try linkNotValid(request, context: context, forReset: true) }
+        return try pages.render(.resetPassword, title: "Choose a new password", page: ResetPasswordPage(email: email, token: token), context: context)
+            .response(from: request, context: context)
+    }
+
+    struct ResetPasswordForm: Decodable {
+        var token: String?
+        var newPassword: String?
+        var newPasswordConfirmation: String?
+
+        enum CodingKeys: String, CodingKey {
+            case token
+            case newPassword = "new_password"
+            case newPasswordConfirmation = "new_password_confirmation"
+        }
+    }
+
+    /// A new password through the link: every session of the account ends (this browser's too,
+    /// if it had one), and the person signs in with the new password.
+    func resetPassword(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(ResetPasswordForm.self, from: request, context: context)
+        let token = form.token ?? ""
+        do {
+            _ = try await emails.resetPassword(
+                token: token,
+                new: form.newPassword ?? "",
+                confirmation: form.newPasswordConfirmation ?? "",
+                origin: context.origin(request)
+            )
+        } catch let problems as InvalidFields {
+            guard let email = try await emails.resetTarget(token: token) else { return try linkNotValid(request, context: context, forReset: true) }
+            let page = ResetPasswordPage(email: email, token: token, errors: ErrorCopy.messages(for: problems))
+            return try pages.render(.resetPassword, title: "Choose a new password", page: page, context: context, status: .unprocessableContent)
+                .response(from: request, context: context)
+        } catch AccountError.linkNotValid {
+            return try linkNotValid(request, context: context, forReset: true)
+        }
+        var response = Response.seeOther(WebPath.signIn(notice: .passwordReset))
+        response.setCookie(cookies.clearedSession())
+        return response
+    }
+
+    // MARK: A new address
+
+    func showConfirmEmailChange(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+        guard let email = try await emails.emailChangeTarget(token: token) else { return try linkNotValid(request, context: context) }
+        let page = MessagePage(
+            heading: "Confirm your new address",
+            paragraphs: ["Your Selfie account will use \(email) from now on: for signing in, and for mail from Selfie."],
+            button: .init(action: WebPath.confirmEmailChange, token: token, label: "Use \(email)")
+        )
+        return try pages.render(.message, title: "Confirm your new address", page: page, context: context)
+            .response(from: request, context: context)
+    }
+
+    func confirmEmailChange(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(TokenForm.self, from: request, context: context)
+        do {
+            let user = try await emails.confirmEmailChange(token: form.token ?? "", origin: context.origin(request))
+            if context.session?.user.id == user.id { return .seeOther(WebPath.account(notice: .emailChanged)) }
+            return .seeOther(WebPath.signIn(notice: .emailChangedSignIn))
+        } catch AccountError.linkNotValid {
+            return try linkNotValid(request, context: context)
+        } catch let problems as InvalidFields where problems[.email] == .taken {
+            throw AppError(.conflict, "Another account took this address in the meantime, so yours keeps its current address.")
+        }
+    }
+
+    // MARK: Links that do not work
+
+    /// Unknown, used or expired: a page that says so (410 Gone) and what to do; nothing changed.
+    private func linkNotValid(_ request: Request, context: WebRequestContext, forReset: Bool = false) throws -> Response {
+        let page = MessagePage(
+            heading: "This link does not work any more",
+            paragraphs: [
+                ErrorCopy.accountError(.linkNotValid).message,
+                forReset ? "Reset links work once, for one hour." : "Links work once, and only for a while.",
+            ],
+            links: forReset
+                ? [.init(href: WebPath.forgotPassword, label: "Mail me a new link")]
+                : [.init(href: WebPath.account, label: "Go to your account"), .init(href: WebPath.signIn, label: "Sign in")]
+        )
+        return try pages.render(.message, title: "This link does not work any more", page: page, context: context, status: .gone)
+            .response(from: request, context: context)
+    }
+}
+
+/// What `Templates/message.mustache` shows.
+struct MessagePage: Sendable {
+    struct Button: Sendable {
+        let action: String
+        let token: String
+        let label: String
+    }
+
+    struct Link: Sendable {
+        let href: String
+        let label: String
+    }
+
+    let heading: String
+    let paragraphs: [String]
+    var button: Button?
+    var links: [Link] = []
+}

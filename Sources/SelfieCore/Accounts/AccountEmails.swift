@@ -1,0 +1,234 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Everything that reaches a person by mail: the link that confirms their address, the link that
+/// resets a forgotten password, moving the account to a new address, and the notices of changes to
+/// it. Each link's token and its message are written in one transaction (the outbox): both or
+/// neither.
+public struct AccountEmails: Sendable {
+    let client: PostgresClient
+    let users: any UserRepository
+    let tokens: EmailTokens
+    let outbox: PostgresMailOutbox
+    let hasher: PasswordHasher
+    let protection: BruteForceProtection
+    let audit: any AuditLog
+    /// `REQUIRE_VERIFIED_EMAIL`.
+    public let requireVerifiedEmail: Bool
+    let scopedLogger: ScopedLogger
+    var logger: Logger { scopedLogger.current }
+    var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
+
+    init(
+        client: PostgresClient,
+        users: any UserRepository,
+        outbox: PostgresMailOutbox,
+        hasher: PasswordHasher,
+        protection: BruteForceProtection,
+        audit: any AuditLog,
+        requireVerifiedEmail: Bool,
+        logger: Logger
+    ) {
+        self.client = client
+        self.users = users
+        self.tokens = EmailTokens(client: client, scopedLogger: ScopedLogger(logger))
+        self.outbox = outbox
+        self.hasher = hasher
+        self.protection = protection
+        self.audit = audit
+        self.requireVerifiedEmail = requireVerifiedEmail
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    // MARK: Notices
+
+    /// Queues a notice to the user's address (none for an account without one). A notice that
+    /// cannot be queued is logged: the change it tells about is already done.
+    public func notify(_ user: User, _ notice: MailNotice) async {
+        guard let recipient = MailRecipient(user) else { return }
+        do {
+            try await outbox.enqueue(notice, to: recipient)
+        } catch {
+            logger.error("could not queue a notice", metadata: ["kind": "\(notice.kind.rawValue)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// A new token for `purpose`, stored with the message that carries it, in one transaction.
+    private func mailLink(
+        _ purpose: EmailTokenPurpose,
+        to recipient: MailRecipient,
+        userID: Int64,
+        notice: (String) -> MailNotice
+    ) async throws -> String {
+        let token = RandomToken.urlSafe()
+        let message = notice(token)
+        let (tokens, outbox, logger) = (self.tokens, self.outbox, self.logger)
+        try await client.withTransaction(logger: logger) { connection in
+            try await tokens.create(purpose, userID: userID, email: recipient.address, token: token, on: connection)
+            try await outbox.enqueue(message, to: recipient, on: connection)
+        }
+        outbox.nudge()
+        return token
+    }
+
+    // MARK: Confirming an address
+
+    /// Mails a link that confirms the user's address (if they have one and it is not confirmed).
+    /// At most five a day per account, so the button cannot be used to flood someone's inbox.
+    public func sendVerification(to user: User) async throws {
+        guard !user.emailVerified, let recipient = MailRecipient(user) else { return }
+        try await protection.consume(.verificationMail, client: "user:\(user.id)")
+        _ = try await mailLink(.verifyEmail, to: recipient, userID: user.id, notice: MailNotice.verifyEmail(token:))
+    }
+
+    /// `sendVerification`, for a sign-up or a sign-in that waits for it: a failure is logged (the
+    /// link can be sent again).
+    func sendVerificationQuietly(to user: User) async {
+        do {
+            try await sendVerification(to: user)
+        } catch is RateLimited {
+            logger.notice("confirmation links to one account limited")
+        } catch {
+            logger.error("could not queue the confirmation link", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// The address a confirmation link is for, while it works (the page that asks to confirm it).
+    public func verificationTarget(token: String) async throws -> String? {
+        try await tokens.peek(.verifyEmail, token: token)?.email
+    }
+
+    /// Confirms the address a link was sent to (if it is still the account's) and returns the
+    /// account. Throws `AccountError.linkNotValid` for an unknown, used or expired link.
+    public func verifyEmail(token: String, origin: RequestOrigin) async throws -> UserCredentials {
+        guard let target = try await tokens.take(.verifyEmail, token: token),
+            try await users.markEmailVerified(userID: target.userID, email: target.email),
+            let account = try await users.credentials(forID: target.userID), !account.user.isDisabled
+        else { throw AccountError.linkNotValid }
+        await audit.record(.emailVerified, actor: target.userID, targetUser: target.userID, target: target.email, origin: origin)
+        return account
+    }
+
+    // MARK: Forgotten passwords
+
+    /// Mails a reset link to the account with this address, if there is one (and it is enabled).
+    /// The caller answers the same whatever happens here — and before it is done — so that
+    /// neither the answer nor its timing tells whether the address has an account. At most three
+    /// links an hour per address, silently.
+    public func requestPasswordReset(email: String, origin: RequestOrigin) async {
+        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailAddress.isPlausible(email) else { return }
+        do {
+            try await protection.consume(.passwordResetMail, client: "email:\(email.lowercased())")
+            guard let user = try await users.credentials(forEmail: email)?.user, !user.isDisabled, let recipient = MailRecipient(user) else {
+                return
+            }
+            _ = try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:))
+            await audit.record(.passwordResetRequested, actor: nil, targetUser: user.id, target: user.handle, origin: origin)
+        } catch is RateLimited {
+            logger.notice("password reset links to one address limited")
+        } catch {
+            logger.error("could not queue a password reset link", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// A reset link for the user on an admin's request: mailed to them (the admin pages), or only
+    /// returned for the admin to hand over (`selfie admin reset-link`, when mail does not reach
+    /// them). Audited either way. Returns the link's token.
+    @discardableResult
+    public func issuePasswordReset(for user: User, mailed: Bool, by admin: User?, origin: RequestOrigin) async throws -> String {
+        guard let email = user.email, !user.isDisabled else { throw AccountError.linkNotValid }
+        let token: String
+        if mailed {
+            token = try await mailLink(.resetPassword, to: MailRecipient(address: email, name: user.fullName), userID: user.id, notice: MailNotice.passwordReset(token:))
+        } else {
+            token = RandomToken.urlSafe()
+            let tokens = self.tokens
+            try await client.withConnection { connection in
+                try await tokens.create(.resetPassword, userID: user.id, email: email, token: token, on: connection)
+            }
+        }
+        await audit.record(.passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
+        return token
+    }
+
+    /// The account a reset link is for, while it works (the page with the new-password form).
+    public func resetTarget(token: String) async throws -> String? {
+        try await tokens.peek(.resetPassword, token: token)?.email
+    }
+
+    /// Sets a new password through a reset link: the link is used up, every session and API token
+    /// of the account ends, every other reset link dies, and a notice goes to the address.
+    public func resetPassword(token: String, new: String, confirmation: String?, origin: RequestOrigin) async throws -> User {
+        var problems = InvalidFields()
+        if let problem = PasswordPolicy.problem(with: new) {
+            problems[.newPassword] = problem
+        } else if let confirmation, confirmation != new {
+            problems[.newPasswordConfirmation] = .confirmationMismatch
+        }
+        guard problems.isEmpty else { throw problems }
+        guard let target = try await tokens.take(.resetPassword, token: token),
+            let account = try await users.credentials(forID: target.userID), !account.user.isDisabled
+        else { throw AccountError.linkNotValid }
+        let hash = try await hasher.hash(new)
+        try await users.replacePassword(userID: account.user.id, passwordHash: hash, username: nil, keepingSession: nil)
+        try await protection.clearFailures(account: account.user.lockoutKey)
+        await audit.record(.passwordReset, actor: account.user.id, targetUser: account.user.id, target: account.user.handle, origin: origin)
+        await notify(account.user, .passwordChanged)
+        return account.user
+    }
+
+    // MARK: A new address
+
+    /// Mails a confirmation link to the new address and a notice to the old one; the account keeps
+    /// its old address until the link is used. A password account confirms with its password.
+    public func requestEmailChange(of user: User, to newEmail: String, currentPassword: String, origin: RequestOrigin) async throws {
+        let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
+        var problems = InvalidFields()
+        if !EmailAddress.isPlausible(newEmail) {
+            problems[.email] = .notAnEmailAddress
+        } else if newEmail.lowercased() == user.email?.lowercased() {
+            problems[.email] = .unchanged
+        }
+        guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
+        if let hash = credentials.passwordHash {
+            guard try await passwordCheck.check(currentPassword, against: hash, of: user, origin: origin) else {
+                problems[.currentPassword] = .incorrect
+                throw problems
+            }
+        }
+        guard problems.isEmpty else { throw problems }
+        try await protection.consume(.verificationMail, client: "user:\(user.id)")
+        _ = try await mailLink(.changeEmail, to: MailRecipient(address: newEmail, name: user.fullName), userID: user.id) { token in
+            .confirmNewEmail(token: token, newEmail: newEmail)
+        }
+        await notify(user, .emailChangeRequested(newEmail: newEmail))
+        await audit.record(.emailChangeRequested, actor: user.id, targetUser: user.id, target: newEmail, origin: origin)
+    }
+
+    /// The new address a confirmation link is for, while it works.
+    public func emailChangeTarget(token: String) async throws -> String? {
+        try await tokens.peek(.changeEmail, token: token)?.email
+    }
+
+    /// Moves the account to the address the link was sent to; the old address gets a notice.
+    /// Another account taking the address meanwhile is `InvalidFields` (`.email: .taken`).
+    public func confirmEmailChange(token: String, origin: RequestOrigin) async throws -> User {
+        guard let target = try await tokens.take(.changeEmail, token: token),
+            let before = try await users.credentials(forID: target.userID)?.user, !before.isDisabled
+        else { throw AccountError.linkNotValid }
+        do {
+            try await users.changeEmail(userID: before.id, to: target.email)
+        } catch UniqueValueTaken.email {
+            throw InvalidFields([.email: .taken])
+        }
+        await notify(before, .emailChanged(newEmail: target.email))
+        await audit.record(.emailChanged, actor: before.id, targetUser: before.id, target: target.email, origin: origin)
+        return try await users.credentials(forID: before.id)?.user ?? before
+    }
+
+    func deleteExpiredTokens() async throws {
+        try await tokens.deleteExpired()
+    }
+}

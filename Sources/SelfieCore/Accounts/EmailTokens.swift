@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// What a mailed link is for, and how long it works.
+public enum EmailTokenPurpose: String, Sendable {
+    case verifyEmail = "verify_email"
+    case resetPassword = "reset_password"
+    case changeEmail = "change_email"
+
+    var lifetime: TimeInterval {
+        switch self {
+        case .verifyEmail: 48 * 3600
+        case .resetPassword: 3600
+        case .changeEmail: 24 * 3600
+        }
+    }
+}
+
+/// The account and the address a valid link is for.
+struct EmailTokenTarget: Sendable {
+    let userID: Int64
+    let email: String
+}
+
+/// Single-use, expiring tokens for mailed links; only their SHA-256 is stored.
+struct EmailTokens: Sendable {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    var logger: Logger { scopedLogger.current }
+
+    /// Stores a new token on `connection` (inside the transaction that queues its mail).
+    func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
+            VALUES (\(ByteBuffer(bytes: RandomToken.hash(token))), \(purpose.rawValue), \(userID), \(email),
+                    now() + make_interval(secs => \(purpose.lifetime)))
+            """,
+            logger: logger
+        )
+    }
+
+    /// What a token is for, if it still works (a page showing the form; nothing is used up).
+    func peek(_ purpose: EmailTokenPurpose, token: String) async throws -> EmailTokenTarget? {
+        try await target(
+            """
+            SELECT user_id, email FROM email_tokens
+            WHERE token_hash = \(ByteBuffer(bytes: RandomToken.hash(token))) AND purpose = \(purpose.rawValue)
+              AND used_at IS NULL AND expires_at > now()
+            """
+        )
+    }
+
+    /// Uses the token up: what it was for, or nil if it does not work (unknown, used, expired).
+    func take(_ purpose: EmailTokenPurpose, token: String) async throws -> EmailTokenTarget? {
+        try await target(
+            """
+            UPDATE email_tokens SET used_at = now()
+            WHERE token_hash = \(ByteBuffer(bytes: RandomToken.hash(token))) AND purpose = \(purpose.rawValue)
+              AND used_at IS NULL AND expires_at > now()
+            RETURNING user_id, email
+            """
+        )
+    }
+
+    func deleteExpired() async throws {
+        try await client.query("DELETE FROM email_tokens WHERE expires_at < now() - interval '1 day'", logger: logger)
+    }
+
+    private func target(_ query: PostgresQuery) async throws -> EmailTokenTarget? {
+        for try await (userID, email) in try await client.query(query, logger: logger).decode((Int64, String).self) {
+            return EmailTokenTarget(userID: userID, email: email)
+        }
+        return nil
+    }
+}

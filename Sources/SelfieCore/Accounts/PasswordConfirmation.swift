@@ -1,0 +1,27 @@
+import Logging
+
+/// Checks the password a signed-in person types to confirm a sensitive change (a new password, a
+/// new address, deleting the account). Counted like a sign-in: the account's lockout applies, so
+/// a stolen session cannot guess the password faster than the sign-in form allows.
+struct PasswordConfirmation: Sendable {
+    let hasher: PasswordHasher
+    let protection: BruteForceProtection
+    let audit: any AuditLog
+
+    /// Whether `password` matches `hash`; throws `RateLimited` while the account is locked.
+    func check(_ password: String, against hash: String, of user: User, origin: RequestOrigin) async throws -> Bool {
+        do {
+            try await protection.claimAttempt(account: user.lockoutKey)
+        } catch let error as RateLimited {
+            await audit.record(.signInLocked, actor: user.id, targetUser: user.id, target: "current password", origin: origin)
+            throw error
+        }
+        guard try await hasher.verify(password, against: hash) else {
+            AppMetrics.signInFailed()
+            await audit.record(.passwordCheckFailed, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+            return false
+        }
+        try await protection.clearFailures(account: user.lockoutKey)
+        return true
+    }
+}

@@ -1,0 +1,198 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// What Python's zipfile reads in an archive: every member's name and SHA-256, `account.json`
+/// parsed, and whether every member's CRC checks (`testzip`).
+struct ReadArchive: Decodable {
+    let names: [String]
+    let sha256: [String: String]
+    let account: Account
+    let firstBadMember: String?
+
+    struct Account: Decodable {
+        struct Photo: Decodable {
+            let id: String
+            let title: String
+            let file: String
+            let contentType: String
+            let bytes: Int
+        }
+
+        let fullName: String
+        let email: String?
+        let emailVerified: Bool
+        let photos: [Photo]
+    }
+
+    static func read(_ body: ByteBuffer) async throws -> ReadArchive {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).zip")
+        try Data(body.readableBytesView).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = """
+            import hashlib, json, sys, zipfile
+            with zipfile.ZipFile(sys.argv[1]) as archive:
+                names = archive.namelist()
+                print(json.dumps({
+                    "names": names,
+                    "sha256": {n: hashlib.sha256(archive.read(n)).hexdigest() for n in names},
+                    "account": json.loads(archive.read("account.json")),
+                    "firstBadMember": archive.testzip(),
+                }))
+            """
+        let json = try await OffThread.run { try Tool.run("python3", ["-c", script, file.path]) }
+        return try JSONDecoder().decode(ReadArchive.self, from: json)
+    }
+}
+
+func sha256Hex(_ bytes: [UInt8]) -> String {
+    SigV4Signer.hexSHA256(bytes)
+}
+
+@Suite("Deleting an account, and a copy of one's data")
+struct AccountDeletionAndExportTests {
+    enum Store: String, CaseIterable, CustomTestStringConvertible {
+        case filesystem
+        case s3
+        var testDescription: String { rawValue }
+    }
+
+    @Test("deleting from the account page: the password confirms it; photos, blobs, sessions and tokens go; a goodbye is mailed")
+    func deleteFromThePage() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("leaving")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            try await browser.upload(image: TestImage.jpeg(size: 20_000), title: "one")
+            try await browser.upload(image: TestImage.png(size: 20_000), title: "two")
+            let token = try #require(try await app.api.signIn(email: email).json()["api_authtoken"] as? String)
+            let elsewhere = app.browser()
+            try await elsewhere.signIn(email: email)
+            #expect(try await app.blobs.list().count == 8, "two originals and their renditions")
+
+            let page = try await browser.get("/account").text
+            #expect(page.contains("Delete my account"))
+            let wrong = try await browser.submit("/account/delete", from: "/account", [("current_password", "not it at all")])
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.text.contains(#"id="delete_current_password-error">This is not your current password."#))
+            #expect(try await app.photoCount() == 2, "nothing was deleted")
+
+            let deleted = try await browser.submit("/account/delete", from: "/account", [("current_password", "correct horse battery")])
+            #expect(deleted.status == .seeOther)
+            #expect(deleted.location == "/?notice=account-deleted")
+            #expect(deleted.setCookieHeader(named: "selfie_session")?.contains("Max-Age=0") == true)
+            #expect(try await app.scalar("SELECT count(*)::int FROM users WHERE email = \(email)", as: Int.self) == 0)
+            #expect(try await app.photoCount() == 0)
+            #expect(try await app.blobs.list().isEmpty, "every blob is gone")
+            #expect(try await app.scalar("SELECT count(*)::int FROM web_sessions", as: Int.self) == 0)
+            #expect(try await app.api.getPhotos(token: token).status == .unauthorized)
+            #expect(try await elsewhere.get("/gallery").status == .seeOther, "signed out everywhere")
+            #expect(try await app.auditCount("account.deleted") == 1)
+            let goodbye = try await MailSink.waitForMessage(to: email, subject: "Your Selfie account was deleted")
+            #expect(goodbye.text.contains("deleted"))
+            #expect(try await app.browser().signIn(email: email).status == .unauthorized)
+        }
+    }
+
+    @Test("the last administrator cannot delete their own account")
+    func lastAdmin() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("only-admin")
+            let admin = try await app.signedInAdmin(email: email, password: "admin password 1")
+            let refused = try await admin.submit("/account/delete", from: "/account", [("current_password", "admin password 1")])
+            #expect(refused.status == .conflict)
+            #expect(refused.text.contains("You are the last administrator."))
+            #expect(try await app.scalar("SELECT count(*)::int FROM users WHERE email = \(email)", as: Int.self) == 1)
+        }
+    }
+
+    @Test("an account without a password confirms with a recent sign-in; after ten minutes it must sign in again")
+    func withoutPassword() async throws {
+        try await withFakeProviders { app, fake in
+            let idToken = try await fake.idToken(
+                audience: [iOSClientID], subject: "no-password-1", email: uniqueEmail("provider"), emailVerified: true, name: "Pat Provider"
+            )
+            let token = try #require(try await app.api.socialSignIn(["provider": "google", "id_token": idToken]).json()["api_authtoken"] as? String)
+            try await app.db { try await $0.query("UPDATE api_tokens SET created_at = now() - interval '11 minutes'") }
+            let stale = try await app.api.send(.post, "/api/delete_account", body: "{}", authorization: "Token token=\(token)")
+            #expect(stale.status == .forbidden)
+            #expect(try stale.apiError().message.contains("sign in again"))
+            try await app.db { try await $0.query("UPDATE api_tokens SET created_at = now()") }
+            let deleted = try await app.api.send(.post, "/api/delete_account", body: "{}", authorization: "Token token=\(token)")
+            #expect(deleted.status == .ok)
+            #expect(try await app.scalar("SELECT count(*)::int FROM users", as: Int.self) == 0)
+        }
+    }
+
+    @Test("POST /api/delete_account with the token and the (encrypted) password")
+    func deleteThroughTheAPI() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("api-leaving")
+            let token = try await app.api.signedInUser(email: email)
+            _ = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "x")
+            let wrong = try await app.api.send(
+                .post, "/api/delete_account", body: #"{"password":"\#(app.api.encrypt("wrong password"))"}"#, authorization: "Token token=\(token)"
+            )
+            #expect(try wrong.apiError() == (401, "The password is not correct."))
+            let missing = try await app.api.send(.post, "/api/delete_account", body: "{}", authorization: "Token token=\(token)")
+            #expect(missing.status == .unauthorized, "an account with a password must give it")
+            let deleted = try await app.api.send(
+                .post, "/api/delete_account", body: #"{"password":"\#(app.api.encrypt("correct horse battery"))"}"#, authorization: "Token token=\(token)"
+            )
+            #expect(deleted.status == .ok)
+            #expect(try deleted.json()["message"] as? String == "Account deleted")
+            #expect(try await app.photoCount() == 0)
+            #expect(try await app.blobs.list().isEmpty)
+            #expect(try await app.api.getPhotos(token: token).status == .unauthorized)
+            let anonymous = try await app.api.send(.post, "/api/delete_account", body: "{}", authorization: nil)
+            #expect(anonymous.status == .unauthorized)
+        }
+    }
+
+    @Test("'Download my data': a streamed ZIP with every original as uploaded and account.json, from either store", arguments: Store.allCases)
+    func export(store: Store) async throws {
+        let bucket = store == .s3 ? try await S3Peer.nanio.makeBucket() : nil
+        try await withTestApp(configure: { config in
+            if let bucket { config.blobStore = .s3(bucket) }
+        }) { app in
+            let email = uniqueEmail("export")
+            let browser = app.browser()
+            try await browser.signUp(name: "Ada Lovelace", email: email)
+            let uploads = [TestImage.jpeg(size: 30_000), TestImage.png(size: 25_000), TestImage.jpeg(size: 12_000)]
+            for (index, image) in uploads.enumerated() {
+                #expect(try await browser.upload(image: image, title: "photo \(index)", filename: index == 1 ? "p.png" : "p.jpg").status == .seeOther)
+            }
+            let response = try await browser.get("/account/export")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/zip")
+            #expect(response.headers[.contentDisposition]?.hasPrefix(#"attachment; filename="selfie-export-"#) == true)
+            #expect(response.headers[.contentLength] == nil, "streamed as it is written")
+            #expect(response.headers[.cacheControl] == "private, no-store")
+
+            let archive = try await ReadArchive.read(response.body)
+            #expect(archive.firstBadMember == nil, "every CRC checks")
+            #expect(archive.names.first == "account.json")
+            #expect(archive.account.fullName == "Ada Lovelace")
+            #expect(archive.account.email == email)
+            #expect(archive.account.photos.count == 3)
+            let uploadedHashes = Set(uploads.map(sha256Hex))
+            let archivedHashes = Set(archive.account.photos.map { archive.sha256[$0.file] ?? "missing" })
+            #expect(archivedHashes == uploadedHashes, "the originals, byte for byte")
+            #expect(Set(archive.account.photos.map(\.title)) == ["photo 0", "photo 1", "photo 2"])
+            #expect(archive.account.photos.allSatisfy { $0.file.hasPrefix("photos/") })
+            #expect(try await app.auditCount("account.exported") == 1)
+
+            let token = try #require(try await app.api.signIn(email: email).json()["api_authtoken"] as? String)
+            let api = try await app.api.send(.get, "/api/export", authorization: "Token token=\(token)")
+            #expect(api.status == .ok)
+            #expect(api.headers[.contentType] == "application/zip")
+            #expect(Set(try await ReadArchive.read(api.body).sha256.values).isSuperset(of: uploadedHashes))
+            #expect(try await app.api.send(.get, "/api/export", authorization: nil).status == .unauthorized)
+            #expect(try await app.browser().get("/account/export").status == .seeOther, "signed out: to the sign-in page")
+        }
+    }
+}

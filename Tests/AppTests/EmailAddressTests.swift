@@ -1,0 +1,184 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Confirming an address after sign-up, and moving an account to a new one, through the mail the
+/// test SMTP server receives.
+@Suite("Email addresses: confirming and changing")
+struct EmailAddressTests {
+    @Test("sign-up mails a confirmation link; the link's page confirms with a button, once; the banner goes away")
+    func confirmAfterSignUp() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("confirm")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            #expect(try await browser.get("/gallery").text.contains("Confirm your email address"))
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address for Selfie")
+            let link = try mail.link(to: "/verify-email")
+            #expect(mail.html.contains(link.replacingOccurrences(of: "&", with: "&amp;")), "the HTML part carries the same link")
+
+            let page = try await browser.get(link)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("Confirm \(email)"))
+            #expect(try await browser.get(link).status == .ok, "a mail scanner opening the link uses nothing up")
+            let verified: Bool = try await app.scalar("SELECT email_verified FROM users WHERE email = \(email)")
+            #expect(!verified)
+
+            let token = try mail.token(in: "/verify-email")
+            let confirmed = try await browser.submit("/verify-email", from: link, [("token", token)])
+            #expect(confirmed.status == .seeOther)
+            #expect(confirmed.location == "/gallery?notice=email-verified")
+            let gallery = try await browser.get("/gallery?notice=email-verified").text
+            #expect(gallery.contains("Your email address is confirmed."))
+            #expect(!gallery.contains("Confirm your email address:"), "the banner is gone")
+            #expect(try await app.scalar("SELECT email_verified FROM users WHERE email = \(email)", as: Bool.self))
+            #expect(try await app.auditCount("email.verified") == 1)
+
+            let replay = try await browser.submit("/verify-email", from: "/gallery", [("token", token)])
+            #expect(replay.status == .gone)
+            #expect(try await browser.get(link).status == .gone)
+            #expect(try await browser.get("/verify-email?token=made-up").status == .gone)
+        }
+    }
+
+    @Test("a link opened where nobody is signed in confirms the address and asks to sign in; it signs no one in")
+    func confirmSignedOut() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("elsewhere")
+            _ = try await app.browser().submitSignUp(email: email)
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
+            let phone = app.browser()
+            let confirmed = try await phone.submit("/verify-email", from: try mail.link(to: "/verify-email"), [("token", try mail.token(in: "/verify-email"))])
+            #expect(confirmed.location == "/signin?notice=email-verified-sign-in")
+            #expect(phone.cookies["selfie_session"] == nil)
+            #expect(try await app.scalar("SELECT email_verified FROM users WHERE email = \(email)", as: Bool.self))
+        }
+    }
+
+    @Test("'send it again' mails a new link, a few a day at most; API sign-up mails one too")
+    func resend() async throws {
+        try await withTestApp(configure: { config in
+            try config.useMailSink()
+            config.protection.verificationMailsPerDay = 2
+        }) { app in
+            let email = uniqueEmail("again")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            let again = try await browser.submit("/account/verify-email/resend", from: "/gallery", [])
+            #expect(again.location == "/account?notice=verification-sent")
+            try await MailSink.waitForMessage(to: email, subject: "Confirm your email address", count: 2)
+            let tooMany = try await browser.submit("/account/verify-email/resend", from: "/gallery", [])
+            #expect(tooMany.status == .tooManyRequests)
+            #expect(tooMany.text.contains("We have already sent you several links today."))
+
+            let apiEmail = uniqueEmail("api")
+            #expect(try await app.api.signUp(email: apiEmail).status == .ok)
+            try await MailSink.waitForMessage(to: apiEmail, subject: "Confirm your email address")
+        }
+    }
+
+    @Test("REQUIRE_VERIFIED_EMAIL: the right password waits for the link (403, a new link mailed), on the web and in the API")
+    func requireVerified() async throws {
+        try await withTestApp(configure: { config in
+            try config.useMailSink()
+            config.mail.requireVerifiedEmail = true
+        }) { app in
+            let email = uniqueEmail("strict")
+            _ = try await app.browser().submitSignUp(email: email)
+            let refused = try await app.browser().signIn(email: email)
+            #expect(refused.status == .forbidden)
+            #expect(refused.text.contains("Confirm your email address first: we have mailed a new link to \(email)."))
+            let api = try await app.api.signIn(email: email)
+            #expect(api.status == .forbidden)
+            #expect(try api.apiError().message.contains("Confirm your email address first"))
+            #expect(try await app.browser().signIn(email: email, password: "wrong password 1").status == .unauthorized, "a wrong password says nothing more")
+
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address", count: 3)
+            try await app.browser().submit("/verify-email", from: try mail.link(to: "/verify-email"), [("token", try mail.token(in: "/verify-email"))])
+            #expect(try await app.browser().signIn(email: email).status == .seeOther)
+            #expect(try await app.api.signIn(email: email).status == .ok)
+        }
+    }
+
+    @Test("changing the address: a link to the new one, a notice to the old one; the old address stays until the link is used")
+    func changeEmail() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let old = uniqueEmail("old")
+            let new = uniqueEmail("new")
+            let browser = app.browser()
+            try await browser.signUp(email: old)
+
+            let wrong = try await browser.submit("/account/email", from: "/account", [("email", new), ("current_password", "not my password")])
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.text.contains(#"id="email_current_password-error">This is not your current password."#))
+            #expect(wrong.text.contains(#"value="\#(new)""#), "what was typed stays")
+            let same = try await browser.submit("/account/email", from: "/account", [("email", old.uppercased()), ("current_password", "correct horse battery")])
+            #expect(same.text.contains("This is already your email address."))
+
+            let asked = try await browser.submit("/account/email", from: "/account", [("email", new), ("current_password", "correct horse battery")])
+            #expect(asked.location == "/account?notice=email-change-requested")
+            let notice = try await MailSink.waitForMessage(to: old, subject: "moving to a new address")
+            #expect(notice.text.contains(new))
+            let confirmation = try await MailSink.waitForMessage(to: new, subject: "Confirm your new email address")
+            #expect(try await app.browser().signIn(email: new).status == .unauthorized, "not yet")
+            #expect(try await app.browser().signIn(email: old).status == .seeOther, "the old address still signs in")
+
+            let link = try confirmation.link(to: "/account/email/confirm")
+            #expect(try await browser.get(link).text.contains("Use \(new)"))
+            let done = try await browser.submit("/account/email/confirm", from: link, [("token", try confirmation.token(in: "/account/email/confirm"))])
+            #expect(done.location == "/account?notice=email-changed")
+            let account = try await browser.get("/account").text
+            #expect(account.contains(new) && !account.contains(old))
+            #expect(account.contains("Confirmed"), "confirmed by the link")
+            try await MailSink.waitForMessage(to: old, subject: "email address was changed")
+            #expect(try await app.browser().signIn(email: new).status == .seeOther)
+            #expect(try await app.browser().signIn(email: old).status == .unauthorized)
+            #expect(try await browser.submit("/account/email/confirm", from: "/account", [("token", try confirmation.token(in: "/account/email/confirm"))]).status == .gone)
+        }
+    }
+
+    @Test("an address taken by another account before the link is used: a clear 409, nothing changes")
+    func changeToTakenAddress() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let old = uniqueEmail("mover")
+            let wanted = uniqueEmail("wanted")
+            let browser = app.browser()
+            try await browser.signUp(email: old)
+            try await browser.submit("/account/email", from: "/account", [("email", wanted), ("current_password", "correct horse battery")])
+            let confirmation = try await MailSink.waitForMessage(to: wanted, subject: "Confirm your new email address")
+            _ = try await app.api.signUp(email: wanted)
+            let refused = try await browser.submit("/account/email/confirm", from: "/account", [("token", try confirmation.token(in: "/account/email/confirm"))])
+            #expect(refused.status == .conflict)
+            #expect(refused.text.contains("Another account took this address in the meantime"))
+            #expect(try await app.browser().signIn(email: old).status == .seeOther)
+        }
+    }
+
+    @Test("security notices: a changed password and a linked provider are mailed to the account's address")
+    func securityNotices() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("notices")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            try await browser.submit(
+                "/account/password", from: "/account",
+                [("current_password", "correct horse battery"), ("new_password", "second password 2"), ("new_password_confirmation", "second password 2")]
+            )
+            let changed = try await MailSink.waitForMessage(to: email, subject: "Your Selfie password was changed")
+            #expect(changed.text.contains("/password/forgot"), "says what to do if it was not them")
+
+            let token = try #require(try await app.api.signIn(email: email, password: "second password 2").json()["api_authtoken"] as? String)
+            let reset = try await app.api.send(
+                .post, "/api/reset_password",
+                body: #"{"old_password":"\#(app.api.encrypt("second password 2"))","new_password":"\#(app.api.encrypt("third password 3"))"}"#,
+                authorization: "Token token=\(token)"
+            )
+            #expect(reset.status == .ok)
+            try await MailSink.waitForMessage(to: email, subject: "Your Selfie password was changed", count: 2)
+        }
+    }
+}

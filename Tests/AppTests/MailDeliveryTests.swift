@@ -1,0 +1,201 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import SMTP
+import Testing
+
+/// Mail as it leaves Selfie: composed from the templates, through the outbox, over SMTP (STARTTLS
+/// and AUTH) to a real server, retried when refused for now, given up (and shown to admins) when
+/// refused for good, and never sent twice by two senders.
+@Suite("Mail delivery")
+struct MailDeliveryTests {
+    @Test("a message as received: both parts, the link in each, headers encoded (RFC 2047), names escaped in HTML, over STARTTLS with AUTH")
+    func messageAsReceived() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("zoe")
+            _ = try await app.browser().submitSignUp(name: "Zoë <Ünal>", email: email)
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address for Selfie")
+            #expect(mail.tls, "STARTTLS was in force")
+            #expect(mail.authenticated_as == "selfie-test")
+            #expect(mail.defects.isEmpty, "\(mail.defects)")
+            #expect(mail.mail_from == "selfie@selfie.test")
+            #expect(mail.from.first?.display_name == "Selfie")
+            #expect(mail.headers["to"]?.contains("Zoë <Ünal>") == true || mail.headers["to"]?.contains(#""Zoë <Ünal>""#) == true)
+            #expect(try mail.rawHeaders().lowercased().contains("to: =?utf-8?"), "the non-ASCII name is an encoded word")
+            #expect(mail.messageID.hasPrefix("<") && mail.messageID.hasSuffix("@selfie.test>"))
+            #expect(mail.headers["date"]?.isEmpty == false)
+            #expect(mail.headers["content-type"]?.hasPrefix("multipart/alternative") == true)
+
+            let link = try mail.link(to: "/verify-email")
+            #expect(mail.text.contains("Hello Zoë <Ünal>"), "plain text is not escaped")
+            #expect(mail.html.contains("Zoë &lt;Ünal&gt;"), "the HTML part escapes the name")
+            #expect(!mail.html.contains("<Ünal>"))
+            #expect(mail.html.contains("http://localhost" + link.replacingOccurrences(of: "&", with: "&amp;")))
+            #expect(try await app.browser().get(link).status == .ok, "the link works")
+        }
+    }
+
+    @Test("with MAIL_TRANSPORT=log (the default) the message, link included, is written to the server log")
+    func logTransport() async throws {
+        let capture = LogCapture()
+        try await withTestApp(logger: capture.logger(level: .info)) { app in
+            let email = uniqueEmail("developer")
+            _ = try await app.browser().submitSignUp(email: email)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !capture.all.contains(where: { $0.contains("mail (MAIL_TRANSPORT=log): to \(email)") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let line = try #require(capture.all.first { $0.contains("mail (MAIL_TRANSPORT=log): to \(email)") })
+            #expect(line.contains("Confirm your email address for Selfie"))
+            #expect(line.contains("http://localhost/verify-email?token="))
+        }
+    }
+
+    @Test("no secret in any log line: link tokens, passwords and the SMTP password stay out, even at trace level")
+    func noSecretsInLogs() async throws {
+        let capture = LogCapture()
+        try await withTestApp(configure: { try $0.useMailSink() }, logger: capture.logger(level: .trace)) { app in
+            let email = uniqueEmail("secrets")
+            let browser = app.browser()
+            try await browser.signUp(email: email, password: "first secret password")
+            let verify = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
+            try await browser.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            let reset = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            let token = try reset.token(in: "/password/reset")
+            try await browser.get(try reset.link(to: "/password/reset"))
+            try await browser.submit(
+                "/password/reset", from: try reset.link(to: "/password/reset"),
+                [("token", token), ("new_password", "second secret password"), ("new_password_confirmation", "second secret password")]
+            )
+            try await MailSink.waitForMessage(to: email, subject: "Your Selfie password was changed")
+            let secrets = [try verify.token(in: "/verify-email"), token, "first secret password", "second secret password", "sink-password"]
+            let lines = capture.all
+            #expect(lines.count > 20, "the capture saw the traffic")
+            for secret in secrets {
+                #expect(!lines.contains { $0.contains(secret) }, "a log line contains \(secret.prefix(6))…")
+            }
+        }
+    }
+
+    @Test("refused for now (450): retried later with backoff; refused for good (550): given up and shown on the admin mail page")
+    func refusals() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let domain = "\(UUID().uuidString.prefix(8).lowercased()).example"
+            _ = try await app.api.signUp(email: "reject-transient@\(domain)")
+            _ = try await app.api.signUp(email: "reject-permanent@\(domain)")
+            try await waitUntil {
+                let settled: Int = try await app.scalar(
+                    "SELECT count(*)::int FROM mail_outbox WHERE recipient LIKE \("%@" + domain) AND last_error IS NOT NULL"
+                )
+                return settled == 2
+            }
+            let (attempts, retryIn, failed): (Int, Double, Bool) = try await app.db { client in
+                let rows = try await client.query(
+                    """
+                    SELECT attempts, extract(epoch FROM next_attempt_at - now())::float8, failed_at IS NOT NULL
+                    FROM mail_outbox WHERE recipient = \("reject-transient@" + domain)
+                    """
+                )
+                for try await row in rows.decode((Int, Double, Bool).self) { return row }
+                throw TestSetupError("no row")
+            }
+            #expect(attempts == 1)
+            #expect(retryIn > 20 && retryIn <= 30, "the first retry waits 30 s")
+            #expect(!failed)
+            let permanent: String = try await app.scalar(
+                "SELECT last_error FROM mail_outbox WHERE recipient = \("reject-permanent@" + domain) AND failed_at IS NOT NULL"
+            )
+            #expect(permanent.contains("550"))
+
+            let admin = try await app.signedInAdmin()
+            let page = try await admin.get("/admin/mail")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("reject-permanent@\(domain)"))
+            #expect(page.text.contains("<code>verify_email</code>"))
+            #expect(page.text.contains("550"))
+            #expect(!page.text.contains("reject-transient@\(domain)"), "still being retried: counted as waiting, not failed")
+            #expect(page.text.contains(#"<strong class="number">1</strong> message(s) waiting"#))
+            #expect(try await app.browser().get("/admin/mail").status == .seeOther, "admins only")
+            let params: String = try await app.scalar("SELECT params::text FROM mail_outbox WHERE recipient = \("reject-permanent@" + domain)")
+            #expect(params == "{}", "a given-up message keeps no token")
+        }
+    }
+
+    @Test("a sender that died holding a message: the lease runs out and the message is delivered once, by another")
+    func leaseRunsOut() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("orphan")
+            let messageID = "orphan-\(UUID().uuidString.lowercased())@selfie.test"
+            // As a sender leaves a message it claimed (leased, one attempt counted) when it dies mid-send.
+            try await app.db { client in
+                try await client.query(
+                    """
+                    INSERT INTO mail_outbox (message_id, recipient, kind, attempts, leased_until)
+                    VALUES (\(messageID), \(email), 'password_changed', 1, now() + interval '2 seconds')
+                    """
+                )
+            }
+            let delivered = try await MailSink.waitForMessage(to: email, subject: "password was changed", timeout: .seconds(20))
+            #expect(delivered.messageID == "<\(messageID)>", "the same message, not a new one")
+            try await Task.sleep(for: .seconds(3))
+            #expect(try MailSink.messages(to: email).count == 1)
+            let (attempts, sent): (Int, Bool) = try await app.db { client in
+                for try await row in try await client.query("SELECT attempts, sent_at IS NOT NULL FROM mail_outbox WHERE recipient = \(email)").decode((Int, Bool).self) {
+                    return row
+                }
+                throw TestSetupError("no row")
+            }
+            #expect(attempts == 2)
+            #expect(sent)
+        }
+    }
+
+    @Test("two senders on one outbox (two instances): every message delivered exactly once")
+    func twoSenders() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", publicURL: app.config.publicURL)
+            let recipients = (0..<40).map { _ in uniqueEmail("many") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var clients: [PostgresClient] = []
+                for _ in 0..<2 {
+                    let client = PostgresClient(configuration: app.config.database.clientConfiguration, backgroundLogger: testLogger)
+                    clients.append(client)
+                    group.addTask { await client.run() }
+                    let sender = try MailSender(
+                        outbox: PostgresMailOutbox(client: client, messageIDDomain: "selfie.test", logger: testLogger),
+                        configuration: app.config.mail,
+                        composer: composer,
+                        logger: testLogger
+                    )
+                    group.addTask { try await sender.run() }
+                }
+                let queue = PostgresMailOutbox(client: clients[0], messageIDDomain: "selfie.test", logger: testLogger)
+                for recipient in recipients {
+                    try await queue.enqueue(.passwordChanged, to: MailRecipient(address: recipient, name: nil))
+                }
+                for recipient in recipients {
+                    try await MailSink.waitForMessage(to: recipient, subject: "password was changed", timeout: .seconds(30))
+                }
+                group.cancelAll()
+            }
+            try await Task.sleep(for: .seconds(1))
+            let received = try recipients.flatMap { try MailSink.messages(to: $0) }
+            #expect(received.count == recipients.count, "one message each, none twice")
+            #expect(Set(received.map(\.messageID)).count == recipients.count)
+        }
+    }
+}
+
+/// Polls `condition` every 50 ms until it holds (or fails after `timeout`).
+func waitUntil(timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw TestSetupError("the condition did not hold within \(timeout)") }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}

@@ -1,0 +1,219 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Forgotten passwords, by mail through the test SMTP server: the form and the API answer alike
+/// for every address, the link works once for an hour and dies with any password change, and
+/// using it signs out every session and token.
+@Suite("Forgotten passwords")
+struct PasswordResetTests {
+    @Test("the form answers byte for byte the same for an account's address and an unknown one; only the account gets mail")
+    func sameAnswerForEveryAddress() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("known")
+            try await app.browser().signUp(email: email)
+            let unknown = uniqueEmail("unknown")
+            let browser = app.browser()
+            let forUnknown = try await browser.submit("/password/forgot", from: "/password/forgot", [("email", unknown)])
+            let forKnown = try await browser.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            #expect(forKnown.status == .ok)
+            #expect(forUnknown.status == forKnown.status)
+            #expect(forUnknown.text == forKnown.text)
+            #expect(forKnown.text.contains("If that address belongs to a Selfie account"))
+            #expect(forUnknown.headers[.contentLength] == forKnown.headers[.contentLength])
+
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            #expect(mail.text.contains("/password/reset?token="))
+            #expect(mail.html.contains("/password/reset?token="))
+            let requested = try await app.auditCount("password.reset_requested")
+            #expect(requested == 1)
+            #expect(try MailSink.messages(to: unknown).isEmpty)
+            let queuedForUnknown: Int = try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(unknown)")
+            #expect(queuedForUnknown == 0)
+        }
+    }
+
+    @Test("the API answers the same JSON for every address; a malformed one is a 422")
+    func apiSameAnswer() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("api")
+            _ = try await app.api.signUp(email: email)
+            func ask(_ address: String) async throws -> TestResponse {
+                try await app.api.send(.post, "/api/forgot_password", body: #"{"email":"\#(address)"}"#, authorization: app.api.basicAuthorization)
+            }
+            let known = try await ask(email)
+            let unknown = try await ask(uniqueEmail("nobody"))
+            #expect(known.status == .ok)
+            #expect(unknown.status == known.status)
+            #expect(unknown.text == known.text)
+            #expect(try known.json()["message"] as? String == "If this address belongs to an account, a link to choose a new password is on its way. It works for one hour.")
+            try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+
+            let malformed = try await ask("not-an-address")
+            #expect(malformed.status == .unprocessableContent)
+            let withoutKey = try await app.api.send(.post, "/api/forgot_password", body: #"{"email":"\#(email)"}"#, authorization: nil)
+            #expect(withoutKey.status == .unauthorized)
+        }
+    }
+
+    @Test("the link sets a new password once: every session and API token ends, the old password stops working, a notice is mailed")
+    func resetThroughTheLink() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("reset")
+            let elsewhere = app.browser()
+            try await elsewhere.signUp(email: email)
+            let token = try #require(try await app.api.signIn(email: email).json()["api_authtoken"] as? String)
+
+            let browser = app.browser()
+            try await browser.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            let link = try mail.link(to: "/password/reset")
+            let resetToken = try mail.token(in: "/password/reset")
+
+            let form = try await browser.get(link)
+            #expect(form.status == .ok)
+            #expect(form.text.contains("Choose a new password"))
+            #expect(form.text.contains("For \(email)."))
+            #expect(try await browser.get(link).status == .ok, "opening the link uses nothing up")
+
+            let mismatch = try await browser.submit(
+                "/password/reset", from: link,
+                [("token", resetToken), ("new_password", "brand new password"), ("new_password_confirmation", "something else")]
+            )
+            #expect(mismatch.status == .unprocessableContent)
+            #expect(mismatch.text.contains("The two passwords do not match."))
+
+            let done = try await browser.submit(
+                "/password/reset", from: link,
+                [("token", resetToken), ("new_password", "brand new password"), ("new_password_confirmation", "brand new password")]
+            )
+            #expect(done.status == .seeOther)
+            #expect(done.location == "/signin?notice=password-reset")
+            #expect(try await browser.get("/signin?notice=password-reset").text.contains("every session was signed out"))
+
+            let gallery = try await elsewhere.get("/gallery")
+            #expect(gallery.status == .seeOther, "the session on the other browser ended")
+            #expect(gallery.location?.hasPrefix("/signin") == true)
+            #expect(try await app.api.getPhotos(token: token).status == .unauthorized, "the API token ended")
+            #expect(try await app.browser().signIn(email: email).status == .unauthorized, "the old password no longer works")
+            #expect(try await app.browser().signIn(email: email, password: "brand new password").status == .seeOther)
+            #expect(try await app.auditCount("password.reset") == 1)
+            try await MailSink.waitForMessage(to: email, subject: "Your Selfie password was changed")
+
+            // Used up: the page says so, and a replayed POST changes nothing.
+            let again = try await browser.get(link)
+            #expect(again.status == .gone)
+            #expect(again.text.contains("This link does not work any more"))
+            #expect(again.text.contains("Nothing was changed"))
+            let replay = try await browser.submit(
+                "/password/reset", from: "/password/forgot",
+                [("token", resetToken), ("new_password", "a third password"), ("new_password_confirmation", "a third password")]
+            )
+            #expect(replay.status == .gone)
+            #expect(try await app.browser().signIn(email: email, password: "a third password").status == .unauthorized)
+            #expect(try await app.browser().signIn(email: email, password: "brand new password").status == .seeOther)
+        }
+    }
+
+    @Test("an expired link, and a link from before a password change, get the clear page and change nothing")
+    func expiredAndSupersededLinks() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("expired")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            try await browser.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            let first = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            let expiresIn: Double = try await app.scalar(
+                "SELECT extract(epoch FROM expires_at - created_at)::float8 FROM email_tokens WHERE purpose = 'reset_password'"
+            )
+            #expect(expiresIn == 3600, "a reset link works for one hour")
+            try await app.db { try await $0.query("UPDATE email_tokens SET expires_at = now() - interval '1 second'") }
+            let expired = try await browser.get(try first.link(to: "/password/reset"))
+            #expect(expired.status == .gone)
+            #expect(expired.text.contains(#"<a href="/password/forgot">Mail me a new link</a>"#))
+            let post = try await browser.submit(
+                "/password/reset", from: "/password/forgot",
+                [("token", try first.token(in: "/password/reset")), ("new_password", "never set 123"), ("new_password_confirmation", "never set 123")]
+            )
+            #expect(post.status == .gone)
+            #expect(try await app.browser().signIn(email: email, password: "never set 123").status == .unauthorized)
+
+            // A fresh link, then the password is changed on the account page: the link dies with it.
+            try await browser.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            let second = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password", count: 2)
+            try await browser.submit(
+                "/account/password", from: "/account",
+                [("current_password", "correct horse battery"), ("new_password", "changed meanwhile 1"), ("new_password_confirmation", "changed meanwhile 1")]
+            )
+            #expect(try await browser.get(try second.link(to: "/password/reset")).status == .gone)
+        }
+    }
+
+    @Test("at most three links an hour go to one address, however often it is asked; the form itself is limited per client address")
+    func limits() async throws {
+        try await withTestApp(configure: { config in
+            try config.useMailSink()
+            config.protection.resetMailsPerHour = 2
+            config.protection.signInsPerMinute = 4
+        }) { app in
+            let email = uniqueEmail("limited")
+            _ = try await app.api.signUp(email: email)
+            let browser = app.browser()
+            // Windows are fixed minutes: if one ends mid-test the count starts again, so within ten
+            // requests a 429 must come, after four answers in its window.
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 1...10 {
+                let status = try await browser.submit("/password/forgot", from: "/password/forgot", [("email", email)]).status
+                statuses.append(status)
+                if status == .tooManyRequests { break }
+            }
+            #expect(statuses.last == .tooManyRequests, "\(statuses)")
+            #expect(statuses.dropLast().suffix(4).allSatisfy { $0 == .ok })
+            try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password", count: 2)
+            try await Task.sleep(for: .seconds(1))
+            let queued: Int = try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(email) AND kind = 'password_reset'")
+            #expect(queued == 2, "two links an hour to one address, whatever the answers said")
+        }
+    }
+
+    @Test("admins mail a reset link from the user's page (audited); `selfie admin reset-link` prints one that works")
+    func adminResetLinks() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let adminEmail = uniqueEmail("admin")
+            let admin = try await app.signedInAdmin(email: adminEmail)
+            let adminID = try await app.userID(adminEmail)
+            let email = uniqueEmail("locked-out")
+            try await app.browser().signUp(email: email)
+            let id = try await app.userID(email)
+
+            #expect(try await admin.get("/admin/users/\(id)").text.contains(#"href="/admin/users/\#(id)/send-reset-link""#))
+            #expect(try await admin.get("/admin/users/\(id)/send-reset-link").text.contains("it works once, for one hour"))
+            let sent = try await admin.submit("/admin/users/\(id)/send-reset-link", from: "/admin/users/\(id)/send-reset-link", [])
+            #expect(sent.status == .seeOther)
+            #expect(sent.location == "/admin/users/\(id)?notice=reset-link-sent")
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            #expect(try await app.auditCount("admin.reset_link_issued", actor: adminID, target: id) == 1)
+            #expect(try await app.browser().get(try mail.link(to: "/password/reset")).status == .ok)
+
+            let commands = AdminCommands(config: app.config, logger: testLogger)
+            let printed = try await commands.resetLink(email: email.uppercased())
+            #expect(printed.count == 2)
+            #expect(printed.last?.hasPrefix("http://localhost/password/reset?token=") == true)
+            let url = try #require(printed.last.flatMap(URLComponents.init(string:)))
+            let form = try await app.browser().get(url.percentEncodedPath + "?" + (url.percentEncodedQuery ?? ""))
+            #expect(form.status == .ok)
+            #expect(form.text.contains("For \(email)."))
+            let byCommandLine: Int = try await app.scalar(
+                "SELECT count(*)::int FROM audit_events WHERE event = 'admin.reset_link_issued' AND actor_id IS NULL AND target_user_id = \(id)"
+            )
+            #expect(byCommandLine == 1)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try MailSink.messages(to: email).filter { $0.subject.contains("Reset") }.count == 1, "the printed link is not mailed")
+            await #expect(throws: AdminCommandError.self) { try await commands.resetLink(email: uniqueEmail("nobody")) }
+        }
+    }
+}
