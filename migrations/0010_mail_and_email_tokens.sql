@@ -1,8 +1,9 @@
 -- Mail waits here until it is delivered (a transactional outbox): a message is written in the same
 -- transaction as whatever it tells about (a reset token, a changed address), and a sender — on any
--- instance — delivers it. A sender leases a message (`leased_until`) before it sends it, so two
--- instances never send the same one; a lease that runs out (a crash mid-send) lets another retry.
--- The body is composed when it is sent, from `kind` and `params`; both are cleared once it is sent.
+-- instance — delivers it. A sender holds the row's lock (FOR UPDATE SKIP LOCKED) while it sends and
+-- records the outcome in that transaction, so two instances never send the same one, and a sender
+-- that dies mid-send releases it at once. The body is composed when it is sent, from `kind` and
+-- `params`; `params` (which may hold a link's token) is cleared once it is sent or given up.
 CREATE TABLE mail_outbox (
     id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     message_id      text        NOT NULL UNIQUE,
@@ -13,7 +14,6 @@ CREATE TABLE mail_outbox (
     created_at      timestamptz NOT NULL DEFAULT now(),
     attempts        integer     NOT NULL DEFAULT 0,
     next_attempt_at timestamptz NOT NULL DEFAULT now(),
-    leased_until    timestamptz,
     sent_at         timestamptz,
     failed_at       timestamptz,
     last_error      text

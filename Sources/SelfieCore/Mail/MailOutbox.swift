@@ -2,9 +2,8 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
-import Synchronization
 
-/// A message in the outbox, as a sender claims it.
+/// A message in the outbox, as a sender holds it.
 public struct OutboxMessage: Sendable {
     public let id: Int64
     public let messageID: String
@@ -12,6 +11,15 @@ public struct OutboxMessage: Sendable {
     public let notice: MailNotice
     /// Including this one.
     public let attempts: Int
+}
+
+/// What became of one attempt at a message.
+public enum DeliveryOutcome: Sendable, Equatable {
+    case sent
+    /// Refused for now: try again after the delay.
+    case retry(after: Duration, error: String)
+    /// Refused for good, or too many attempts: admins see it.
+    case failed(error: String)
 }
 
 /// An undelivered message, as the admin page lists it.
@@ -22,24 +30,6 @@ public struct UndeliveredMail: Sendable {
     public let attempts: Int
     public let failedAt: Date?
     public let lastError: String?
-}
-
-/// The transactional outbox: messages are written with what they tell about and delivered later,
-/// by whichever instance claims them first.
-public protocol MailOutbox: Sendable {
-    /// Queues a message on its own.
-    func enqueue(_ notice: MailNotice, to recipient: MailRecipient) async throws
-    /// The next message due, leased for `lease` so that no other sender takes it meanwhile.
-    func claimNext(lease: Duration) async throws -> OutboxMessage?
-    func markSent(_ id: Int64) async throws
-    func retry(_ id: Int64, after delay: Duration, error: String) async throws
-    func markFailed(_ id: Int64, error: String) async throws
-    /// Messages that gave up (and how many still wait), newest first.
-    func undelivered(limit: Int) async throws -> (failed: [UndeliveredMail], pending: Int)
-    /// Tells this instance's sender that mail is waiting (after a transaction that queued some).
-    func nudge()
-    /// Wakes up at a nudge, or after `timeout`.
-    func waitForNudge(timeout: Duration) async
 }
 
 extension MailNotice {
@@ -55,7 +45,15 @@ extension MailNotice {
     }
 }
 
-public final class PostgresMailOutbox: MailOutbox {
+/// The transactional outbox: a message is written in the transaction of what it tells about (a
+/// token, a changed address) and delivered afterwards by whichever instance's sender gets to it.
+///
+/// A sender holds the message's row lock (`FOR UPDATE SKIP LOCKED`) for the whole attempt and
+/// records the outcome in the same transaction: another instance skips a message being sent, and
+/// a sender that dies mid-attempt (its connection closes) releases it at once. A message can still
+/// go twice if a sender dies after the SMTP server took it and before the commit (at least once,
+/// as every outbox); its Message-ID stays the same, so a receiver can tell.
+public final class PostgresMailOutbox: Sendable {
     let client: PostgresClient
     /// Message-IDs are `random@domain` (the header adds the brackets), the From address's domain.
     let domain: String
@@ -63,7 +61,6 @@ public final class PostgresMailOutbox: MailOutbox {
     var logger: Logger { scopedLogger.current }
     private let nudges: AsyncStream<Void>
     private let nudger: AsyncStream<Void>.Continuation
-    private let waiting = Mutex(false)
 
     public init(client: PostgresClient, messageIDDomain domain: String, logger: Logger) {
         self.client = client
@@ -82,69 +79,61 @@ public final class PostgresMailOutbox: MailOutbox {
         try await connection.query(notice.insertQuery(to: recipient, domain: domain), logger: logger)
     }
 
-    public func claimNext(lease: Duration) async throws -> OutboxMessage? {
-        let seconds = Int(lease.components.seconds)
-        let rows = try await client.query(
-            """
-            UPDATE mail_outbox SET leased_until = now() + make_interval(secs => \(seconds)), attempts = attempts + 1
-            WHERE id = (
-                SELECT id FROM mail_outbox
+    /// Delivers the next message due with `deliver`, holding its row lock meanwhile, and records
+    /// what `deliver` says became of it. Returns false when nothing is due.
+    public func deliverNext(_ deliver: (OutboxMessage) async -> DeliveryOutcome) async throws -> Bool {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, message_id, recipient, recipient_name, kind, params::text, attempts + 1 FROM mail_outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-                  AND (leased_until IS NULL OR leased_until < now())
                 ORDER BY next_attempt_at, id
-                FOR UPDATE SKIP LOCKED
                 LIMIT 1
+                FOR UPDATE SKIP LOCKED
+                """,
+                logger: logger
             )
-            RETURNING id, message_id, recipient, recipient_name, kind, params::text, attempts
-            """,
-            logger: logger
-        )
-        for try await (id, messageID, recipient, name, kind, params, attempts) in rows.decode(
-            (Int64, String, String, String?, String, String, Int).self
-        ) {
-            let values = (try? JSONDecoder().decode([String: String].self, from: Data(params.utf8))) ?? [:]
-            guard let kind = MailNotice.Kind(rawValue: kind) else {
-                try await markFailed(id, error: "unknown kind of mail \(kind)")
-                return try await claimNext(lease: lease)
+            var row: (Int64, String, String, String?, String, String, Int)?
+            for try await next in rows.decode((Int64, String, String, String?, String, String, Int).self) { row = next }
+            guard let (id, messageID, recipient, name, kindName, params, attempts) = row else { return false }
+            let outcome: DeliveryOutcome
+            if let kind = MailNotice.Kind(rawValue: kindName) {
+                let values = (try? JSONDecoder().decode([String: String].self, from: Data(params.utf8))) ?? [:]
+                let message = OutboxMessage(
+                    id: id,
+                    messageID: messageID,
+                    recipient: MailRecipient(address: recipient, name: name),
+                    notice: MailNotice(kind, values),
+                    attempts: attempts
+                )
+                outcome = await deliver(message)
+            } else {
+                outcome = .failed(error: "unknown kind of mail \(kindName)")
             }
-            return OutboxMessage(
-                id: id,
-                messageID: messageID,
-                recipient: MailRecipient(address: recipient, name: name),
-                notice: MailNotice(kind, values),
-                attempts: attempts
-            )
+            try await connection.query(Self.record(outcome, of: id), logger: logger)
+            return true
         }
-        return nil
     }
 
-    public func markSent(_ id: Int64) async throws {
-        // The parameters (a token, say) are not kept once they have been delivered.
-        try await client.query(
-            "UPDATE mail_outbox SET sent_at = now(), leased_until = NULL, params = '{}' WHERE id = \(id)",
-            logger: logger
-        )
-    }
-
-    public func retry(_ id: Int64, after delay: Duration, error: String) async throws {
-        try await client.query(
+    /// The UPDATE that records an attempt. The parameters (a token, say) are not kept once the
+    /// message is delivered or given up.
+    static func record(_ outcome: DeliveryOutcome, of id: Int64) -> PostgresQuery {
+        switch outcome {
+        case .sent:
+            "UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, params = '{}' WHERE id = \(id)"
+        case .retry(let delay, let error):
             """
-            UPDATE mail_outbox SET leased_until = NULL, last_error = \(String(error.prefix(500))),
+            UPDATE mail_outbox SET attempts = attempts + 1, last_error = \(String(error.prefix(500))),
                 next_attempt_at = now() + make_interval(secs => \(Int(delay.components.seconds)))
             WHERE id = \(id)
-            """,
-            logger: logger
-        )
-    }
-
-    public func markFailed(_ id: Int64, error: String) async throws {
-        try await client.query(
             """
-            UPDATE mail_outbox SET failed_at = now(), leased_until = NULL, last_error = \(String(error.prefix(500))), params = '{}'
+        case .failed(let error):
+            """
+            UPDATE mail_outbox SET attempts = attempts + 1, failed_at = now(), last_error = \(String(error.prefix(500))), params = '{}'
             WHERE id = \(id)
-            """,
-            logger: logger
-        )
+            """
+        }
     }
 
     public func undelivered(limit: Int) async throws -> (failed: [UndeliveredMail], pending: Int) {

@@ -2,24 +2,22 @@ import Logging
 import ServiceLifecycle
 import SMTP
 
-/// Delivers the outbox: claims a due message (a lease, so no other instance sends it), composes
-/// it, hands it to the transport, and marks it sent — or schedules a retry with backoff, or marks
-/// it failed (a permanent refusal, or too many attempts), where admins see it.
+/// Delivers the outbox: takes a due message (no other instance can meanwhile), composes it, hands
+/// it to the transport, and records it sent — or schedules a retry with backoff, or gives up (a
+/// permanent refusal, or too many attempts), where admins see it.
 public struct MailSender: Service {
-    let outbox: any MailOutbox
+    let outbox: PostgresMailOutbox
     let transport: any MailTransport
     let composer: any MailComposer
     let from: MailAddress
     let logger: Logger
 
-    /// Longer than an SMTP send may take (90 s), so that a lease only runs out when its sender died.
-    static let lease: Duration = .seconds(300)
     /// How long a quiet sender waits before looking again (another instance may have queued mail).
     static let poll: Duration = .seconds(2)
     /// The wait before each retry; after the last one the message is marked failed.
     static let backoff: [Duration] = [.seconds(30), .seconds(120), .seconds(600), .seconds(1800), .seconds(7200), .seconds(21600)]
 
-    public init(outbox: any MailOutbox, configuration: MailConfiguration, composer: any MailComposer, logger: Logger) throws {
+    public init(outbox: PostgresMailOutbox, configuration: MailConfiguration, composer: any MailComposer, logger: Logger) throws {
         self.outbox = outbox
         self.transport = try configuration.makeTransport(logger: logger)
         self.composer = composer
@@ -27,7 +25,7 @@ public struct MailSender: Service {
         self.logger = logger
     }
 
-    init(outbox: any MailOutbox, transport: any MailTransport, composer: any MailComposer, from: MailAddress, logger: Logger) {
+    init(outbox: PostgresMailOutbox, transport: any MailTransport, composer: any MailComposer, from: MailAddress, logger: Logger) {
         self.outbox = outbox
         self.transport = transport
         self.composer = composer
@@ -38,9 +36,7 @@ public struct MailSender: Service {
     public func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                while !Task.isShuttingDownGracefully, let message = try await outbox.claimNext(lease: Self.lease) {
-                    await deliver(message)
-                }
+                while !Task.isShuttingDownGracefully, try await outbox.deliverNext(deliver) {}
             } catch {
                 logger.warning("the mail outbox could not be read: \(String(reflecting: error))")
             }
@@ -48,8 +44,8 @@ public struct MailSender: Service {
         }
     }
 
-    /// One attempt at one message; whatever happens is recorded in the outbox.
-    func deliver(_ message: OutboxMessage) async {
+    /// One attempt at one message: what became of it, for the outbox to record.
+    func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
         let metadata: Logger.Metadata = ["mail": "\(message.id)", "kind": "\(message.notice.kind.rawValue)", "attempt": "\(message.attempts)"]
         do {
             let composed = try composer.compose(message.notice, to: message.recipient)
@@ -62,15 +58,15 @@ public struct MailSender: Service {
                 messageID: message.messageID
             )
             try await transport.send(mail)
-            try await outbox.markSent(message.id)
             logger.info("mail delivered", metadata: metadata)
+            return .sent
         } catch let error as MailDeliveryError where !error.isPermanent && message.attempts <= Self.backoff.count {
             let delay = Self.backoff[message.attempts - 1]
             logger.warning("mail not delivered, will retry in \(delay)", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            try? await outbox.retry(message.id, after: delay, error: error.description)
+            return .retry(after: delay, error: error.description)
         } catch {
             logger.error("mail not delivered, giving up", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            try? await outbox.markFailed(message.id, error: "\(error)")
+            return .failed(error: "\(error)")
         }
     }
 }
