@@ -25,7 +25,7 @@ run: migrate
 
 ## test: the set-up plus test peers, then schemathesis on the live API, the headless-Chromium
 ## browser suite, the fault checks (PostgreSQL stopped under load, SIGTERM mid-upload), and
-## the Swift test suite (against real PostgreSQL, nanio and moto)
+## the mail outbox with two instances (scripts/mail-check.sh), and the Swift test suite (against real PostgreSQL, nanio and moto)
 test:
 	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl unzip openssl" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
@@ -34,6 +34,7 @@ test:
 	bash scripts/schemathesis.sh
 	bash scripts/e2e.sh
 	bash scripts/fault-check.sh
+	bash scripts/mail-check.sh
 	@bash scripts/test-peers.sh start
 	@set -a && . .build/test-peers/env && set +a && swift test --disable-xctest; \
 		status=$$?; bash scripts/test-peers.sh stop; exit $$status

@@ -15,6 +15,14 @@ start_scratch_server() {
     scratch_database_url="${DATABASE_URL%/*}/selfie_$name"
     runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS selfie_$name WITH (FORCE)" \
         -c "CREATE DATABASE selfie_$name OWNER selfie" >/dev/null 2>&1
+    start_instance server "$@"
+}
+
+# start_instance LOG [VAR=value …]: one more Selfie on the scratch database and blob folder of
+# start_scratch_server, on a port of its own, logging to $scratch_dir/LOG.log; sets $server and $base.
+start_instance() {
+    local log=$scratch_dir/$1.log
+    shift
     local port
     port=$(free_port)
     base="http://127.0.0.1:$port"
@@ -24,7 +32,7 @@ start_scratch_server() {
         export DATABASE_URL="$scratch_database_url" PORT="$port" PUBLIC_URL="$base" BLOB_DIR="$scratch_dir/blobs" LOG_LEVEL=warning \
             LOCKOUT_THRESHOLD=0 RATE_LIMIT_SIGN_INS_PER_MINUTE=0 RATE_LIMIT_SIGN_UPS_PER_HOUR=0 RATE_LIMIT_UPLOADS_PER_HOUR=0
         for setting in "$@"; do export "${setting?}"; done
-        exec "${SELFIE_BIN:-.build/debug/selfie}" serve --migrate >> "$scratch_dir/server.log" 2>&1
+        exec "${SELFIE_BIN:-.build/debug/selfie}" serve --migrate >> "$log" 2>&1
     ) &
     server=$!
     for _ in $(seq 1 100); do
@@ -32,7 +40,36 @@ start_scratch_server() {
         sleep 0.1
     done
     echo "selfie did not start; its log:" >&2
-    cat "$scratch_dir/server.log" >&2
+    cat "$log" >&2
+    return 1
+}
+
+# start_smtp_sink NAME: a real SMTP server (scripts/smtp_sink.py: STARTTLS with a fresh
+# self-signed certificate, AUTH required) that keeps every message under .build/NAME-smtp; sets
+# $smtp (pid), $smtp_port, $smtp_messages and the settings that point Selfie at it: "${smtp_settings[@]}".
+start_smtp_sink() {
+    local dir=.build/$1-smtp
+    rm -rf "$dir"
+    mkdir -p "$dir/messages"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" \
+        -days 2 -subj /CN=localhost -addext subjectAltName=DNS:localhost 2> "$dir/log"
+    python3 scripts/smtp_sink.py --detached --out "$dir/messages" --tls starttls --cert "$dir/cert.pem" --key "$dir/key.pem" \
+        --user selfie-sink --password sink-password >> "$dir/log" 2>&1 < /dev/null &
+    smtp=$!
+    smtp_messages=$dir/messages
+    for _ in $(seq 1 100); do
+        if [ -s "$smtp_messages/ready.json" ]; then
+            local port
+            port=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['port'])" "$smtp_messages/ready.json")
+            smtp_port=$port
+            smtp_settings=(MAIL_TRANSPORT=smtp SMTP_URL="smtp://selfie-sink:sink-password@localhost:$port"
+                SMTP_CA_FILE="$PWD/$dir/cert.pem" MAIL_FROM="Selfie <selfie@example.com>")
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "the SMTP sink did not start; its log:" >&2
+    cat "$dir/log" >&2
     return 1
 }
 
