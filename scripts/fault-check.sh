@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/scratch-server.sh
 read -r pg_version pg_cluster _ < <(pg_lsclusters -h | head -1)
-trap 'pg_ctlcluster "$pg_version" "$pg_cluster" start >/dev/null 2>&1 || true; kill ${server:-0} 2>/dev/null || true' EXIT
+trap 'pg_ctlcluster "$pg_version" "$pg_cluster" start >/dev/null 2>&1 || true; kill ${server:-} 2>/dev/null || true' EXIT
 start_scratch_server faults MAX_CONCURRENT_UPLOADS=20 MAX_CONCURRENT_UPLOADS_PER_USER=100 UPLOAD_TIMEOUT_SECONDS=10
 work=$scratch_dir
 token=$(api_token faults@example.com "fault check password")

@@ -11,8 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/scratch-server.sh
 cleanup() {
-    kill -CONT "${smtp:-0}" 2>/dev/null || true
-    kill "${first:-0}" "${second:-0}" "${smtp:-0}" 2>/dev/null || true
+    # Never `kill 0` (the whole process group, make included): only the pids that are set.
+    for pid in ${first:-} ${second:-} ${smtp:-}; do
+        kill -CONT "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+    done
 }
 trap cleanup EXIT
 start_smtp_sink mailcheck
@@ -48,7 +51,7 @@ done
 echo "the server is sending; kill -9"
 kill -9 "$first"
 wait "$first" 2>/dev/null || true
-first=0
+first=""
 kill -CONT "$smtp"
 sleep 1
 [ "$(message_ids | wc -l)" = 0 ] || { echo "a message arrived from a dead server" >&2; exit 1; }
