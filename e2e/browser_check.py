@@ -1,12 +1,21 @@
 """Drives Selfie's browser pages in headless Chromium, as a person would, and saves screenshots.
 
 Usage: browser_check.py BASE_URL SCREENSHOT_DIR
-Checks: sign up, empty gallery, upload a JPEG with a caption (progress bar), see it in the
-gallery, open it, delete it behind the confirmation, gallery empty again; sign out, sign in,
-account page with the session listed, password change (and that the new password works); an
-admin at work; "Continue with Google" against a fake provider (consent page, back signed in, the
-account page listing the link); no console errors and every form control labelled on each page.
+Checks: sign up ("check your mail"), sign in with the confirmation banner, empty gallery, upload a
+JPEG with a caption (progress bar), see it in the gallery, open it, delete it behind the
+confirmation, gallery empty again; the confirmation link from the mail (the banner goes); sign
+out, sign in, account page with the session listed, password change (and that the new password
+works); a forgotten password reset through the mailed link (another device signed out, the old
+password refused); an admin at work; "Continue with Google" against a fake provider (consent page,
+back signed in, the account page listing the link); phone photos; "Download my data" (the ZIP's
+contents) and deleting the account from its page (goodbye mail, signed out); no console errors and
+every form control labelled on each page. Mail is read from the SMTP server's folder
+(E2E_SMTP_MESSAGES, scripts/smtp_sink.py).
 """
+import glob
+import json
+import time
+import zipfile
 import http.cookiejar
 import os
 import re
@@ -35,6 +44,11 @@ options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 options.binary_location = "/usr/bin/chromium"
 driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
 driver.implicitly_wait(5)
+downloads = os.path.abspath(os.path.join(shots, "downloads"))
+os.makedirs(downloads, exist_ok=True)
+driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+mailbox = os.environ["E2E_SMTP_MESSAGES"]
+read_mail = set()
 passed = failed = 0
 
 
@@ -80,19 +94,21 @@ def click_and_wait(selector):
 
 
 def submit():
-    click_and_wait("main form button[type=submit]")
+    """Submits the page's form (not the "send it again" form of the confirmation banner)."""
+    click_and_wait("main form:not(.banner form) button[type=submit]")
 
 
 def check_page_hygiene(page):
-    # A form re-rendered with its errors answers 401/422 on purpose; Chromium logs that document
-    # load as a failed resource. Anything else at SEVERE level is a real error.
+    # A form re-rendered with its errors answers 401/422 on purpose, and a used mail link 410;
+    # Chromium logs that document load as a failed resource. Anything else at SEVERE level is a real error.
     errors = [
         e for e in driver.get_log("browser")
-        if e["level"] == "SEVERE" and not (e["source"] == "network" and (" 422 " in e["message"] or " 401 " in e["message"]))
+        if e["level"] == "SEVERE" and not (e["source"] == "network" and any(f" {s} " in e["message"] for s in (401, 410, 422)))
     ]
     check(not errors, f"{page}: no console errors {errors if errors else ''}")
+    # (An input with the `hidden` attribute is the username hint for password managers, never shown.)
     unlabeled = driver.execute_script(
-        """return [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+        """return [...document.querySelectorAll('input:not([type=hidden]):not([hidden]), select, textarea')]
              .filter(el => !(el.id && document.querySelector(`label[for="${el.id}"]`)) && !el.closest('label'))
              .map(el => el.name)"""
     )
@@ -123,6 +139,24 @@ def make_jpeg(path, sun=(255, 210, 80), size=(640, 480)):
         draw.line([(0, y), (width, y)], fill=(40 + y * 120 // height, 120 + y * 80 // height, 220 - y * 160 // height))
     draw.ellipse([width * 2 // 3, height // 8, width * 2 // 3 + width // 5, height // 8 + width // 5], fill=sun)
     image.save(path, "JPEG", quality=85)
+
+
+def wait_for_mail(to, subject):
+    """The next message, not read before, that the SMTP server accepted for `to` with `subject` in
+    its subject; returns (the text part, the first link in it)."""
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        for path in sorted(glob.glob(os.path.join(mailbox, "message-*.json"))):
+            if path in read_mail:
+                continue
+            message = json.load(open(path))
+            if to in message["rcpt_tos"] and subject in message["headers"]["subject"]:
+                read_mail.add(path)
+                text = next(p["text"] for p in message["parts"] if p["content_type"] == "text/plain")
+                link = re.search(r"https?://\S+", text)
+                return text, link.group(0) if link else None
+        time.sleep(0.2)
+    raise AssertionError(f"no mail to {to} about {subject!r} within 15 s")
 
 
 class OtherDevice:
@@ -156,8 +190,16 @@ try:
 
     fill({"full_name": "Ada Lovelace", "email": email, "password": "first password 1", "password_confirmation": "first password 1"})
     submit()
-    check(driver.current_url.startswith(base + "/gallery"), "sign-up lands on the gallery")
+    check("Check your mail" in driver.page_source and email in driver.page_source, "sign-up asks to check the mail")
+    shot("02a-signup-check-your-mail")
+    _, confirmation_link = wait_for_mail(email, "Confirm your email address")
+    check(confirmation_link is not None and "/verify-email?token=" in confirmation_link, "the confirmation mail carries its link")
+    driver.get(base + "/signin")
+    fill({"email": email, "password": "first password 1"})
+    submit()
+    check(driver.current_url.startswith(base + "/gallery"), "sign-in lands on the gallery")
     check("Hello, Ada" in driver.page_source, "gallery greets the new user")
+    check("Confirm your email address" in driver.page_source, "a banner asks to confirm the address")
     check("Your gallery is empty." in driver.page_source, "empty gallery invites the first upload")
     shot("02-gallery-empty")
 
@@ -186,7 +228,7 @@ try:
     shot("03b-gallery-two-photos")
     driver.find_element(By.PARTIAL_LINK_TEXT, "Sunset, later").click()
     driver.find_element(By.LINK_TEXT, "Delete this photo…").click()
-    click_and_wait("main form button[type=submit]")
+    submit()
     driver.get(base + "/gallery")
 
     driver.find_element(By.CSS_SELECTOR, ".gallery a").click()
@@ -196,10 +238,20 @@ try:
     driver.find_element(By.LINK_TEXT, "Delete this photo…").click()
     check("Delete this photo?" in driver.page_source, "delete asks for confirmation")
     shot("05-delete-confirmation")
-    click_and_wait("main form button[type=submit]")
+    submit()
     check("The photo was deleted." in driver.page_source, "delete confirms")
     check("Your gallery is empty." in driver.page_source, "the gallery is empty again")
     shot("06-gallery-empty-again")
+
+    # The link from the mail: a page with a button (mail scanners that open links confirm nothing).
+    driver.get(confirmation_link)
+    check_page_hygiene("confirm email")
+    shot("06b-confirm-email")
+    submit()
+    check("Your email address is confirmed." in driver.page_source, "the link confirms the address")
+    check("open the link we sent" not in driver.page_source, "the banner is gone")
+    driver.get(confirmation_link)
+    check("This link does not work any more" in driver.page_source, "the link works once")
 
     click_and_wait("header form button")
     check("You are signed out." in driver.page_source, "sign-out confirms")
@@ -227,11 +279,43 @@ try:
     check(not phone.is_signed_in(), "the other device was signed out by the password change")
     shot("09-password-changed")
 
+    wait_for_mail(email, "Your Selfie password was changed")
+    check(True, "a notice of the password change is mailed")
+
     click_and_wait("header form button")
     driver.get(base + "/signin")
     fill({"email": email, "password": "second password 2"})
     submit()
     check("/gallery" in driver.current_url, "the new password signs in")
+    click_and_wait("header form button")
+
+    # A forgotten password: the link arrives by mail; the new password ends every session.
+    phone = OtherDevice(email, "second password 2")
+    check(phone.is_signed_in(), "another device is signed in before the reset")
+    driver.get(base + "/signin")
+    driver.find_element(By.LINK_TEXT, "Forgot your password?").click()
+    check_page_hygiene("forgot password")
+    fill({"email": email})
+    submit()
+    check("Check your mail" in driver.page_source, "the form says to check the mail, whoever asks")
+    shot("09b-forgot-password-sent")
+    _, reset_link = wait_for_mail(email, "Reset your Selfie password")
+    driver.get(reset_link)
+    check_page_hygiene("reset password")
+    shot("09c-reset-password")
+    fill({"new_password": "third password 3", "new_password_confirmation": "third password 3"})
+    submit()
+    check("Your password was changed and every session was signed out." in driver.page_source, "the reset confirms")
+    check(not phone.is_signed_in(), "the reset signed the other device out")
+    fill({"email": email, "password": "second password 2"})
+    submit()
+    check("The email, username or password is incorrect." in driver.page_source, "the old password no longer works")
+    fill({"email": email, "password": "third password 3"})
+    submit()
+    check("/gallery" in driver.current_url, "the new password signs in")
+    driver.get(reset_link)
+    check("This link does not work any more" in driver.page_source, "the reset link works once")
+    driver.get(base + "/gallery")
     click_and_wait("header form button")
 
     # The admin (created with `selfie admin create`) finds that user, disables them, sees the audit entry.
@@ -254,7 +338,7 @@ try:
     driver.find_element(By.PARTIAL_LINK_TEXT, "Disable account").click()
     check("Disable account?" in driver.page_source, "disabling asks for confirmation")
     shot("13-admin-confirm-disable")
-    click_and_wait("main form button[type=submit]")
+    submit()
     check("The account was updated." in driver.page_source and "disabled" in driver.page_source, "the user is disabled")
     driver.find_element(By.LINK_TEXT, "Audit log").click()
     check_page_hygiene("audit log")
@@ -304,6 +388,32 @@ try:
     check(size[:2] == [800, 1200] and ".jpg?" in size[2], f"the photo page shows the upright display copy {size[:2]}")
     check("Download the original" in driver.page_source, "the owner can download the original")
     shot("19-photo-page-upright")
+
+    # "Download my data": the browser saves a ZIP with both originals and account.json.
+    driver.get(base + "/account")
+    driver.execute_script("document.getElementById('your-data').scrollIntoView()")
+    driver.find_element(By.LINK_TEXT, "Download my data").click()
+    WebDriverWait(driver, 20).until(lambda _: [f for f in os.listdir(downloads) if f.endswith(".zip")])
+    archive_path = os.path.join(downloads, next(f for f in os.listdir(downloads) if f.endswith(".zip")))
+    with zipfile.ZipFile(archive_path) as archive:
+        names = archive.namelist()
+        check(archive.testzip() is None, f"the ZIP reads back intact {names}")
+        account = json.loads(archive.read("account.json"))
+        sizes = sorted(archive.getinfo(n).file_size for n in names if n != "account.json")
+    originals = sorted(os.path.getsize(p) for p in (sideways, heic))
+    check(sizes == originals, f"the ZIP holds both originals, byte for byte the size uploaded {sizes}")
+    check(account["email"] == "gail.google@example.com" and len(account["photos"]) == 2,
+          "account.json holds the account and its two photos")
+
+    # Deleting the account from its page (signed in with Google a moment ago: no password to enter).
+    driver.execute_script("document.getElementById('delete-account').scrollIntoView()")
+    shot("20-account-delete")
+    click_and_wait("#delete-account button[type=submit]")
+    check("Your account, your photos and your sessions were deleted." in driver.page_source, "deleting the account confirms")
+    driver.get(base + "/gallery")
+    check(driver.current_url.startswith(base + "/signin"), "the deleted account is signed out")
+    wait_for_mail("gail.google@example.com", "Your Selfie account was deleted")
+    check(True, "a goodbye mail is sent")
 finally:
     driver.quit()
 

@@ -83,8 +83,9 @@ struct AccountDeletionAndExportTests {
 
             let deleted = try await browser.submit("/account/delete", from: "/account", [("current_password", "correct horse battery")])
             #expect(deleted.status == .seeOther)
-            #expect(deleted.location == "/?notice=account-deleted")
+            #expect(deleted.location == "/signin?notice=account-deleted")
             #expect(deleted.setCookieHeader(named: "selfie_session")?.contains("Max-Age=0") == true)
+            #expect(try await browser.get(deleted.location ?? "").text.contains("Your account, your photos and your sessions were deleted."))
             #expect(try await app.scalar("SELECT count(*)::int FROM users WHERE email = \(email)", as: Int.self) == 0)
             #expect(try await app.photoCount() == 0)
             #expect(try await app.blobs.list().isEmpty, "every blob is gone")

@@ -166,7 +166,7 @@ struct AccountPagesController {
             return try await render(context: context, errors: problems, in: .deletion).response(from: request, context: context)
         }
         context.logger.info("account deleted by its owner", metadata: ["user": "\(context.user.id)"])
-        var response = Response.seeOther(WebPath.home(notice: .accountDeleted))
+        var response = Response.seeOther(WebPath.signIn(notice: .accountDeleted))
         response.setCookie(cookies.clearedSession())
         return response
     }

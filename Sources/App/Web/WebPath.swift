@@ -36,7 +36,6 @@ enum WebPath {
     static func signIn(returningTo path: String) -> String { "\(signIn)?next=\(PercentEncoding.encode(path))" }
     static func signIn(notice: Notice) -> String { "\(signIn)?notice=\(notice.rawValue)" }
     static func gallery(notice: Notice) -> String { "\(gallery)?notice=\(notice.rawValue)" }
-    static func home(notice: Notice) -> String { "\(home)?notice=\(notice.rawValue)" }
     static func gallery(before photoID: Int64) -> String { "\(gallery)?before=\(photoID)" }
     static func account(notice: Notice) -> String { "\(account)?notice=\(notice.rawValue)" }
     static func photo(_ publicID: String) -> String { "\(photos)/\(PercentEncoding.encode(publicID))" }
