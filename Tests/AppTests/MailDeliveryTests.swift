@@ -126,6 +126,23 @@ struct MailDeliveryTests {
         }
     }
 
+    @Test("an idle sender waits between looks at the outbox: a few transactions in five seconds, not a busy loop")
+    func idleSenderStaysIdle() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            // One message through first: the sender has been through its wait at least once.
+            let email = uniqueEmail("idle")
+            _ = try await app.browser().submitSignUp(name: "Idle", email: email)
+            _ = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
+            try await Task.sleep(for: .seconds(3))
+            let commits = "SELECT xact_commit::int FROM pg_stat_database WHERE datname = current_database()" as PostgresQuery
+            let before = try await app.scalar(commits, as: Int.self)
+            try await Task.sleep(for: .seconds(5))
+            let after = try await app.scalar(commits, as: Int.self)
+            // Polling every 2 s is about three transactions (the statistics arrive within a second).
+            #expect(after - before < 40, "\(after - before) transactions in 5 s while nothing was queued")
+        }
+    }
+
     @Test("a message being sent is skipped by other senders; when its sender dies mid-send the lock goes with it and another delivers it once")
     func senderDiesMidSend() async throws {
         try await withFreshDatabase { database in

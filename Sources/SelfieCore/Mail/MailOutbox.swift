@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// A message in the outbox, as a sender holds it.
 public struct OutboxMessage: Sendable {
@@ -59,14 +60,13 @@ public final class PostgresMailOutbox: Sendable {
     let domain: String
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
-    private let nudges: AsyncStream<Void>
-    private let nudger: AsyncStream<Void>.Continuation
+    /// Set when this instance queues mail, so that its sender looks at once.
+    private let nudged = Atomic<Bool>(false)
 
     public init(client: PostgresClient, messageIDDomain domain: String, logger: Logger) {
         self.client = client
         self.domain = domain
         self.scopedLogger = ScopedLogger(logger)
-        (nudges, nudger) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     public func enqueue(_ notice: MailNotice, to recipient: MailRecipient) async throws {
@@ -165,17 +165,16 @@ public final class PostgresMailOutbox: Sendable {
         )
     }
 
-    public func nudge() { nudger.yield() }
+    public func nudge() { nudged.store(true, ordering: .releasing) }
 
+    /// Returns when this instance has queued mail since the last call, after `timeout`, or when the
+    /// task is cancelled. (A flag looked at every 100 ms: nothing here can end early for good, as a
+    /// finished stream would, and turn the sender's wait into a busy loop.)
     public func waitForNudge(timeout: Duration) async {
-        let nudges = self.nudges
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await _ in nudges { return }
-            }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if nudged.exchange(false, ordering: .acquiringAndReleasing) { return }
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { return }
         }
     }
 }

@@ -36,8 +36,9 @@ public struct MailSender: Service {
     public func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                while !Task.isShuttingDownGracefully, try await outbox.deliverNext(deliver) {}
+                while !Task.isShuttingDownGracefully, !Task.isCancelled, try await outbox.deliverNext(deliver) {}
             } catch {
+                if Task.isCancelled { break }
                 logger.warning("the mail outbox could not be read: \(String(reflecting: error))")
             }
             await cancelWhenGracefulShutdown { await outbox.waitForNudge(timeout: Self.poll) }
