@@ -77,7 +77,7 @@ public func buildApplication(
         logger: logger
     )
     if let port = config.metricsPort {
-        app.addServices(MetricsServer.make(port: port, logger: logger))
+        app.addServices(MetricsServer.make(host: config.metricsHost, port: port, logger: logger))
     }
     app.beforeServerStarts {
         switch policy {
@@ -104,6 +104,7 @@ func buildRouter(
     let core = services.core
     let pages = services.pages
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(config: config))

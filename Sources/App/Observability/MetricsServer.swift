@@ -2,9 +2,10 @@ import Hummingbird
 import Logging
 import SelfieCore
 
-/// `/metrics` for Prometheus on its own port, bound to 127.0.0.1: never on the public port.
+/// `/metrics` for Prometheus on its own port, bound to 127.0.0.1 unless `METRICS_HOST` says otherwise
+/// (a container's interface, for a Prometheus beside it): never on the public port.
 enum MetricsServer {
-    static func make(port: Int, logger: Logger) -> some ApplicationProtocol {
+    static func make(host: String, port: Int, logger: Logger) -> some ApplicationProtocol {
         let router = Router()
         router.get("/metrics") { _, _ in
             Response(
@@ -13,6 +14,6 @@ enum MetricsServer {
                 body: .init(byteBuffer: ByteBuffer(string: AppMetrics.exposition()))
             )
         }
-        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+        return Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
     }
 }

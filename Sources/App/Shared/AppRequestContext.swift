@@ -5,8 +5,13 @@ import NIOCore
 /// the connection, before any surface adds what it needs (a session, an app key, a token).
 struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    /// Peer IP address as seen on the socket.
-    let remoteAddress: String
+    /// The TCP peer's IP address.
+    let peerAddress: String
+    /// The client's IP address: the peer's, or behind a trusted proxy the one it names
+    /// (`ClientAddressMiddleware`).
+    var remoteAddress: String
+    /// `https` when the client connected over TLS (to a trusted proxy that says so), else `http`.
+    var scheme = "http"
     /// The connection, to close it when a refused request's body will not be read.
     let channel: any Channel
 
@@ -16,7 +21,8 @@ struct AppRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? ""
+        self.peerAddress = source.channel.remoteAddress?.ipAddress ?? ""
+        self.remoteAddress = peerAddress
         self.channel = source.channel
     }
 }

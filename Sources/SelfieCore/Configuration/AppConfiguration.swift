@@ -36,8 +36,17 @@ public struct AppConfiguration: Sendable {
     public var tokenLifetime: Duration
     /// Lockout and rate limits (`LOCKOUT_*`, `RATE_LIMIT_*`).
     public var protection: ProtectionConfiguration
-    /// When set, Prometheus metrics are served on this port (127.0.0.1 only) at /metrics.
+    /// When set, Prometheus metrics are served on this port at /metrics, on `metricsHost`.
     public var metricsPort: Int?
+    /// `METRICS_HOST`: the interface of the metrics port (127.0.0.1 unless a container needs more).
+    public var metricsHost = "127.0.0.1"
+    /// `TRUSTED_PROXIES`: whose `Forwarded` / `X-Forwarded-*` headers are believed.
+    public var trustedProxies = TrustedProxies.none
+    /// `LOG_FORMAT`: `text` (one readable line) or `json` (one object per line).
+    public var logFormat = LogFormat.text
+    /// `DRAIN_SECONDS`: after SIGTERM, how long `/readyz` answers 503 (so that load balancers stop
+    /// sending) before the listener closes; in-flight requests then finish.
+    public var drainGrace: Duration = .seconds(3)
     /// Sign-in with Apple, Google, an OpenID Connect issuer, Facebook, Twitter (all off by default).
     public var social: SocialConfiguration
     /// How mail is sent (`MAIL_TRANSPORT`, `SMTP_URL`, `SMTP_CA_FILE`, `MAIL_FROM`) and whether sign-in
@@ -166,12 +175,37 @@ public struct AppConfiguration: Sendable {
         let protection = ProtectionConfiguration.load(value: value, problems: &problems)
         let social = SocialConfiguration.load(value: value, problems: &problems)
         let mail = MailConfiguration.load(value: value, problems: &problems)
+        var trustedProxies = TrustedProxies.none
+        if let raw = value("TRUSTED_PROXIES") {
+            let (parsed, invalid) = TrustedProxies.parse(raw)
+            if invalid.isEmpty {
+                trustedProxies = parsed
+            } else {
+                problems.append("TRUSTED_PROXIES must list addresses or CIDR blocks (10.0.0.0/8, fd00::/8), not \(invalid.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+        }
+        let metricsHost = value("METRICS_HOST") ?? "127.0.0.1"
+        if IPAddress(metricsHost) == nil {
+            problems.append("METRICS_HOST must be an IP address to listen on (0.0.0.0 for every interface), got \"\(metricsHost)\"")
+        }
+        var logFormat = LogFormat.text
+        if let raw = value("LOG_FORMAT") {
+            if let format = LogFormat(rawValue: raw.lowercased()) { logFormat = format } else {
+                problems.append("LOG_FORMAT must be text or json, got \"\(raw)\"")
+            }
+        }
+        var drainGrace = Duration.seconds(3)
+        if let raw = value("DRAIN_SECONDS") {
+            if let seconds = Int(raw), (0...300).contains(seconds) { drainGrace = .seconds(seconds) } else {
+                problems.append("DRAIN_SECONDS must be a whole number of seconds from 0 to 300, got \"\(raw)\"")
+            }
+        }
         var metricsPort: Int?
         if let raw = value("METRICS_PORT") {
-            if let parsed = Int(raw), (1...65535).contains(parsed) {
+            if let parsed = Int(raw), (1...65535).contains(parsed), parsed != port {
                 metricsPort = parsed
             } else {
-                problems.append("METRICS_PORT must be a port number, got \"\(raw)\"")
+                problems.append("METRICS_PORT must be a port number other than PORT's, got \"\(raw)\"")
             }
         }
         var tokenLifetime = Duration.seconds(86400)
@@ -186,7 +220,7 @@ public struct AppConfiguration: Sendable {
         guard problems.isEmpty, let secretKey, let database, let apiAuthName, let apiAuthPassword, let blobStore else {
             throw ConfigurationError(problems: problems)
         }
-        return AppConfiguration(
+        var configuration = AppConfiguration(
             host: host,
             port: port,
             publicURL: publicURL,
@@ -203,7 +237,18 @@ public struct AppConfiguration: Sendable {
             social: social,
             mail: mail
         )
+        configuration.metricsHost = metricsHost
+        configuration.trustedProxies = trustedProxies
+        configuration.logFormat = logFormat
+        configuration.drainGrace = drainGrace
+        return configuration
     }
+}
+
+/// How log lines are written (`LOG_FORMAT`).
+public enum LogFormat: String, Sendable {
+    case text
+    case json
 }
 
 /// Start-up refused: every variable that is missing or invalid, one per line.

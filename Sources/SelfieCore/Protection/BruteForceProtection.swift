@@ -129,8 +129,10 @@ public struct BruteForceProtection: Sendable {
         try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
     }
 
-    /// Counts one attempt at `action` from `client`; throws once the window's limit is passed.
-    public func consume(_ action: Action, client address: String) async throws {
+    /// Counts one attempt at `action` from `client` (an IPv6 client by its /64); throws once the
+    /// window's limit is passed.
+    public func consume(_ action: Action, client clientAddress: String) async throws {
+        let address = ClientAddress.rateLimitKey(for: clientAddress)
         let (limit, window): (Int, Int) = switch action {
         case .signIn: (configuration.signInsPerMinute, 60)
         case .signUp: (configuration.signUpsPerHour, 3600)
