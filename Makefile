@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: help setup build migrate run test e2e schemathesis clean
+.PHONY: help setup build migrate run test e2e schemathesis clean container-check
 
 help:
 	@echo "make run    install what is missing, start PostgreSQL, migrate, serve on http://127.0.0.1:8080"
@@ -51,3 +51,9 @@ schemathesis: build
 
 clean:
 	rm -rf .build
+
+## container-check: builds the container image (Dockerfile) and tries it end to end with compose.yaml
+## (sign up, upload, the photo's S3 URL, non-root, healthy); prints image size, build and start-up
+## times. Not part of `make test`: the release build inside Docker takes ~20 min on 2 cores.
+container-check:
+	bash scripts/container-check.sh

@@ -5,14 +5,16 @@
 #  2. Fifty uploads trickling in a byte at a time: those beyond the server's cap are refused at
 #     once (429), the rest end at the upload deadline (408), memory stays flat (peak RSS < 150 MB)
 #     and the server keeps answering.
-#  3. SIGTERM during a slow upload: the upload finishes (200), then the server exits.
+#  3. SIGTERM during a slow upload: /readyz turns 503 at once while /livez and new requests are
+#     still served for DRAIN_SECONDS, then the listener closes; the upload finishes (200), then
+#     the server exits.
 # Used by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/scratch-server.sh
 read -r pg_version pg_cluster _ < <(pg_lsclusters -h | head -1)
 trap 'pg_ctlcluster "$pg_version" "$pg_cluster" start >/dev/null 2>&1 || true; kill ${server:-} 2>/dev/null || true' EXIT
-start_scratch_server faults MAX_CONCURRENT_UPLOADS=20 MAX_CONCURRENT_UPLOADS_PER_USER=100 UPLOAD_TIMEOUT_SECONDS=10
+start_scratch_server faults MAX_CONCURRENT_UPLOADS=20 MAX_CONCURRENT_UPLOADS_PER_USER=100 UPLOAD_TIMEOUT_SECONDS=10 DRAIN_SECONDS=2
 work=$scratch_dir
 token=$(api_token faults@example.com "fault check password")
 
@@ -122,8 +124,19 @@ python3 -c 'import sys; from PIL import Image; Image.effect_noise((900, 700), 90
 curl -s -o "$work/upload.json" -w '%{http_code}' --limit-rate 200k -H "Authorization: Token token=$token" \
     -F "image=@$work/photo.jpg;type=application/octet-stream" -F "title=in flight" "$base/api/upload_photo" > "$work/upload.status" &
 upload=$!
-sleep 1.5
+sleep 1
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz")" = 200 ] || { echo "/readyz was not 200 before SIGTERM" >&2; exit 1; }
 kill -TERM "$server"
+sleep 0.3
+ready=$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz")
+live=$(curl -s -o /dev/null -w '%{http_code}' "$base/livez")
+page=$(curl -s -o /dev/null -w '%{http_code}' "$base/signin")
+echo "while draining: /readyz $ready, /livez $live, /signin $page"
+[ "$ready/$live/$page" = "503/200/200" ] || { echo "expected 503/200/200 while draining" >&2; exit 1; }
+sleep 2.5
+closed=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$base/livez" || true)
+echo "after the grace: a new connection gets ${closed:-nothing} (000: refused)"
+[ "$closed" = 000 ] || { echo "the listener still took a new connection after the grace" >&2; exit 1; }
 wait $upload || true
 status=$(cat "$work/upload.status")
 for _ in $(seq 1 100); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done

@@ -58,15 +58,16 @@ public func buildApplication(
     _ config: AppConfiguration,
     paths: ResourcePaths = ResourcePaths(),
     migrations policy: PendingMigrationPolicy = .refuse,
+    draining: Draining = Draining(),
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     let services = try await AppServices(config, paths: paths, logger: logger)
-    let router = try buildRouter(config: config, paths: paths, services: services, logger: logger)
     let migrator = Migrator(
         client: services.core.postgres,
         migrations: try Migrator.loadMigrations(from: paths.migrations),
         logger: logger
     )
+    let router = try buildRouter(config: config, paths: paths, services: services, health: (migrator, draining), logger: logger)
     var app = Application(
         router: router,
         // Idle (and slow) connections are closed after a minute; the rest of a refused upload may
@@ -99,6 +100,7 @@ func buildRouter(
     config: AppConfiguration,
     paths: ResourcePaths,
     services: AppServices,
+    health: (migrator: Migrator, draining: Draining),
     logger: Logger
 ) throws -> Router<AppRequestContext> {
     let core = services.core
@@ -113,7 +115,7 @@ func buildRouter(
     router.add(middleware: WebErrorMiddleware<AppRequestContext>(pages: pages))
 
     // Health, static files and signed media: no session, no key.
-    HealthController(database: core.postgres).addRoutes(to: router)
+    HealthController(database: core.postgres, migrator: health.migrator, draining: health.draining).addRoutes(to: router)
     services.assets.addRoutes(to: router)
     MediaController(blobs: core.photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
         .addRoutes(to: router)
@@ -156,4 +158,20 @@ func buildRouter(
         .addRoutes(to: forms)
     HomeController().addRoutes(to: forms)
     return router
+}
+
+/// Builds the server and runs it until SIGTERM or SIGINT, then shuts down in order: `/readyz`
+/// turns 503 for `DRAIN_SECONDS`, the listener closes, in-flight requests finish, background
+/// work stops.
+public func serve(_ config: AppConfiguration, migrations policy: PendingMigrationPolicy, logger: Logger) async throws {
+    let draining = Draining()
+    let app = try await buildApplication(config, migrations: policy, draining: draining, logger: logger)
+    let group = ServiceGroup(
+        configuration: .init(
+            services: [app, DrainService(draining: draining, grace: config.drainGrace, logger: logger)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+    )
+    try await group.run()
 }

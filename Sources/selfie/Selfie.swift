@@ -30,9 +30,8 @@ struct Serve: AsyncParsableCommand {
         limitMallocArenas()
         let config = try loadConfiguration()
         let logger = makeLogger(config)
-        let app = try await buildApplication(config, migrations: migrate ? .apply : .refuse, logger: logger)
         do {
-            try await app.runService()
+            try await serve(config, migrations: migrate ? .apply : .refuse, logger: logger)
         } catch let error as MigrationError {
             exitWithMessage("selfie: \(error)")
         }

@@ -19,6 +19,38 @@ struct HealthAndErrorTests {
         }
     }
 
+    @Test("/livez answers while the process runs; /readyz is 503 while draining (after SIGTERM) and when a migration is pending")
+    func readiness() async throws {
+        let draining = Draining()
+        try await withTestApp(draining: draining) { app in
+            let ready = try await app.client.execute(uri: "/readyz", method: .get)
+            #expect(ready.status == .ok)
+            #expect(ready.text == #"{"status":"ok"}"#)
+            #expect(ready.headers[.cacheControl] == "no-store")
+
+            // A migration the database has not had (as when a newer instance is rolled out first).
+            let newest = try await app.scalar("SELECT max(version) FROM schema_migrations", as: Int.self)
+            let name = try await app.scalar("SELECT name FROM schema_migrations WHERE version = \(newest)", as: String.self)
+            let checksum = try await app.scalar("SELECT checksum FROM schema_migrations WHERE version = \(newest)", as: String.self)
+            try await app.scalar("DELETE FROM schema_migrations WHERE version = \(newest) RETURNING 1", as: Int.self)
+            let behind = try await app.client.execute(uri: "/readyz", method: .get)
+            #expect(behind.status == .serviceUnavailable)
+            #expect(behind.text == #"{"status":"schema not current"}"#)
+            try await app.scalar(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (\(newest), \(name), \(checksum)) RETURNING 1", as: Int.self
+            )
+            #expect(try await app.client.execute(uri: "/readyz", method: .get).status == .ok)
+
+            draining.begin()
+            let drainingAnswer = try await app.client.execute(uri: "/readyz", method: .get)
+            #expect(drainingAnswer.status == .serviceUnavailable)
+            #expect(drainingAnswer.text == #"{"status":"draining"}"#)
+            let live = try await app.client.execute(uri: "/livez", method: .get)
+            #expect(live.status == .ok && live.text == #"{"status":"ok"}"#)
+            #expect(try await app.client.execute(uri: "/signin", method: .get).status == .ok, "requests are still served while draining")
+        }
+    }
+
     @Test("/healthz answers 503 within its deadline when the database is unreachable")
     func databaseUnreachable() async throws {
         // Nothing listens on port 1: every connection attempt is refused.
@@ -26,14 +58,21 @@ struct HealthAndErrorTests {
         var config = try AppConfiguration.testing(database: unreachable)
         config.logLevel = .critical
         let services = try await AppServices(config, paths: ResourcePaths(root: repositoryRoot), logger: testLogger)
-        let router = try buildRouter(config: config, paths: ResourcePaths(root: repositoryRoot), services: services, logger: testLogger)
+        let migrator = Migrator(client: services.core.postgres, migrations: try Migrator.loadMigrations(from: "\(repositoryRoot)/migrations"), logger: testLogger)
+        let router = try buildRouter(
+            config: config, paths: ResourcePaths(root: repositoryRoot), services: services, health: (migrator, Draining()), logger: testLogger
+        )
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [services.core.postgres, services.core.http], logger: testLogger)
         try await app.test(.live) { client in
             let started = ContinuousClock.now
             let health = try await client.execute(uri: "/healthz", method: .get)
             #expect(health.status == .serviceUnavailable)
             #expect(health.text == #"{"status":"unavailable"}"#)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            let ready = try await client.execute(uri: "/readyz", method: .get)
+            #expect(ready.status == .serviceUnavailable)
+            #expect(ready.text == #"{"status":"database unavailable"}"#)
+            #expect(try await client.execute(uri: "/livez", method: .get).status == .ok, "the process itself is alive")
+            #expect(ContinuousClock.now - started < .seconds(8))
         }
     }
 

@@ -75,6 +75,7 @@ let testLogger: Logger = {
 /// Boots the whole application (`buildApplication`) on a fresh database and drives it over HTTP.
 func withTestApp<T: Sendable>(
     configure: @Sendable (inout AppConfiguration) throws -> Void = { _ in },
+    draining: Draining = Draining(),
     logger: Logger = testLogger,
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
@@ -82,7 +83,7 @@ func withTestApp<T: Sendable>(
         var settings = try AppConfiguration.testing(database: database)
         try configure(&settings)
         let config = settings
-        let app = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), logger: logger)
+        let app = try await buildApplication(config, paths: ResourcePaths(root: repositoryRoot), draining: draining, logger: logger)
         defer {
             if case .filesystem(let directory) = config.blobStore { try? FileManager.default.removeItem(atPath: directory) }
         }

@@ -72,7 +72,8 @@ struct SMTPSink: Sendable {
         let process = try ChildProcess(arguments: arguments, log: log)
         let ready = directory.appendingPathComponent("ready.json")
         let clock = ContinuousClock()
-        let giveUp = clock.now + .seconds(20)
+        // Generous: Python starting under a full parallel test run on two cores can take a while.
+        let giveUp = clock.now + .seconds(60)
         while clock.now < giveUp {
             if let data = try? Data(contentsOf: ready),
                 let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -83,10 +84,11 @@ struct SMTPSink: Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
+        let state = process.isRunning ? "not ready after 60 s" : "exited"
         await process.stop()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: directory)
-        throw TestSetupError("The SMTP sink did not start: \(output)")
+        throw TestSetupError("The SMTP sink did not start (\(state), status \(await process.waitForExit())): \(output)")
     }
 
     private func stop() async {
