@@ -179,15 +179,16 @@ struct MailDeliveryTests {
                     composer: composer,
                     logger: testLogger
                 )
-                group.addTask { try await sender.run() }
-                try await Task.sleep(for: .seconds(3))
-                #expect(try MailSink.messages(to: email).isEmpty, "the other sender skips a message being sent")
+                try await whileSending([sender]) {
+                    try await Task.sleep(for: .seconds(3))
+                    #expect(try MailSink.messages(to: email).isEmpty, "the other sender skips a message being sent")
 
-                // The first sender's process dies: its connection (and the row lock) goes with it.
-                try await surviving.query("SELECT pg_terminate_backend(\(pid))")
-                let delivered = try await MailSink.waitForMessage(to: email, subject: "password was changed")
-                #expect(delivered.messageID == "<\(messageID)>", "the same message, not a new one")
-                try await Task.sleep(for: .seconds(3))
+                    // The first sender's process dies: its connection (and the row lock) goes with it.
+                    try await surviving.query("SELECT pg_terminate_backend(\(pid))")
+                    let delivered = try await MailSink.waitForMessage(to: email, subject: "password was changed")
+                    #expect(delivered.messageID == "<\(messageID)>", "the same message, not a new one")
+                    try await Task.sleep(for: .seconds(3))
+                }
                 #expect(try MailSink.messages(to: email).count == 1)
                 let rows = try await surviving.query("SELECT attempts, sent_at IS NOT NULL FROM mail_outbox WHERE recipient = \(email)")
                 for try await (attempts, sent) in rows.decode((Int, Bool).self) {
@@ -204,34 +205,50 @@ struct MailDeliveryTests {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in
             let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", publicURL: app.config.publicURL)
             let recipients = (0..<40).map { _ in uniqueEmail("many") }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var clients: [PostgresClient] = []
-                for _ in 0..<2 {
-                    let client = PostgresClient(configuration: app.config.database.clientConfiguration, backgroundLogger: testLogger)
-                    clients.append(client)
-                    group.addTask { await client.run() }
-                    let sender = try MailSender(
+            let clients = (0..<2).map { _ in PostgresClient(configuration: app.config.database.clientConfiguration, backgroundLogger: testLogger) }
+            try await withThrowingTaskGroup(of: Void.self) { running in
+                for client in clients { running.addTask { await client.run() } }
+                let senders = try clients.map { client in
+                    try MailSender(
                         outbox: PostgresMailOutbox(client: client, messageIDDomain: "selfie.test", logger: testLogger),
                         configuration: app.config.mail,
                         composer: composer,
                         logger: testLogger
                     )
-                    group.addTask { try await sender.run() }
                 }
-                let queue = PostgresMailOutbox(client: clients[0], messageIDDomain: "selfie.test", logger: testLogger)
-                for recipient in recipients {
-                    try await queue.enqueue(.passwordChanged, to: MailRecipient(address: recipient, name: nil))
+                try await whileSending(senders) {
+                    let queue = PostgresMailOutbox(client: clients[0], messageIDDomain: "selfie.test", logger: testLogger)
+                    for recipient in recipients {
+                        try await queue.enqueue(.passwordChanged, to: MailRecipient(address: recipient, name: nil))
+                    }
+                    for recipient in recipients {
+                        try await MailSink.waitForMessage(to: recipient, subject: "password was changed", timeout: .seconds(30))
+                    }
                 }
-                for recipient in recipients {
-                    try await MailSink.waitForMessage(to: recipient, subject: "password was changed", timeout: .seconds(30))
-                }
-                group.cancelAll()
+                running.cancelAll()
             }
             try await Task.sleep(for: .seconds(1))
             let received = try recipients.flatMap { try MailSink.messages(to: $0) }
             #expect(received.count == recipients.count, "one message each, none twice")
             #expect(Set(received.map(\.messageID)).count == recipients.count)
         }
+    }
+}
+
+/// Runs `senders` while `body` runs, then stops them and waits until they have: before their
+/// PostgreSQL clients stop (a sender asking a stopped client for a connection would wait forever,
+/// which is why an instance's service group stops the sender first too).
+func whileSending(_ senders: [MailSender], _ body: () async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for sender in senders { group.addTask { try await sender.run() } }
+        do {
+            try await body()
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+        group.cancelAll()
+        try await group.waitForAll()
     }
 }
 

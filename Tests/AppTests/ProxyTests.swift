@@ -77,6 +77,16 @@ struct ProxyTests {
         #expect(ClientAddress.rateLimitKey(for: "::ffff:198.51.100.7") == "198.51.100.7")
     }
 
+    /// Two sign-ups an hour per client address (no other limit), behind the proxies `trusting` lists.
+    static func twoSignUpsAnHour(trusting proxies: String) -> @Sendable (inout AppConfiguration) -> Void {
+        { config in
+            config.trustedProxies = TrustedProxies.parse(proxies).0
+            config.protection = ProtectionConfiguration()
+            config.protection.signInsPerMinute = 0
+            config.protection.signUpsPerHour = 2
+        }
+    }
+
     /// Signs up through the API as the client `forwardedFor` says (behind the test client's 127.0.0.1).
     static func signUp(_ app: TestApp, forwardedFor: String) async throws -> HTTPResponse.Status {
         let api = app.api
@@ -91,12 +101,7 @@ struct ProxyTests {
 
     @Test("behind a trusted proxy each client has its own sign-up limit (an IPv6 client per /64)")
     func limitsPerClientBehindProxy() async throws {
-        try await withTestApp(configure: { config in
-            config.trustedProxies = TrustedProxies.parse("127.0.0.1/32, ::1/128").0
-            config.protection = ProtectionConfiguration()
-            config.protection.signInsPerMinute = 0
-            config.protection.signUpsPerHour = 2
-        }) { app in
+        try await withTestApp(configure: Self.twoSignUpsAnHour(trusting: "127.0.0.1/32, ::1/128")) { app in
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.7") == .ok)
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.7") == .ok)
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.7") == .tooManyRequests, "the first client is at its limit")
@@ -112,12 +117,7 @@ struct ProxyTests {
 
     @Test("from an untrusted peer a forged X-Forwarded-For changes nothing: every request counts against the peer")
     func spoofedHeaderIgnored() async throws {
-        try await withTestApp(configure: { config in
-            config.trustedProxies = TrustedProxies.parse("10.0.0.0/8").0
-            config.protection = ProtectionConfiguration()
-            config.protection.signInsPerMinute = 0
-            config.protection.signUpsPerHour = 2
-        }) { app in
+        try await withTestApp(configure: Self.twoSignUpsAnHour(trusting: "10.0.0.0/8")) { app in
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.1") == .ok)
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.2") == .ok)
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.3") == .tooManyRequests)

@@ -118,7 +118,7 @@ struct SMTPFailureTests {
     func connectTimeout() async throws {
         try await SMTPSink.with(.init(unreachable: true)) { sink in
             var configuration = try SMTPDeliveryTests.configuration("smtp://127.0.0.1:\(sink.port)?starttls=off", trusting: sink)
-            configuration.timeouts = .init(connect: .milliseconds(600), reply: .seconds(30), total: .seconds(30))
+            configuration.timeouts = .init(connect: .milliseconds(600), reply: .seconds(120), total: .seconds(120))
             let clock = ContinuousClock()
             let start = clock.now
             let error = try await self.send(configuration)
@@ -126,7 +126,7 @@ struct SMTPFailureTests {
             #expect(error?.kind == .timeout, "\(String(describing: error))")
             #expect(error?.isPermanent == false)
             #expect(elapsed >= .milliseconds(600))
-            #expect(elapsed < .seconds(10), "well before the 30 s the other limits allow (a loaded machine is slow to start a send)")
+            #expect(elapsed < .seconds(60), "well before the 120 s the other limits allow (a loaded machine is slow to start a send)")
         }
     }
 
@@ -134,7 +134,7 @@ struct SMTPFailureTests {
     func replyTimeout() async throws {
         try await SMTPSink.with(.init(silent: true)) { sink in
             var configuration = try SMTPDeliveryTests.configuration("smtp://127.0.0.1:\(sink.port)?starttls=off", trusting: sink)
-            configuration.timeouts = .init(connect: .seconds(5), reply: .milliseconds(800), total: .seconds(30))
+            configuration.timeouts = .init(connect: .seconds(120), reply: .milliseconds(800), total: .seconds(120))
             let clock = ContinuousClock()
             let start = clock.now
             let error = try await self.send(configuration)
@@ -142,7 +142,7 @@ struct SMTPFailureTests {
             #expect(error?.kind == .timeout)
             #expect(error?.isPermanent == false)
             #expect(elapsed >= .milliseconds(800))
-            #expect(elapsed < .seconds(10), "well before the 30 s the other limits allow (a loaded machine is slow to start a send)")
+            #expect(elapsed < .seconds(60), "well before the 120 s the other limits allow (a loaded machine is slow to start a send)")
         }
     }
 
@@ -150,14 +150,14 @@ struct SMTPFailureTests {
     func totalTimeout() async throws {
         try await SMTPSink.with(.init(silent: true)) { sink in
             var configuration = try SMTPDeliveryTests.configuration("smtp://127.0.0.1:\(sink.port)?starttls=off", trusting: sink)
-            configuration.timeouts = .init(connect: .seconds(5), reply: .seconds(30), total: .milliseconds(700))
+            configuration.timeouts = .init(connect: .seconds(120), reply: .seconds(120), total: .milliseconds(700))
             let clock = ContinuousClock()
             let start = clock.now
             let error = try await self.send(configuration)
             let elapsed = clock.now - start
             #expect(error?.kind == .timeout)
             #expect(elapsed >= .milliseconds(700))
-            #expect(elapsed < .seconds(10), "well before the 30 s the other limits allow (a loaded machine is slow to start a send)")
+            #expect(elapsed < .seconds(60), "well before the 120 s the other limits allow (a loaded machine is slow to start a send)")
         }
     }
 
@@ -180,7 +180,8 @@ struct SMTPFailureTests {
             let start = clock.now
             task.cancel()
             let error = await task.value
-            #expect(clock.now - start < .seconds(2))
+            // Well before the 30 s reply limit that would otherwise end it (a loaded machine is slow).
+            #expect(clock.now - start < .seconds(15))
             #expect(error?.isPermanent == false)
         }
     }
