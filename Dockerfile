@@ -19,7 +19,8 @@ WORKDIR /src
 # (Package.resolved is not committed; the glob copies it when the build context has one.)
 COPY Package.swift Package.resolve[d] ./
 RUN swift package resolve
-# Tests/ only because the manifest names the test targets' folders; they are not compiled.
+# Tests/ only because the manifest names the test targets' folders: .dockerignore sends them
+# empty (SwiftPM warns about that), so a change to a test does not rebuild the image.
 COPY Sources ./Sources
 COPY Tests ./Tests
 # The Swift runtime and Foundation are linked in, so the runtime image needs no toolchain.
@@ -49,8 +50,8 @@ ENV HOST=0.0.0.0 \
     PORT=8080 \
     LOG_LEVEL=info
 EXPOSE 8080
-# /livez asks only "is the process serving?" (/healthz also asks PostgreSQL, and a database outage
-# should give 503s, not an unhealthy container).
+# /livez: 200 while the process runs (restart it when not). Not /readyz or /healthz: those ask
+# PostgreSQL too, and a database outage should give 503s, not a restarted server.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
     CMD curl -fsS -o /dev/null "http://127.0.0.1:${PORT:-8080}/livez" || exit 1
 CMD ["selfie", "serve", "--migrate"]

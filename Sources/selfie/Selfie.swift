@@ -227,9 +227,7 @@ func loadConfiguration() throws -> AppConfiguration {
 }
 
 func makeLogger(_ config: AppConfiguration) -> Logger {
-    var logger = Logger(label: "selfie")
-    logger.logLevel = config.logLevel
-    return logger
+    Logger.selfie(format: config.logFormat, level: config.logLevel)
 }
 
 func exitWithMessage(_ message: String) -> Never {

@@ -71,6 +71,7 @@ struct APITokenMiddleware: RouterMiddleware {
         var context = context
         context.apiToken = token
         context.origin = RequestOrigin(request, remoteAddress: context.remoteAddress)
+        RequestFacts.signedIn(token.user.id)
         return try await next(request, context)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SelfieCore
+import Synchronization
 
 /// Logs one line per request — method, path, the *names* of its query parameters, status and
 /// duration — and makes the request's logger (with its id) the one every repository and service
@@ -17,20 +18,23 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let started = ContinuousClock.now
-        return try await RequestLogger.$current.withValue(context.logger) {
-            do {
-                let response = try await next(request, context)
-                log(request, context: context, status: response.status.code, since: started)
-                return response
-            } catch {
-                let status = (error as? any HTTPResponseError)?.status.code ?? 500
-                log(request, context: context, status: status, since: started)
-                throw error
+        let facts = RequestFacts()
+        return try await RequestFacts.$current.withValue(facts) {
+            try await RequestLogger.$current.withValue(context.logger) {
+                do {
+                    let response = try await next(request, context)
+                    log(request, context: context, status: response.status.code, facts: facts, since: started)
+                    return response
+                } catch {
+                    let status = (error as? any HTTPResponseError)?.status.code ?? 500
+                    log(request, context: context, status: status, facts: facts, since: started)
+                    throw error
+                }
             }
         }
     }
 
-    private func log(_ request: Request, context: Context, status: Int, since started: ContinuousClock.Instant) {
+    private func log(_ request: Request, context: Context, status: Int, facts: RequestFacts, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
@@ -39,6 +43,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             "hb.response.status": "\(status)",
             "duration_ms": "\((milliseconds * 10).rounded() / 10)",
         ]
+        if let route = context.endpointPath { metadata["route"] = "\(route)" }
+        if let user = facts.userID { metadata["user"] = "\(user)" }
         let keys = Self.queryKeys(of: request)
         if !keys.isEmpty { metadata["hb.request.query_keys"] = "\(keys.joined(separator: ","))" }
         context.logger.log(level: level, "request", metadata: metadata)
@@ -52,4 +58,15 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return seen
     }
+}
+
+/// What the handlers learn about a request that its log line reports: who is signed in.
+final class RequestFacts: Sendable {
+    @TaskLocal static var current: RequestFacts?
+    private let user = Mutex<Int64?>(nil)
+
+    var userID: Int64? { user.withLock { $0 } }
+
+    /// Records the signed-in user of the current request (a session or an API token).
+    static func signedIn(_ id: Int64) { current?.user.withLock { $0 = id } }
 }

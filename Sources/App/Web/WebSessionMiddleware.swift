@@ -20,6 +20,7 @@ struct WebSessionMiddleware: RouterMiddleware {
         context.hasStaleSession = !sessionToken.isEmpty
         if !sessionToken.isEmpty, let session = try await accounts.session(forToken: sessionToken) {
             context.session = session
+            RequestFacts.signedIn(session.user.id)
             context.hasStaleSession = false
             context.csrfToken = csrf.token(forSession: session.sessionID)
         } else if let visitor = request.cookies[BrowserCookies.visitorName]?.value, visitor.count == 22 {

@@ -42,6 +42,8 @@ public struct AppConfiguration: Sendable {
     public var metricsHost = "127.0.0.1"
     /// `TRUSTED_PROXIES`: whose `Forwarded` / `X-Forwarded-*` headers are believed.
     public var trustedProxies = TrustedProxies.none
+    /// `LOG_FORMAT`: `text` (one readable line) or `json` (one object per line).
+    public var logFormat = LogFormat.text
     /// `DRAIN_SECONDS`: after SIGTERM, how long `/readyz` answers 503 (so that load balancers stop
     /// sending) before the listener closes; in-flight requests then finish.
     public var drainGrace: Duration = .seconds(3)
@@ -186,6 +188,12 @@ public struct AppConfiguration: Sendable {
         if IPAddress(metricsHost) == nil {
             problems.append("METRICS_HOST must be an IP address to listen on (0.0.0.0 for every interface), got \"\(metricsHost)\"")
         }
+        var logFormat = LogFormat.text
+        if let raw = value("LOG_FORMAT") {
+            if let format = LogFormat(rawValue: raw.lowercased()) { logFormat = format } else {
+                problems.append("LOG_FORMAT must be text or json, got \"\(raw)\"")
+            }
+        }
         var drainGrace = Duration.seconds(3)
         if let raw = value("DRAIN_SECONDS") {
             if let seconds = Int(raw), (0...300).contains(seconds) { drainGrace = .seconds(seconds) } else {
@@ -232,6 +240,7 @@ public struct AppConfiguration: Sendable {
         configuration.metricsHost = metricsHost
         configuration.trustedProxies = trustedProxies
         configuration.drainGrace = drainGrace
+        configuration.logFormat = logFormat
         return configuration
     }
 }
@@ -250,4 +259,10 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 /// A single variable's value was rejected; `reason` completes "NAME …".
 public struct InvalidValue: Error {
     public let reason: String
+}
+
+/// How log lines are written (`LOG_FORMAT`).
+public enum LogFormat: String, Sendable {
+    case text
+    case json
 }
