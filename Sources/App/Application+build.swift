@@ -61,12 +61,23 @@ public func buildApplication(
     draining: Draining = Draining(),
     logger: Logger
 ) async throws -> some ApplicationProtocol {
+    // The schema first, on a client of its own, before any service runs: were the refusal thrown
+    // while the background services start, they would be cancelled mid-query, and a query on a
+    // client that has stopped waits for ever (the process would hang instead of exiting).
+    let migrations = try Migrator.loadMigrations(from: paths.migrations)
+    try await PostgresClient.withClient(config.database, logger: logger) { client in
+        let migrator = Migrator(client: client, migrations: migrations, logger: logger)
+        switch policy {
+        case .apply:
+            let applied = try await migrator.migrate()
+            logger.info("database schema up to date (\(applied.count) migration(s) applied now)")
+        case .refuse:
+            let pending = try await migrator.pending()
+            guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.label)) }
+        }
+    }
     let services = try await AppServices(config, paths: paths, logger: logger)
-    let migrator = Migrator(
-        client: services.core.postgres,
-        migrations: try Migrator.loadMigrations(from: paths.migrations),
-        logger: logger
-    )
+    let migrator = Migrator(client: services.core.postgres, migrations: migrations, logger: logger)
     let router = try buildRouter(config: config, paths: paths, services: services, health: (migrator, draining), logger: logger)
     var app = Application(
         router: router,
@@ -79,16 +90,6 @@ public func buildApplication(
     )
     if let port = config.metricsPort {
         app.addServices(MetricsServer.make(host: config.metricsHost, port: port, logger: logger))
-    }
-    app.beforeServerStarts {
-        switch policy {
-        case .apply:
-            let applied = try await migrator.migrate()
-            logger.info("database schema up to date (\(applied.count) migration(s) applied now)")
-        case .refuse:
-            let pending = try await migrator.pending()
-            guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.label)) }
-        }
     }
     return app
 }
