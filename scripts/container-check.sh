@@ -86,12 +86,6 @@ if ! docker info > /dev/null 2>&1; then
     docker info > /dev/null 2>&1 || fail "dockerd did not answer within 30 s; see $logs/dockerd.log"
 fi
 
-for port in 8080 9000; do
-    if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then
-        fail "127.0.0.1:$port is taken (compose.yaml publishes Selfie on 8080 and the S3 store on 9000)"
-    fi
-done
-
 bash scripts/container-base-images.sh
 
 # --- 2. The image, from a clean snapshot --------------------------------------------------------
@@ -100,6 +94,22 @@ git -C "$repo" archive HEAD | tar -x -C "$work/src"
 for recipe in Dockerfile .dockerignore compose.yaml deploy; do
     if [ -e "$recipe" ]; then cp -r "$recipe" "$work/src/"; fi
 done
+
+# Fresh secrets for this run only, exported (never on a command line); compose.yaml requires them.
+export SECRET_KEY API_AUTH_NAME=selfie-ios API_AUTH_PASSWORD POSTGRES_PASSWORD S3_ACCESS_KEY=selfie S3_SECRET_KEY
+SECRET_KEY=$(openssl rand -hex 32)
+API_AUTH_PASSWORD=$(openssl rand -hex 16)
+POSTGRES_PASSWORD=$(openssl rand -hex 24)
+S3_SECRET_KEY=$(openssl rand -hex 24)
+# What an interrupted earlier run may have left (containers, volumes), then the ports, before the
+# long build rather than after it.
+compose down -v --remove-orphans > "$logs/down-before.log" 2>&1 || true
+for port in 8080 9000; do
+    if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then
+        fail "127.0.0.1:$port is taken (compose.yaml publishes Selfie on 8080 and the S3 store on 9000)"
+    fi
+done
+
 log "building selfie:local from HEAD $(git -C "$repo" rev-parse --short HEAD) (~20 min without cache; log: $logs/build.log)"
 build_start=$(date +%s)
 DOCKER_BUILDKIT=1 docker build --progress=plain -t selfie:local "$work/src" > "$logs/build.log" 2>&1 ||
@@ -107,12 +117,6 @@ DOCKER_BUILDKIT=1 docker build --progress=plain -t selfie:local "$work/src" > "$
 build_seconds=$(($(date +%s) - build_start))
 
 # --- 3. Up, timed until the sign-in page is served ------------------------------------------------
-# Fresh secrets for this run only, exported (never on a command line); compose.yaml requires them.
-export SECRET_KEY API_AUTH_NAME=selfie-ios API_AUTH_PASSWORD POSTGRES_PASSWORD S3_ACCESS_KEY=selfie S3_SECRET_KEY
-SECRET_KEY=$(openssl rand -hex 32)
-API_AUTH_PASSWORD=$(openssl rand -hex 16)
-POSTGRES_PASSWORD=$(openssl rand -hex 24)
-S3_SECRET_KEY=$(openssl rand -hex 24)
 base=http://127.0.0.1:8080
 
 log "docker-compose up -d"
@@ -121,7 +125,7 @@ compose_started=1
 compose up -d --no-build > "$logs/compose.log" 2>&1 || { cat "$logs/compose.log" >&2; fail "docker-compose up failed"; }
 signin_status=000
 for _ in $(seq 1 900); do
-    signin_status=$(curl -s -o /dev/null -w '%{http_code}' "$base/signin" || true)
+    signin_status=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "$base/signin" || true)
     [ "$signin_status" = 200 ] && break
     sleep 0.2
 done
@@ -138,7 +142,7 @@ no_config() { :; }
 request() {
     local config=$1 output=$2
     shift 2
-    "$config" | curl -sS -K - -o "$output" -w '%{http_code}' "$@" || true
+    "$config" | curl -sS --max-time 60 -K - -o "$output" -w '%{http_code}' "$@" || true
 }
 json() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))$2)" "$1"; }
 # aescrypt PLAINTEXT: the password as the iOS app sends it (AES-256-CBC, key = SHA-256 of the app
