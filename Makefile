@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: help setup build migrate run test e2e schemathesis clean container-check
+.PHONY: help setup build migrate run test e2e schemathesis clean container-check multi-instance-check
 
 help:
 	@echo "make run    install what is missing, start PostgreSQL, migrate, serve on http://127.0.0.1:8080"
@@ -57,3 +57,8 @@ clean:
 ## times. Not part of `make test`: the release build inside Docker takes ~20 min on 2 cores.
 container-check:
 	bash scripts/container-check.sh
+
+## multi-instance-check: two instances behind nginx on one PostgreSQL and one S3 peer: shared
+## sessions, photos and lockout; a rolling restart under load; kill -9 under uploads
+multi-instance-check: build
+	bash scripts/multi-instance-check.sh

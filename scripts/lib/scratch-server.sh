@@ -19,12 +19,13 @@ start_scratch_server() {
 }
 
 # start_instance LOG [VAR=value …]: one more Selfie on the scratch database and blob folder of
-# start_scratch_server, on a port of its own, logging to $scratch_dir/LOG.log; sets $server and $base.
+# start_scratch_server, on a port of its own ($INSTANCE_PORT, else a free one), logging to
+# $scratch_dir/LOG.log; sets $server and $base.
 start_instance() {
     local log=$scratch_dir/$1.log
     shift
     local port
-    port=$(free_port)
+    port=${INSTANCE_PORT:-$(free_port)}
     base="http://127.0.0.1:$port"
     # Settings are exported in a subshell, not passed to `env`: the database URL carries a
     # password, and a program's arguments are visible to everyone in `ps`.
