@@ -21,9 +21,21 @@ base="http://127.0.0.1:$port"
 jar="$work/cookies"
 token() { curl -s -b "$jar" -c "$jar" "$base$1" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1; }
 curl -s -b "$jar" -c "$jar" -o /dev/null -d "_csrf=$(token /signup)&full_name=Bench&email=bench@example.com&password=bench+password+1&password_confirmation=bench+password+1" "$base/signup"
+# Sign-up asks to confirm the address; signing in does not wait for it.
+curl -s -b "$jar" -c "$jar" -o /dev/null -d "_csrf=$(token /signin)&email=bench@example.com&password=bench+password+1" "$base/signin"
 upload_token=$(token /photos/new)
-# a JPEG header and random bytes: libmagic says image/jpeg
-{ printf '\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00'; head -c $((size * 1024 * 1024 - 20)) /dev/urandom; } > "$work/photo.jpg"
+# A real JPEG of few pixels padded to SIZE MiB with comment segments of random bytes: the parser
+# and the store see the whole size, the renditions stay quick.
+python3 - "$work/photo.jpg" "$size" <<'PY'
+import io, os, sys
+from PIL import Image
+buffer = io.BytesIO()
+Image.new("RGB", (96, 64), (30, 120, 200)).save(buffer, "JPEG")
+jpeg = buffer.getvalue()
+segments = int(sys.argv[2]) * 1024 * 1024 // 65537
+padding = b"".join(b"\xff\xfe" + (65535).to_bytes(2, "big") + os.urandom(65533) for _ in range(segments))
+open(sys.argv[1], "wb").write(jpeg[:2] + padding + jpeg[2:])
+PY
 
 idle=$(awk '/VmRSS/ {print $2}' /proc/$server/status)
 start=$(date +%s.%N)
