@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: help setup build migrate run test e2e schemathesis clean container-check multi-instance-check
+.PHONY: help setup build migrate run test e2e schemathesis clean container-check multi-instance-check pgbouncer-check
 
 help:
 	@echo "make run    install what is missing, start PostgreSQL, migrate, serve on http://127.0.0.1:8080"
@@ -62,3 +62,7 @@ container-check:
 ## sessions, photos and lockout; a rolling restart under load; kill -9 under uploads
 multi-instance-check: build
 	bash scripts/multi-instance-check.sh
+
+## pgbouncer-check: Selfie through PgBouncer in transaction mode (docs/SCALING.md)
+pgbouncer-check: build
+	bash scripts/pgbouncer-check.sh
