@@ -115,7 +115,7 @@ public struct CoreServices: Sendable {
         return [
             postgres,
             http,
-            PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger) {
+            PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger, sharedThrough: postgres) {
                 try await protection.deleteExpired()
                 try await signInFlows.deleteExpired()
                 try await emails.deleteExpiredTokens()
@@ -123,7 +123,7 @@ public struct CoreServices: Sendable {
                 let count = try await sessions.deleteExpired() + tokens.deleteExpired()
                 if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
             },
-            PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger) {
+            PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger, sharedThrough: postgres) {
                 _ = try await sweeper.sweep()
             },
             PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
