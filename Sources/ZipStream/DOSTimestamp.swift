@@ -17,25 +17,14 @@ struct DOSTimestamp: Sendable {
         let earliest: Int64 = 315_532_800  // 1980-01-01T00:00:00Z
         let latest: Int64 = 4_354_819_198  // 2107-12-31T23:59:58Z
         let clamped = min(max(seconds, earliest), latest)
-        let days = clamped / 86_400
-        let secondOfDay = clamped % 86_400
-        let (year, month, day) = Self.civilDate(daysSince1970: days)
-        date = UInt16((year - 1980) << 9 | month << 5 | day)
-        let hour = secondOfDay / 3600, minute = secondOfDay % 3600 / 60, second = secondOfDay % 60
-        time = UInt16(hour << 11 | minute << 5 | second / 2)
+        let parts = Self.utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(clamped)))
+        date = UInt16((parts.year! - 1980) << 9 | parts.month! << 5 | parts.day!)
+        time = UInt16(parts.hour! << 11 | parts.minute! << 5 | parts.second! / 2)
     }
 
-    /// Proleptic Gregorian date from a day count (Howard Hinnant's days-to-civil algorithm).
-    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        return calendar
+    }()
 }

@@ -27,7 +27,7 @@ struct JSONLogTests {
             #expect(try await app.api.getPhotos(token: token).status == .ok)
             #expect(try await app.client.execute(uri: "/no/such/page?secret=1", method: .get).status == .notFound)
             // A message with quotes, a newline and a control character stays one line of valid JSON.
-            logger.warning("odd \"message\"\nsecond line \u{07}", metadata: ["note": "tab\there"])
+            logger.warning("odd \"message\"\nsecond line \u{07}", metadata: ["note": "tab\there", "user": "inf"])
             return token
         }
         let all = lines.withLock { $0 }
@@ -58,6 +58,7 @@ struct JSONLogTests {
         let odd = try #require(objects.first { ($0["message"] as? String)?.hasPrefix("odd") == true })
         #expect(odd["message"] as? String == "odd \"message\"\nsecond line \u{07}")
         #expect(odd["note"] as? String == "tab\there")
+        #expect(odd["user_id"] as? String == "inf", "a number field that is not a number stays a string")
     }
 
     @Test("LOG_FORMAT is text or json; anything else refuses to start")

@@ -56,7 +56,7 @@ struct JSONLogHandler: LogHandler {
             Self.appendString(known?.name ?? key, to: &line)
             line += ":"
             let text = Self.flatten(value)
-            if known?.number == true, Double(text) != nil, !text.isEmpty {
+            if known?.number == true, Self.isJSONNumber(text) {
                 line += text
             } else {
                 Self.appendString(text, to: &line)
@@ -64,6 +64,12 @@ struct JSONLogHandler: LogHandler {
         }
         line += "}\n"
         write(line)
+    }
+
+    /// Plain decimal numbers only (`Double` would also take `nan` and `inf`, which JSON has not).
+    static func isJSONNumber(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (48...57).contains($0) }
+            && Double(text) != nil
     }
 
     static func flatten(_ value: Logger.Metadata.Value) -> String {

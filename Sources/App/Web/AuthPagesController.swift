@@ -76,7 +76,7 @@ struct AuthPagesController {
             ],
             links: [.init(href: WebPath.signIn, label: "Sign in")]
         )
-        return try pages.render(.message, title: "Check your mail", page: page, context: context)
+        return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
     }
 

@@ -38,7 +38,7 @@ struct MailLinkPagesController {
             paragraphs: ["Confirm that \(email) is your address, so that Selfie can reach you (to reset a forgotten password, for one)."],
             button: .init(action: WebPath.verifyEmail, token: token, label: "Confirm \(email)")
         )
-        return try pages.render(.message, title: "Confirm your email address", page: page, context: context)
+        return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
     }
 
@@ -105,7 +105,7 @@ struct MailLinkPagesController {
             ],
             links: [.init(href: WebPath.signIn, label: "Back to sign in")]
         )
-        return try pages.render(.message, title: "Check your mail", page: page, context: context)
+        return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
     }
 
@@ -169,7 +169,7 @@ struct MailLinkPagesController {
             paragraphs: ["Your Selfie account will use \(email) from now on: for signing in, and for mail from Selfie."],
             button: .init(action: WebPath.confirmEmailChange, token: token, label: "Use \(email)")
         )
-        return try pages.render(.message, title: "Confirm your new address", page: page, context: context)
+        return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
     }
 
@@ -200,7 +200,7 @@ struct MailLinkPagesController {
                 ? [.init(href: WebPath.forgotPassword, label: "Mail me a new link")]
                 : [.init(href: WebPath.account, label: "Go to your account"), .init(href: WebPath.signIn, label: "Sign in")]
         )
-        return try pages.render(.message, title: "This link does not work any more", page: page, context: context, status: .gone)
+        return try pages.renderMessage(page, context: context, status: .gone)
             .response(from: request, context: context)
     }
 }

@@ -90,6 +90,11 @@ struct PageRenderer: Sendable {
     }
 
     /// An error page, with the signed-in user in the header when there is one.
+    /// A message page (`Templates/message.mustache`), titled by its heading.
+    func renderMessage(_ page: MessagePage, context: some PageContext, status: HTTPResponse.Status = .ok) throws -> HTML {
+        try render(.message, title: page.heading, page: page, context: context, status: status)
+    }
+
     func renderError(status: HTTPResponse.Status, message: String, user: User? = nil) -> HTML {
         struct ErrorPage: Sendable {
             let code: Int

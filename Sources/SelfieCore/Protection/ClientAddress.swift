@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -142,7 +143,7 @@ public struct ClientAddress: Sendable, Equatable {
             }
         } else {
             for entry in xForwardedFor.flatMap({ $0.split(separator: ",") }).reversed() {
-                guard let hop = Self.address(fromNode: entry.blankTrimmed()) else { break }
+                guard let hop = Self.address(fromNode: entry.trimmingCharacters(in: .whitespaces)) else { break }
                 client = hop.description
                 if !trusted.trusts(hop) { break }
             }
@@ -151,7 +152,7 @@ public struct ClientAddress: Sendable, Equatable {
     }
 
     private static func scheme(from value: some StringProtocol) -> String? {
-        switch value.blankTrimmed().lowercased() {
+        switch value.trimmingCharacters(in: .whitespaces).lowercased() {
         case "https": "https"
         case "http": "http"
         default: nil
@@ -182,11 +183,11 @@ public struct ClientAddress: Sendable, Equatable {
         func finishPair() {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.count == 2 {
-                var value = parts[1].blankTrimmed()
+                var value = parts[1].trimmingCharacters(in: .whitespaces)
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                     value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
                 }
-                current[parts[0].blankTrimmed().lowercased()] = value
+                current[parts[0].trimmingCharacters(in: .whitespaces).lowercased()] = value
             }
             pair = ""
         }
@@ -215,15 +216,5 @@ public struct ClientAddress: Sendable, Equatable {
     public static func rateLimitKey(for address: String) -> String {
         guard let parsed = IPAddress(address)?.unmapped else { return address }
         return parsed.isIPv6 ? "\(parsed.masked(to: 64))/64" : parsed.description
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (optional whitespace in HTTP fields).
-    fileprivate func blankTrimmed() -> String {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return String(text)
     }
 }
