@@ -27,7 +27,7 @@ run: migrate
 ## browser suite, the fault checks (PostgreSQL stopped under load, SIGTERM mid-upload), and
 ## the mail outbox with two instances (scripts/mail-check.sh), and the Swift test suite (against real PostgreSQL, nanio and moto)
 test:
-	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl unzip openssl" bash scripts/bootstrap.sh
+	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl unzip openssl librsvg2-bin zbar-tools" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	swift build $(SWIFT_BUILD_FLAGS)
 	bash scripts/secrets-check.sh

@@ -65,6 +65,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // RFC 4226/6238 one-time passwords, Base32, otpauth:// URIs and hashed recovery codes.
+        .target(name: "OneTimePassword", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // WebAuthn Level 2 relying party: a CBOR reader, authenticator data, ES256/RS256 COSE keys.
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // QR Code model 2 (byte mode, versions 1–40) rendered as SVG: TOTP enrolment on the server.
+        .target(name: "QRCode"),
         // The domain: accounts, photos, storage, providers, admin, audit, protection, database.
         // It knows nothing of HTTP serving: no Hummingbird here (HummingbirdBcrypt is a
         // standalone bcrypt module that does not depend on the framework).
@@ -76,6 +88,8 @@ let package = Package(
                 "MultipartStream",
                 "SMTP",
                 "ZipStream",
+                "OneTimePassword",
+                "WebAuthn",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -95,6 +109,9 @@ let package = Package(
             name: "App",
             dependencies: [
                 "SelfieCore",
+                "QRCode",
+                "OneTimePassword",
+                "WebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -171,5 +188,20 @@ let package = Package(
             name: "ZipStreamTests",
             dependencies: ["ZipStream", .product(name: "NIOCore", package: "swift-nio")]
         ),
+            // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
+        .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword"]),
+        // Known byte sequences, an independent Python authenticator (cbor2 + cryptography) and
+        // ceremonies recorded from Chromium's virtual authenticator (Fixtures/, read from disk).
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: [
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        // Symbols compared with segno's and read back by zbarimg from rsvg-convert's rendering.
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
     ]
 )
