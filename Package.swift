@@ -157,6 +157,7 @@ let package = Package(
                 "Imaging",
                 "FakeProviders",
                 "SMTP",
+                "OneTimePassword",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -137,12 +137,13 @@ func buildRouter(
         pages: pages,
         cookies: cookies,
         protection: core.protection,
+        secondFactor: core.secondFactor,
         providers: core.social.providers.oidcConfigurations.map(ProviderButton.init)
     )
     auth.addRoutes(to: forms)
     SocialPagesController(social: core.social, auth: auth, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, providerReturns: web, signedIn: signedIn)
-    AccountPagesController(
+    let account = AccountPagesController(
         accounts: core.accounts,
         emails: core.emails,
         deletion: core.deletion,
@@ -150,8 +151,21 @@ func buildRouter(
         social: core.social,
         pages: pages,
         cookies: cookies,
+        protection: core.protection,
+        secondFactor: core.secondFactor,
+        passkeys: core.passkeys
+    )
+    account.addRoutes(to: signedIn)
+    SecondFactorPagesController(
+        secondFactor: core.secondFactor,
+        auth: auth,
+        account: account,
+        pages: pages,
+        cookies: cookies,
         protection: core.protection
-    ).addRoutes(to: signedIn)
+    ).addRoutes(forms: forms, signedIn: signedIn)
+    PasskeyPagesController(passkeys: core.passkeys, auth: auth, protection: core.protection)
+        .addRoutes(forms: forms, signedIn: signedIn)
     MailLinkPagesController(emails: core.emails, pages: pages, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, signedIn: signedIn)
     PhotoPagesController(photos: core.photos, pages: pages, protection: core.protection).addRoutes(to: signedIn)

@@ -28,6 +28,8 @@ public struct CoreServices: Sendable {
     public let emails: AccountEmails
     public let deletion: AccountDeletion
     public let export: DataExport
+    public let secondFactor: SecondFactorService
+    public let passkeys: PasskeyService
 
     public init(_ config: AppConfiguration, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
@@ -95,6 +97,21 @@ public struct CoreServices: Sendable {
         let adminRows = PostgresAdminRepository(client: postgres, logger: logger)
         deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
         export = DataExport(photos: photoRows, blobs: blobs, identities: identities, audit: audit, logger: logger)
+        secondFactor = SecondFactorService(
+            store: PostgresSecondFactorStore(client: postgres, scopedLogger: ScopedLogger(logger)),
+            box: TOTPSecretBox(secretKey: config.secretKey),
+            users: users,
+            protection: protection,
+            audit: audit,
+            issuer: "Selfie"
+        )
+        passkeys = PasskeyService(
+            store: PostgresPasskeyStore(client: postgres, scopedLogger: ScopedLogger(logger)),
+            users: users,
+            audit: audit,
+            publicURL: config.publicURL,
+            relyingPartyName: "Selfie"
+        )
         admin = AdminService(
             admin: adminRows,
             accounts: accounts,
@@ -103,6 +120,7 @@ public struct CoreServices: Sendable {
             appKeys: appKeys,
             blobs: blobs,
             audit: audit,
+            secondFactor: secondFactor,
             logger: logger
         )
     }
@@ -111,7 +129,9 @@ public struct CoreServices: Sendable {
     /// (expired sessions, tokens, counters, sign-in flows, mail links, delivered mail; orphan blobs) and renditions for photos
     /// stored before renditions existed.
     public func backgroundServices(logger: Logger) -> [any Service] {
-        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox) = (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox)
+        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor) = (
+            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor
+        )
         return [
             postgres,
             http,
@@ -120,6 +140,7 @@ public struct CoreServices: Sendable {
                 try await signInFlows.deleteExpired()
                 try await emails.deleteExpiredTokens()
                 try await outbox.deleteDelivered(olderThanDays: 30)
+                try await secondFactor.deleteExpired()
                 let count = try await sessions.deleteExpired() + tokens.deleteExpired()
                 if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
             },

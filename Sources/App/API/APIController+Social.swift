@@ -18,7 +18,8 @@ extension APIController {
         default: credential = .idToken(try fields.require("id_token"), nonce: try fields.optional("nonce"))
         }
         let identity = try await social.verify(provider: provider, credential, origin: context.origin)
-        let (credentials, _) = try await social.account(for: identity, origin: context.origin)
+        let (account, _) = try await social.account(for: identity, origin: context.origin)
+        let credentials = try await secondFactor.completeSignIn(account, code: try fields.optional("otp"), countsAsAttempt: true, origin: context.origin)
         let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
         return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
     }
@@ -65,18 +66,24 @@ extension APIController {
 
     func login(_ request: Request, context: AppKeyContext) async throws -> Response {
         try await registerLoginShaped(request, context: context) {
-            let (accessType, passkey, passcode, _) = try await registerLoginFields(request)
-            let credentials: UserCredentials
+            let (accessType, passkey, passcode, fields) = try await registerLoginFields(request)
+            let account: UserCredentials
             switch accessType {
             case 0:
                 do {
-                    credentials = try await accounts.authenticate(login: passkey, password: passcode, origin: context.origin)
+                    account = try await accounts.authenticate(login: passkey, password: passcode, origin: context.origin)
                 } catch AccountError.invalidCredentials {
                     throw AppError(.unauthorized, "Login failed. Incorrect credentials")
                 }
             default:
-                credentials = try await providerAccount(accessType, passkey, passcode, mode: .signInOnly, context: context)
+                account = try await providerAccount(accessType, passkey, passcode, mode: .signInOnly, context: context)
             }
+            let credentials = try await secondFactor.completeSignIn(
+                account,
+                code: try fields.optional("otp"),
+                countsAsAttempt: accessType != 0,
+                origin: context.origin
+            )
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
             return (.ok, RegisterLoginJSON(error: false, message: "You are signed in", user: UserJSON(credentials.user, token: token)))
         }

@@ -6,6 +6,7 @@ import SelfieCore
 /// app-key routes to sign up and in, token routes for everything else.
 struct APIController {
     let accounts: AccountService
+    let secondFactor: SecondFactorService
     let emails: AccountEmails
     let deletion: AccountDeletion
     let export: DataExport
@@ -20,6 +21,7 @@ struct APIController {
 
     init(services: CoreServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
+        self.secondFactor = services.secondFactor
         self.emails = services.emails
         self.deletion = services.deletion
         self.export = services.export
@@ -199,8 +201,12 @@ struct APIController {
         // `email` may hold a username too; `username` is accepted on its own.
         let login = try fields.contains("username") && !fields.contains("email") ? fields.require("username") : fields.require("email")
         let password = try decryptPassword(fields.require("password"), key: context.appKey)
+        // Accounts with two-step verification send their code in `otp` (a 401 with
+        // `otp_required` asks for it); others never need the field.
+        let code = try fields.optional("otp")
         do {
-            let credentials = try await accounts.authenticate(login: login, password: password, origin: context.origin)
+            let checked = try await accounts.authenticate(login: login, password: password, origin: context.origin)
+            let credentials = try await secondFactor.completeSignIn(checked, code: code, countsAsAttempt: false, origin: context.origin)
             let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
             return (credentials.user, token)
         } catch AccountError.invalidCredentials {

@@ -40,6 +40,10 @@ enum APIError {
         case let error as InvalidFields: fieldsError(error)
         case AccountError.invalidCredentials: invalidCredentials
         case PhotoError.notFound: photoNotFound
+        case SecondFactorError.codeRequired:
+            AppError(.unauthorized, "This account uses two-step verification: send the 6-digit code from the authenticator app, or a recovery code, as otp.")
+        case SecondFactorError.incorrectCode:
+            AppError(.unauthorized, "The code is not correct, or it was already used. Send the current code from the authenticator app, or an unused recovery code.")
         default: ErrorCopy.appError(for: error)
         }
     }
@@ -51,6 +55,11 @@ enum APIError {
         if error[.email] == .taken { return AppError(.conflict, "An account with this email already exists.") }
         if error[.username] == .taken { return AppError(.conflict, "This username is taken.") }
         return AppError(.unprocessableContent, ErrorCopy.sentence(for: error, name: jsonName))
+    }
+
+    /// A refusal that a code in `otp` would fix: its body says `"otp_required": true`.
+    static func asksForCode(_ error: any Error) -> Bool {
+        error as? SecondFactorError == .codeRequired || error as? SecondFactorError == .incorrectCode
     }
 
     static func jsonName(_ field: Field) -> String {
@@ -75,21 +84,29 @@ struct APIErrorMiddleware: RouterMiddleware {
         } catch {
             let answer = APIError.appError(for: error)
             ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
-            var response = APIErrorBody(status: answer.status, message: answer.message).response()
+            var response = APIErrorBody(status: answer.status, message: answer.message, otpRequired: APIError.asksForCode(error)).response()
             response.headers.append(contentsOf: answer.headers)
             return response
         }
     }
 }
 
-/// The API's error shape: `{"status": <HTTP status>, "message": "…"}`.
+/// The API's error shape: `{"status": <HTTP status>, "message": "…"}`, plus
+/// `"otp_required": true` when the account's second-factor code is missing or wrong.
 struct APIErrorBody: Encodable {
     let status: Int
     let message: String
+    let otpRequired: Bool?
 
-    init(status: HTTPResponse.Status, message: String) {
+    enum CodingKeys: String, CodingKey {
+        case status, message
+        case otpRequired = "otp_required"
+    }
+
+    init(status: HTTPResponse.Status, message: String, otpRequired: Bool = false) {
         self.status = status.code
         self.message = message
+        self.otpRequired = otpRequired ? true : nil
     }
 
     func response() -> Response {

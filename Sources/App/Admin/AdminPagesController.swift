@@ -178,7 +178,7 @@ struct AdminPagesController {
 
     static func actions(for user: User) -> [AdminService.UserAction] {
         let reset: [AdminService.UserAction] = user.email != nil && !user.isDisabled ? [.sendResetLink] : []
-        return reset + [user.isDisabled ? .enable : .disable, .revokeAccess, user.role == .admin ? .demote : .promote, .delete]
+        return reset + [user.isDisabled ? .enable : .disable, .revokeAccess, .resetSecondFactor, user.role == .admin ? .demote : .promote, .delete]
     }
 
     static func label(_ action: AdminService.UserAction) -> String {
@@ -190,6 +190,7 @@ struct AdminPagesController {
         case .promote: "Make admin"
         case .demote: "Remove admin role"
         case .sendResetLink: "Send a password reset link"
+        case .resetSecondFactor: "Reset two-step verification and passkeys"
         }
     }
 
@@ -213,6 +214,8 @@ struct AdminPagesController {
         case .delete: "Their account, \(summary.photoCount) photo(s) and every session end for good. This cannot be undone."
         case .promote: "They will be able to use these admin pages."
         case .demote: "They will no longer be able to use these admin pages."
+        case .resetSecondFactor:
+            "Their authenticator app, recovery codes, remembered browsers and passkeys are removed: their password alone signs them in until they set it up again. Do this only once you are sure it is them (they lost their phone)."
         case .sendResetLink:
             "A link to choose a new password goes to \(summary.user.email ?? "their address"); it works once, for one hour. Their current password keeps working until they use it."
         }
@@ -237,6 +240,7 @@ struct AdminPagesController {
         }
         if action == .delete { return .seeOther(AdminPath.users(notice: .userDeleted)) }
         if action == .sendResetLink { return .seeOther(AdminPath.user(summary.user.id, notice: .resetLinkSent)) }
+        if action == .resetSecondFactor { return .seeOther(AdminPath.user(summary.user.id, notice: .twoFactorReset)) }
         // An admin who removed their own admin role has no admin pages left to return to.
         if summary.user.id == context.admin.id, action == .demote { return .seeOther(WebPath.gallery) }
         return .seeOther(AdminPath.user(summary.user.id, notice: .userUpdated))

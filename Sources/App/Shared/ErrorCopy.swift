@@ -28,6 +28,8 @@ enum ErrorCopy {
             return socialAccountError(error)
         case let error as AdminError:
             return adminError(error)
+        case let error as SecondFactorError:
+            return secondFactorError(error)
         case let error as HTTPError:
             return AppError(error.status, error.body ?? genericMessage(for: error.status))
         case let error as any HTTPResponseError:
@@ -67,6 +69,21 @@ enum ErrorCopy {
     }
 
     // MARK: Accounts
+
+    static func secondFactorError(_ error: SecondFactorError) -> AppError {
+        switch error {
+        case .codeRequired:
+            AppError(.unauthorized, "Enter the 6-digit code from your authenticator app, or one of your recovery codes.")
+        case .incorrectCode:
+            AppError(.unauthorized, "That code is not right, or it was already used. Enter the current code from your authenticator app, or an unused recovery code.")
+        case .notEnrolled: AppError(.conflict, "Two-step verification is not turned on for this account.")
+        case .alreadyEnrolled: AppError(.conflict, "Two-step verification is already on for this account.")
+        case .signInExpired: AppError(.unauthorized, "This sign-in has expired. Please sign in again.")
+        case .passkeyRefused: AppError(.badRequest, "The passkey could not be used. Please try again.")
+        case .passkeyNotFound: AppError(.notFound, "There is no such passkey on your account.")
+        case .invalidPasskeyName: AppError(.unprocessableContent, "Give the passkey a name of 1 to 100 characters.")
+        }
+    }
 
     static func accountError(_ error: AccountError) -> AppError {
         switch error {

@@ -12,6 +12,8 @@ struct AccountPagesController {
     let pages: PageRenderer
     let cookies: BrowserCookies
     let protection: BruteForceProtection
+    let secondFactor: SecondFactorService
+    let passkeys: PasskeyService
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(RouterPath(WebPath.account), use: show)
@@ -38,6 +40,14 @@ struct AccountPagesController {
             let signedInAt: String
             let lastSeenAt: String
             let isCurrent: Bool
+        }
+
+        struct PasskeyRow: Sendable {
+            let id: Int64
+            let name: String
+            let addedAt: String
+            let lastUsedAt: String
+            let isSynced: Bool
         }
 
         struct IdentityRow: Sendable {
@@ -68,6 +78,11 @@ struct AccountPagesController {
         /// An account without a password confirms its deletion with a recent sign-in.
         let signedInRecently: Bool
         let recentSignInMinutes: Int
+        let twoFactorEnabled: Bool
+        let unusedRecoveryCodes: Int
+        let rememberedBrowsers: Int
+        let passkeys: [PasskeyRow]
+        var twoFactorError: String?
         var passwordErrors: [String: String] = [:]
         var emailErrors: [String: String] = [:]
         var newEmail = ""
@@ -196,7 +211,8 @@ struct AccountPagesController {
         }
     }
 
-    private func render(
+    /// The page, with `refused` filling in the refusal of one of its forms.
+    func render(
         context: SignedInContext,
         notice: String? = nil,
         status: HTTPResponse.Status = .ok,
@@ -217,6 +233,16 @@ struct AccountPagesController {
         let hasLogin = context.user.email != nil || context.user.username != nil
         let signsInWithPassword = hasPassword && hasLogin
         let providers = social.providers
+        let twoFactor = try await secondFactor.status(of: context.user)
+        let passkeyRows = try await passkeys.list(of: context.user).map { passkey in
+            AccountPage.PasskeyRow(
+                id: passkey.id,
+                name: passkey.name,
+                addedAt: passkey.createdAt.displayString,
+                lastUsedAt: passkey.lastUsedAt?.displayString ?? "never",
+                isSynced: passkey.isBackedUp
+            )
+        }
         var page = AccountPage(
             fullName: context.user.fullName,
             email: context.user.email ?? "none",
@@ -242,7 +268,11 @@ struct AccountPagesController {
             hasOtherSessions: sessions.contains { !$0.isCurrent },
             emailConfirmed: context.user.emailVerified,
             signedInRecently: context.session.signedInAt.timeIntervalSinceNow > -AccountDeletion.recentSignIn,
-            recentSignInMinutes: Int(AccountDeletion.recentSignIn / 60)
+            recentSignInMinutes: Int(AccountDeletion.recentSignIn / 60),
+            twoFactorEnabled: twoFactor.isEnabled,
+            unusedRecoveryCodes: twoFactor.unusedRecoveryCodes,
+            rememberedBrowsers: twoFactor.rememberedBrowsers,
+            passkeys: passkeyRows
         )
         refused(&page)
         return try pages.render(.account, title: "Your account", page: page, context: context, notice: notice, status: status)

@@ -7,6 +7,7 @@ struct AuthPagesController {
     let pages: PageRenderer
     let cookies: BrowserCookies
     let protection: BruteForceProtection
+    let secondFactor: SecondFactorService
     /// "Continue with …" buttons, one per configured OpenID Connect provider.
     let providers: [ProviderButton]
 
@@ -155,6 +156,8 @@ struct AuthPagesController {
     }
 
     /// A new session (new random id) at every sign-in; a session the browser already had is ended.
+    /// An account with two-step verification goes to the code step first, unless this browser
+    /// is remembered for it (or a passkey already satisfied it).
     func startSession(
         for credentials: UserCredentials,
         replacing previous: ActiveSession?,
@@ -162,6 +165,16 @@ struct AuthPagesController {
         request: Request,
         context: WebRequestContext
     ) async throws -> Response {
+        let credentials = try await secondFactor.applyingRememberedBrowser(
+            credentials,
+            token: request.cookies[BrowserCookies.rememberedBrowserName]?.value
+        )
+        guard credentials.secondFactor.allowsSignIn else {
+            let token = try await secondFactor.startPending(credentials, returnTo: location)
+            var response = Response.seeOther(WebPath.signInCode)
+            response.setCookie(cookies.pendingSignIn(token))
+            return response
+        }
         if let previous { try await accounts.endSession(previous.sessionID) }
         let token = try await accounts.startSession(
             for: credentials,

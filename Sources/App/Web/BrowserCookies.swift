@@ -52,4 +52,39 @@ struct BrowserCookies: Sendable {
     func visitor(_ value: String) -> Cookie {
         Cookie(name: Self.visitorName, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
+
+    /// A sign-in waiting for its code (password or provider done). Scoped to `/signin`, ten minutes.
+    static let pendingSignInName = "selfie_pending_sign_in"
+
+    func pendingSignIn(_ token: String) -> Cookie {
+        Cookie(
+            name: Self.pendingSignInName,
+            value: token,
+            maxAge: Int(SecondFactorService.pendingSignInLifetime),
+            path: WebPath.signIn,
+            secure: secure,
+            httpOnly: true,
+            sameSite: .lax
+        )
+    }
+
+    func clearedPendingSignIn() -> Cookie {
+        Cookie(name: Self.pendingSignInName, value: "", maxAge: 0, path: WebPath.signIn, secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    /// "Remember this browser": a random token whose hash the server keeps for 30 days (revoked by
+    /// "forget remembered browsers", turning two-step verification off, or an admin's reset).
+    static let rememberedBrowserName = "selfie_remembered_browser"
+
+    func rememberedBrowser(_ token: String) -> Cookie {
+        Cookie(
+            name: Self.rememberedBrowserName,
+            value: token,
+            maxAge: Int(SecondFactorService.rememberedBrowserLifetime),
+            path: "/",
+            secure: secure,
+            httpOnly: true,
+            sameSite: .lax
+        )
+    }
 }

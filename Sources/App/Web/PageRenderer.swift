@@ -19,6 +19,10 @@ enum Template: String, CaseIterable, Sendable {
     case message
     case forgotPassword = "forgot-password"
     case resetPassword = "reset-password"
+    /// The code step of a sign-in with two-step verification.
+    case signInCode = "signin-code"
+    case twoFactorSetup = "two-factor-setup"
+    case recoveryCodes = "recovery-codes"
     case adminDashboard = "admin-dashboard"
     case adminUsers = "admin-users"
     case adminUser = "admin-user"

@@ -35,6 +35,13 @@ enum Notice: String {
     case emailChangedSignIn = "email-changed-sign-in"
     case accountDeleted = "account-deleted"
     case resetLinkSent = "reset-link-sent"
+    case twoFactorDisabled = "two-factor-off"
+    case signInExpired = "sign-in-expired"
+    case browsersForgotten = "browsers-forgotten"
+    case passkeyAdded = "passkey-added"
+    case passkeyRenamed = "passkey-renamed"
+    case passkeyRemoved = "passkey-removed"
+    case twoFactorReset = "two-factor-reset"
 
     var message: String {
         switch self {
@@ -61,6 +68,13 @@ enum Notice: String {
         case .emailChangedSignIn: "Your email address was changed. Sign in with the new one."
         case .accountDeleted: "Your account, your photos and your sessions were deleted. Goodbye!"
         case .resetLinkSent: "A password reset link was mailed to this user. It works for one hour."
+        case .signInExpired: "That sign-in took too long. Please sign in again."
+        case .twoFactorDisabled: "Two-step verification is off. Your password alone now signs you in."
+        case .browsersForgotten: "Every browser will ask for a code at its next sign-in."
+        case .passkeyAdded: "Your passkey is ready. Next time, choose “Sign in with a passkey”."
+        case .passkeyRenamed: "The passkey was renamed."
+        case .passkeyRemoved: "The passkey was removed. It can no longer be used to sign in."
+        case .twoFactorReset: "This user's two-step verification and passkeys were removed. Their password alone signs them in now."
         }
     }
 

@@ -30,6 +30,18 @@ enum WebPath {
     static let confirmEmailChange = "/account/email/confirm"
     static let deleteAccount = "/account/delete"
     static let exportData = "/account/export"
+    /// The code step of a sign-in for an account with two-step verification.
+    static let signInCode = "/signin/code"
+    static let signInPasskeyOptions = "/signin/passkey/options"
+    static let signInPasskey = "/signin/passkey"
+    static let twoFactor = "/account/two-factor"
+    static let disableTwoFactor = "/account/two-factor/disable"
+    static let recoveryCodes = "/account/two-factor/recovery-codes"
+    static let forgetBrowsers = "/account/two-factor/forget-browsers"
+    static let passkeyOptions = "/account/passkeys/options"
+    static let passkeys = "/account/passkeys"
+    static let renamePasskeyPattern: RouterPath = "/account/passkeys/:id/rename"
+    static let removePasskeyPattern: RouterPath = "/account/passkeys/:id/remove"
     /// Where the provider's cookie is scoped (`/auth/…`).
     static let providerFlowCookiePath = "/auth"
 

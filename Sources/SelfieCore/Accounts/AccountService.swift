@@ -71,7 +71,7 @@ public struct AccountService: Sendable {
             let user = try await users.create(
                 NewUser(email: request.email.isEmpty ? nil : request.email, username: request.username, fullName: request.fullName, passwordHash: hash, role: role)
             )
-            return UserCredentials(user: user, passwordHash: hash)
+            return UserCredentials(user: user, passwordHash: hash, secondFactor: .notEnrolled)
         } catch UniqueValueTaken.email {
             problems[.email] = .taken
             throw problems
@@ -102,7 +102,11 @@ public struct AccountService: Sendable {
         }
         do {
             let credentials = try await verify(account, password: password, attempted: attempted, origin: origin)
-            try await protection.clearFailures(account: lockoutKey)
+            // With a second factor the attempt stays counted until its code is right: knowing
+            // the password must not reset the count that limits guessing the code.
+            if credentials.secondFactor != .required {
+                try await protection.clearFailures(account: lockoutKey)
+            }
             return credentials
         } catch AccountError.invalidCredentials {
             AppMetrics.signInFailed()
@@ -204,7 +208,8 @@ public struct AccountService: Sendable {
         }
         await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         await emails.notify(credentials.user, .passwordChanged)
-        return UserCredentials(user: user, passwordHash: hash)
+        // Changed by someone signed in already (or holding a reset link, which never signs in).
+        return UserCredentials(user: user, passwordHash: hash, secondFactor: .satisfied)
     }
 
     /// Starts a browser session and returns the token for its cookie. A fresh token every time:
@@ -213,6 +218,7 @@ public struct AccountService: Sendable {
     public func startSession(for credentials: UserCredentials, userAgent: String, ipAddress: String) async throws
         -> String
     {
+        guard credentials.secondFactor.allowsSignIn else { throw SecondFactorError.codeRequired }
         let token = RandomToken.urlSafe()
         let started = try await sessions.create(
             userID: credentials.user.id,
@@ -245,6 +251,7 @@ public struct AccountService: Sendable {
     public func issueToken(for credentials: UserCredentials, appKey: String, origin: RequestOrigin) async throws
         -> IssuedToken
     {
+        guard credentials.secondFactor.allowsSignIn else { throw SecondFactorError.codeRequired }
         let token = RandomToken.urlSafe()
         let expiresAt = Date.now.addingTimeInterval(TimeInterval(tokenLifetime.components.seconds))
         let issued = try await tokens.create(

@@ -22,11 +22,33 @@ public struct User: Sendable, Equatable {
 }
 
 /// A user together with their bcrypt hash, only ever handed to the code that checks passwords.
-/// A session or token is only started while this hash is still the user's current one.
+/// A session or token is only started while this hash is still the user's current one, and
+/// only once the account's second factor, if it has one, is satisfied.
 public struct UserCredentials: Sendable {
     public let user: User
     /// nil while an account made through a provider has no password.
     let passwordHash: String?
+    public internal(set) var secondFactor: SecondFactorState
+
+    init(user: User, passwordHash: String?, secondFactor: SecondFactorState) {
+        self.user = user
+        self.passwordHash = passwordHash
+        self.secondFactor = secondFactor
+    }
+}
+
+/// Where a sign-in stands with the account's second factor.
+public enum SecondFactorState: Sendable, Equatable {
+    /// The account has no authenticator app: the password (or provider) is enough.
+    case notEnrolled
+    /// The account has one and no code, passkey or remembered browser has answered yet.
+    case required
+    /// A code, a recovery code, a passkey or a remembered browser answered (or the person was
+    /// already signed in, e.g. changing their password).
+    case satisfied
+
+    /// Whether a session or token may be started.
+    public var allowsSignIn: Bool { self != .required }
 }
 
 extension User {

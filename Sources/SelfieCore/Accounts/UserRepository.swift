@@ -26,15 +26,23 @@ public struct NewUser: Sendable {
 }
 
 extension UserCredentials {
-    /// `User.columns` and the hash, from `users` aliased `u`.
-    static let columns = "\(User.columns), u.password_hash"
+    /// `User.columns`, the hash and whether a confirmed authenticator app guards the account,
+    /// from `users` aliased `u`.
+    static let columns = """
+        \(User.columns), u.password_hash, \
+        EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = u.id AND t.confirmed_at IS NOT NULL)
+        """
 
     /// The first row of a query that selected `columns`.
     static func first(in rows: PostgresRowSequence) async throws -> UserCredentials? {
-        for try await (id, email, username, fullName, role, disabled, createdAt, verified, hash) in rows.decode(
-            (Int64, String?, String?, String, String, Bool, Date, Bool, String?).self
+        for try await (id, email, username, fullName, role, disabled, createdAt, verified, hash, hasTOTP) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, Bool, String?, Bool).self
         ) {
-            return UserCredentials(user: User(row: (id, email, username, fullName, role, disabled, createdAt, verified)), passwordHash: hash)
+            return UserCredentials(
+                user: User(row: (id, email, username, fullName, role, disabled, createdAt, verified)),
+                passwordHash: hash,
+                secondFactor: hasTOTP ? .required : .notEnrolled
+            )
         }
         return nil
     }

@@ -12,6 +12,7 @@ public struct AdminService: Sendable {
     let appKeys: AppKeyDirectory
     let blobs: any BlobStore
     let audit: any AuditLog
+    let secondFactor: SecondFactorService
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
@@ -24,8 +25,10 @@ public struct AdminService: Sendable {
         appKeys: AppKeyDirectory,
         blobs: any BlobStore,
         audit: any AuditLog,
+        secondFactor: SecondFactorService,
         logger: Logger
     ) {
+        self.secondFactor = secondFactor
         self.admin = admin
         self.accounts = accounts
         self.emails = emails
@@ -47,6 +50,9 @@ public struct AdminService: Sendable {
         /// Mails the user a link to choose a new password (their current one keeps working until
         /// they do).
         case sendResetLink = "send-reset-link"
+        /// Removes the user's authenticator app, recovery codes, remembered browsers and passkeys
+        /// (they lost their phone): their password alone signs them in until they set it up again.
+        case resetSecondFactor = "reset-two-factor"
 
         var event: AuditEventType {
             switch self {
@@ -57,6 +63,7 @@ public struct AdminService: Sendable {
             case .promote: .userPromoted
             case .demote: .userDemoted
             case .sendResetLink: .passwordResetLinkIssued
+            case .resetSecondFactor: .twoFactorReset
             }
         }
     }
@@ -72,6 +79,8 @@ public struct AdminService: Sendable {
         case .demote: try await admin.setRole(.user, userID: userID, audit: record)
         case .sendResetLink:
             try await emails.issuePasswordReset(for: target, mailed: true, by: actor, origin: origin)
+        case .resetSecondFactor:
+            try await secondFactor.reset(target, by: actor, origin: origin)
         case .delete:
             let keys = try await admin.deleteUser(id: userID, audit: record)
             for key in keys {

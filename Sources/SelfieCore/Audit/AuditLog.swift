@@ -40,6 +40,17 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case userDemoted = "admin.user_demoted"
     case appKeyCreated = "admin.app_key_created"
     case appKeyRevoked = "admin.app_key_revoked"
+    case twoFactorEnabled = "two_factor.enabled"
+    case twoFactorDisabled = "two_factor.disabled"
+    /// A wrong or replayed code at sign-in (counted like a failed sign-in).
+    case twoFactorFailed = "two_factor.failed"
+    case recoveryCodeUsed = "two_factor.recovery_code_used"
+    case recoveryCodesRegenerated = "two_factor.recovery_codes_regenerated"
+    /// An admin removed a user's authenticator app, recovery codes, remembered browsers and passkeys.
+    case twoFactorReset = "admin.two_factor_reset"
+    case passkeyAdded = "passkey.added"
+    case passkeyRemoved = "passkey.removed"
+    case passkeySignedIn = "passkey.signed_in"
 }
 
 /// Where a request came from, for the audit log.

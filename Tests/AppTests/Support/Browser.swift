@@ -75,10 +75,11 @@ final class Browser: @unchecked Sendable {
         try await send(path, method: method, body: body.map { ByteBuffer(string: $0) }, contentType: contentType)
     }
 
-    func send(_ path: String, method: HTTPRequest.Method, body: ByteBuffer?, contentType: String?) async throws
+    func send(_ path: String, method: HTTPRequest.Method, body: ByteBuffer?, contentType: String?, extraHeaders: HTTPFields = [:]) async throws
         -> TestResponse
     {
         var headers: HTTPFields = [.userAgent: userAgent]
+        headers.append(contentsOf: extraHeaders)
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
         }

@@ -1,0 +1,178 @@
+import Hummingbird
+import QRCode
+import SelfieCore
+
+/// Two-step verification in the browser: the code step of a sign-in, setting up an authenticator
+/// app (QR code drawn on the server), recovery codes, turning it off, and forgetting remembered
+/// browsers.
+struct SecondFactorPagesController {
+    let secondFactor: SecondFactorService
+    let auth: AuthPagesController
+    let account: AccountPagesController
+    let pages: PageRenderer
+    let cookies: BrowserCookies
+    let protection: BruteForceProtection
+
+    func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+        forms.get(RouterPath(WebPath.signInCode), use: showCodeStep)
+        // A code is a guess like a password: the same per-address limit (and the account's lockout).
+        forms.limited(.signIn, by: protection).post(RouterPath(WebPath.signInCode), use: submitCode)
+        signedIn.get(RouterPath(WebPath.twoFactor), use: showSetup)
+        let codeChecked = signedIn.limited(.signIn, by: protection)
+        codeChecked.post(RouterPath(WebPath.twoFactor), use: confirmSetup)
+        codeChecked.post(RouterPath(WebPath.disableTwoFactor), use: disable)
+        codeChecked.post(RouterPath(WebPath.recoveryCodes), use: regenerateRecoveryCodes)
+        signedIn.post(RouterPath(WebPath.forgetBrowsers), use: forgetBrowsers)
+    }
+
+    // MARK: The code step of a sign-in
+
+    struct CodePage: Sendable {
+        var error: String?
+        var remember = false
+        let rememberDays = Int(SecondFactorService.rememberedBrowserLifetime / 86400)
+    }
+
+    struct CodeForm: Decodable {
+        var code: String?
+        var remember: String?
+    }
+
+    func showCodeStep(_ request: Request, context: WebRequestContext) async throws -> Response {
+        guard try await pendingSignIn(request) != nil else { return expired() }
+        return try renderCodeStep(CodePage(), context: context).response(from: request, context: context)
+    }
+
+    func submitCode(_ request: Request, context: WebRequestContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(CodeForm.self, from: request, context: context)
+        guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value,
+            let pending = try await pendingSignIn(request)
+        else { return expired() }
+        let remember = form.remember != nil
+        let credentials: UserCredentials
+        do {
+            credentials = try await secondFactor.completeSignIn(
+                pending.credentials,
+                code: form.code,
+                countsAsAttempt: true,
+                origin: context.origin(request)
+            )
+        } catch let error as SecondFactorError where error == .incorrectCode || error == .codeRequired {
+            context.logger.notice("second-factor code refused", metadata: ["ip": "\(context.remoteAddress)"])
+            let page = CodePage(error: ErrorCopy.secondFactorError(error).message, remember: remember)
+            return try renderCodeStep(page, context: context, status: .unauthorized).response(from: request, context: context)
+        }
+        try await secondFactor.finishPending(token: token)
+        var response = try await auth.startSession(
+            for: credentials,
+            replacing: context.session,
+            redirectTo: pending.returnTo,
+            request: request,
+            context: context
+        )
+        response.setCookie(cookies.clearedPendingSignIn())
+        if remember {
+            response.setCookie(cookies.rememberedBrowser(try await secondFactor.rememberBrowser(for: credentials.user)))
+        }
+        return response
+    }
+
+    private func pendingSignIn(_ request: Request) async throws -> (credentials: UserCredentials, returnTo: String)? {
+        guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value else { return nil }
+        do {
+            return try await secondFactor.pending(token: token)
+        } catch SecondFactorError.signInExpired {
+            return nil
+        }
+    }
+
+    private func expired() -> Response {
+        var response = Response.seeOther(WebPath.signIn(notice: .signInExpired))
+        response.setCookie(cookies.clearedPendingSignIn())
+        return response
+    }
+
+    private func renderCodeStep(_ page: CodePage, context: WebRequestContext, status: HTTPResponse.Status = .ok) throws -> HTML {
+        try pages.render(.signInCode, title: "Enter your code", page: page, context: context, status: status)
+    }
+
+    // MARK: Setting up an authenticator app
+
+    struct SetupPage: Sendable {
+        /// Server-drawn SVG: our encoder escapes the only text in it (the title).
+        let qrCode: String
+        let secret: String
+        var error: String?
+    }
+
+    struct RecoveryCodesPage: Sendable {
+        let codes: [String]
+        let isFirstSet: Bool
+    }
+
+    struct CodeOnlyForm: Decodable {
+        var code: String?
+    }
+
+    func showSetup(_ request: Request, context: SignedInContext) async throws -> Response {
+        do {
+            return try await renderSetup(context: context).response(from: request, context: context)
+        } catch SecondFactorError.alreadyEnrolled {
+            return .seeOther(WebPath.account + "#two-factor")
+        }
+    }
+
+    func confirmSetup(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(CodeOnlyForm.self, from: request, context: context)
+        do {
+            let codes = try await secondFactor.confirmEnrolment(for: context.user, code: form.code ?? "", origin: context.origin(request))
+            return try pages.render(.recoveryCodes, title: "Your recovery codes", page: RecoveryCodesPage(codes: codes, isFirstSet: true), context: context)
+                .response(from: request, context: context)
+        } catch SecondFactorError.incorrectCode {
+            let message = "That code is not right. Enter the 6-digit code your app shows now (check that the phone's clock is set automatically)."
+            return try await renderSetup(context: context, error: message, status: .unprocessableContent).response(from: request, context: context)
+        }
+    }
+
+    private func renderSetup(context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
+        let enrolment = try await secondFactor.beginEnrolment(for: context.user)
+        let symbol = try QRCodeSymbol(text: enrolment.uri, errorCorrectionLevel: .medium)
+        let page = SetupPage(qrCode: symbol.svg(title: "QR code to scan with your authenticator app", width: 232, height: 232), secret: enrolment.secret, error: error)
+        return try pages.render(.twoFactorSetup, title: "Set up two-step verification", page: page, context: context, status: status)
+    }
+
+    // MARK: Turning it off, new recovery codes, remembered browsers
+
+    func disable(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(CodeOnlyForm.self, from: request, context: context)
+        do {
+            try await secondFactor.disable(for: context.user, code: form.code ?? "", origin: context.origin(request))
+        } catch SecondFactorError.incorrectCode {
+            return try await refusedOnAccountPage(context: context, request: request)
+        }
+        return .seeOther(WebPath.account(notice: .twoFactorDisabled))
+    }
+
+    func regenerateRecoveryCodes(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(CodeOnlyForm.self, from: request, context: context)
+        do {
+            let codes = try await secondFactor.regenerateRecoveryCodes(for: context.user, code: form.code ?? "", origin: context.origin(request))
+            return try pages.render(.recoveryCodes, title: "Your recovery codes", page: RecoveryCodesPage(codes: codes, isFirstSet: false), context: context)
+                .response(from: request, context: context)
+        } catch SecondFactorError.incorrectCode {
+            return try await refusedOnAccountPage(context: context, request: request)
+        }
+    }
+
+    func forgetBrowsers(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await secondFactor.forgetBrowsers(of: context.user)
+        return .seeOther(WebPath.account(notice: .browsersForgotten))
+    }
+
+    private func refusedOnAccountPage(context: SignedInContext, request: Request) async throws -> Response {
+        let message = "That code is not right, or it was already used. Enter the current code from your app, or an unused recovery code."
+        return try await account.render(context: context, status: .unprocessableContent) { page in
+            page.twoFactorError = message
+        }.response(from: request, context: context)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// An account's authenticator app as stored.
+struct TOTPFactor: Sendable {
+    let sealedSecret: [UInt8]
+    let isConfirmed: Bool
+    let lastUsedStep: UInt64?
+}
+
+/// A sign-in whose password (or provider) was right, waiting for its code.
+struct PendingSignIn: Sendable {
+    let userID: Int64
+    let passwordHash: String?
+    let returnTo: String
+}
+
+/// The tables of the authenticator app, recovery codes, remembered browsers and pending sign-ins.
+/// Every "use once" rule is one conditional UPDATE or DELETE, so two instances (or two requests)
+/// racing with the same code cannot both win.
+struct PostgresSecondFactorStore: Sendable {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    var logger: Logger { scopedLogger.current }
+
+    func totp(userID: Int64) async throws -> TOTPFactor? {
+        let rows = try await client.query(
+            "SELECT secret_sealed, confirmed_at IS NOT NULL, last_used_step FROM totp_factors WHERE user_id = \(userID)",
+            logger: logger
+        )
+        for try await (sealed, confirmed, step) in rows.decode((ByteBuffer, Bool, Int64?).self) {
+            return TOTPFactor(sealedSecret: Array(buffer: sealed), isConfirmed: confirmed, lastUsedStep: step.map { UInt64($0) })
+        }
+        return nil
+    }
+
+    /// Stores a secret being set up; false when the account's app is already confirmed.
+    func saveUnconfirmed(userID: Int64, sealedSecret: [UInt8]) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            INSERT INTO totp_factors (user_id, secret_sealed) VALUES (\(userID), \(ByteBuffer(bytes: sealedSecret)))
+            ON CONFLICT (user_id) DO UPDATE SET secret_sealed = excluded.secret_sealed, created_at = now(), last_used_step = NULL
+            WHERE totp_factors.confirmed_at IS NULL
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
+    }
+
+    /// Turns the app on (its first code's step is used up) with fresh recovery codes.
+    func confirm(userID: Int64, step: UInt64, recoveryCodeHashes: [[UInt8]]) async throws -> Bool {
+        try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE totp_factors SET confirmed_at = now(), last_used_step = \(Int64(step))
+                WHERE user_id = \(userID) AND confirmed_at IS NULL RETURNING 1
+                """,
+                logger: logger
+            )
+            var confirmed = false
+            for try await _ in rows { confirmed = true }
+            guard confirmed else { return false }
+            try await Self.replaceRecoveryCodes(userID: userID, hashes: recoveryCodeHashes, on: connection, logger: logger)
+            return true
+        }
+    }
+
+    /// Accepts a time step only if it is later than the last one accepted (no replay, even by
+    /// two requests at once).
+    func claimStep(userID: Int64, step: UInt64) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE totp_factors SET last_used_step = \(Int64(step))
+            WHERE user_id = \(userID) AND confirmed_at IS NOT NULL AND (last_used_step IS NULL OR last_used_step < \(Int64(step)))
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
+    }
+
+    /// Marks an unused recovery code used; false if there is no such unused code.
+    func useRecoveryCode(userID: Int64, hash: [UInt8]) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE recovery_codes SET used_at = now()
+            WHERE user_id = \(userID) AND code_hash = \(ByteBuffer(bytes: hash)) AND used_at IS NULL
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
+    }
+
+    func replaceRecoveryCodes(userID: Int64, hashes: [[UInt8]]) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await Self.replaceRecoveryCodes(userID: userID, hashes: hashes, on: connection, logger: logger)
+        }
+    }
+
+    private static func replaceRecoveryCodes(userID: Int64, hashes: [[UInt8]], on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
+        for hash in hashes {
+            try await connection.query(
+                "INSERT INTO recovery_codes (user_id, code_hash) VALUES (\(userID), \(ByteBuffer(bytes: hash)))",
+                logger: logger
+            )
+        }
+    }
+
+    func unusedRecoveryCodes(userID: Int64) async throws -> Int {
+        let rows = try await client.query(
+            "SELECT count(*)::int FROM recovery_codes WHERE user_id = \(userID) AND used_at IS NULL",
+            logger: logger
+        )
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// Removes the app, its recovery codes and remembered browsers (and, for an admin's reset,
+    /// the passkeys). Returns whether there was anything to remove.
+    func removeAll(userID: Int64, includingPasskeys: Bool) async throws -> Bool {
+        try await client.withTransaction(logger: logger) { connection in
+            var removed = 0
+            var statements: [PostgresQuery] = [
+                "DELETE FROM totp_factors WHERE user_id = \(userID) RETURNING 1",
+                "DELETE FROM recovery_codes WHERE user_id = \(userID) RETURNING 1",
+                "DELETE FROM remembered_browsers WHERE user_id = \(userID) RETURNING 1",
+            ]
+            if includingPasskeys { statements.append("DELETE FROM passkeys WHERE user_id = \(userID) RETURNING 1") }
+            for statement in statements {
+                for try await _ in try await connection.query(statement, logger: logger) { removed += 1 }
+            }
+            return removed > 0
+        }
+    }
+
+    // MARK: Remembered browsers
+
+    func rememberBrowser(userID: Int64, tokenHash: [UInt8], expiresAt: Date) async throws {
+        try await client.query(
+            "INSERT INTO remembered_browsers (token_hash, user_id, expires_at) VALUES (\(ByteBuffer(bytes: tokenHash)), \(userID), \(expiresAt))",
+            logger: logger
+        )
+    }
+
+    func isRemembered(userID: Int64, tokenHash: [UInt8]) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            SELECT 1 FROM remembered_browsers
+            WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND user_id = \(userID) AND expires_at > now()
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
+    }
+
+    func rememberedBrowserCount(userID: Int64) async throws -> Int {
+        let rows = try await client.query(
+            "SELECT count(*)::int FROM remembered_browsers WHERE user_id = \(userID) AND expires_at > now()",
+            logger: logger
+        )
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    func forgetBrowsers(userID: Int64) async throws {
+        try await client.query("DELETE FROM remembered_browsers WHERE user_id = \(userID)", logger: logger)
+    }
+
+    // MARK: Pending sign-ins
+
+    func createPending(tokenHash: [UInt8], userID: Int64, passwordHash: String?, returnTo: String, expiresAt: Date) async throws {
+        try await client.query(
+            """
+            INSERT INTO pending_sign_ins (token_hash, user_id, password_hash, return_to, expires_at)
+            VALUES (\(ByteBuffer(bytes: tokenHash)), \(userID), \(passwordHash), \(returnTo), \(expiresAt))
+            """,
+            logger: logger
+        )
+    }
+
+    func pending(tokenHash: [UInt8]) async throws -> PendingSignIn? {
+        let rows = try await client.query(
+            "SELECT user_id, password_hash, return_to FROM pending_sign_ins WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND expires_at > now()",
+            logger: logger
+        )
+        for try await (userID, passwordHash, returnTo) in rows.decode((Int64, String?, String).self) {
+            return PendingSignIn(userID: userID, passwordHash: passwordHash, returnTo: returnTo)
+        }
+        return nil
+    }
+
+    func deletePending(tokenHash: [UInt8]) async throws {
+        try await client.query("DELETE FROM pending_sign_ins WHERE token_hash = \(ByteBuffer(bytes: tokenHash))", logger: logger)
+    }
+
+    func deleteExpired() async throws {
+        try await client.query("DELETE FROM pending_sign_ins WHERE expires_at < now()", logger: logger)
+        try await client.query("DELETE FROM remembered_browsers WHERE expires_at < now()", logger: logger)
+        try await client.query("DELETE FROM webauthn_challenges WHERE expires_at < now()", logger: logger)
+        try await client.query(
+            "DELETE FROM totp_factors WHERE confirmed_at IS NULL AND created_at < now() - interval '1 day'",
+            logger: logger
+        )
+    }
+}

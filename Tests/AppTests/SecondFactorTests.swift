@@ -1,0 +1,343 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import OneTimePassword
+import Testing
+
+/// An authenticator app in a test: the secret read off the set-up page, codes computed with RFC 6238.
+struct AuthenticatorApp {
+    let totp: TOTP
+
+    /// The code for `offset` steps from now (the server accepts ±1 step of clock drift, and each
+    /// step only once, so a test that needs several codes in a row takes the next step).
+    func code(offset: Int = 0) -> String {
+        totp.code(at: Date.now.addingTimeInterval(TimeInterval(offset * totp.period)))
+    }
+}
+
+extension Browser {
+    /// Turns two-step verification on through the account pages; returns the app and the recovery codes.
+    func enrolTOTP() async throws -> (app: AuthenticatorApp, recoveryCodes: [String]) {
+        let setup = try await get("/account/two-factor").text
+        guard let secretText = setup.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#),
+            let secret = Base32.decode(secretText)
+        else { throw TestSetupError("no secret on the set-up page") }
+        let app = AuthenticatorApp(totp: try TOTP(secret: secret))
+        let answer = try await submit("/account/two-factor", from: "/account/two-factor", [("code", app.code())])
+        guard answer.status == .ok else { throw TestSetupError("enrolment refused: \(answer.status) \(answer.text)") }
+        let codes = answer.text.allCaptures(of: #"<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})</code></li>"#)
+        return (app, codes)
+    }
+
+    /// Answers the code step of a sign-in.
+    @discardableResult
+    func submitCode(_ code: String, remember: Bool = false) async throws -> TestResponse {
+        var fields = [("code", code)]
+        if remember { fields.append(("remember", "1")) }
+        return try await submit("/signin/code", from: "/signin/code", fields)
+    }
+}
+
+extension String {
+    func allCaptures(of pattern: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return regex.matches(in: self, range: NSRange(startIndex..., in: self)).compactMap { match in
+            Range(match.range(at: 1), in: self).map { String(self[$0]) }
+        }
+    }
+}
+
+@Suite("Two-step verification (TOTP)")
+struct SecondFactorTests {
+    @Test("set-up shows a server-drawn QR code and the key; a wrong code changes nothing; a right one turns it on with ten recovery codes")
+    func enrolment() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            #expect(try await browser.get("/account").text.contains("Set up an authenticator app"))
+
+            let setup = try await browser.get("/account/two-factor")
+            #expect(setup.status == .ok)
+            #expect(setup.text.contains(#"<svg xmlns="http://www.w3.org/2000/svg""#))
+            #expect(setup.text.contains("<title>QR code to scan with your authenticator app</title>"))
+            #expect(setup.text.contains(#"<label for="code">Code from the app</label>"#))
+            let secret = try #require(setup.text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
+            #expect(try await browser.get("/account/two-factor").text.contains(secret), "a reload shows the same key")
+
+            let wrong = try await browser.submit("/account/two-factor", from: "/account/two-factor", [("code", "000000")])
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.text.contains("That code is not right"))
+            #expect(try await app.scalar("SELECT count(*)::int FROM totp_factors WHERE confirmed_at IS NOT NULL") == 0)
+
+            let authenticator = AuthenticatorApp(totp: try TOTP(secret: try #require(Base32.decode(secret))))
+            let confirmed = try await browser.submit("/account/two-factor", from: "/account/two-factor", [("code", authenticator.code())])
+            #expect(confirmed.status == .ok)
+            let codes = confirmed.text.allCaptures(of: #"<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})</code></li>"#)
+            #expect(codes.count == 10 && Set(codes).count == 10)
+
+            // Stored: the secret sealed (not its bytes), the codes as 32-byte hashes only.
+            let sealed: ByteBuffer = try await app.scalar("SELECT secret_sealed FROM totp_factors")
+            let secretBytes = try #require(Base32.decode(secret))
+            #expect(!Array(buffer: sealed).containsSubsequence(secretBytes))
+            #expect(try await app.scalar("SELECT count(*)::int FROM recovery_codes WHERE length(code_hash) = 32 AND used_at IS NULL") == 10)
+            #expect(try await app.auditCount("two_factor.enabled") == 1)
+
+            let account = try await browser.get("/account").text
+            #expect(account.contains("10 unused recovery code(s) left"))
+            #expect(try await browser.get("/account/two-factor").location == "/account#two-factor", "no second set-up while it is on")
+        }
+    }
+
+    @Test("sign-in asks for the code after the password; each code works once; a recovery code works once")
+    func signInWithCode() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+
+            let laptop = app.browser()
+            let password = try await laptop.signIn(email: email)
+            #expect(password.status == .seeOther && password.location == "/signin/code")
+            #expect(try await laptop.get("/gallery").status == .seeOther, "no session before the code")
+            let page = try await laptop.get("/signin/code").text
+            #expect(page.contains(#"autocomplete="one-time-code""#) && page.contains(#"<label for="remember">"#))
+
+            let wrong = try await laptop.submitCode("123456")
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.text.contains("That code is not right"))
+
+            // The enrolment used this step; the next one is within the allowed drift.
+            let code = authenticator.code(offset: 1)
+            let right = try await laptop.submitCode(code)
+            #expect(right.status == .seeOther && right.location == "/gallery")
+            #expect(try await laptop.get("/gallery").status == .ok)
+
+            let replay = app.browser()
+            try await replay.signIn(email: email)
+            #expect(try await replay.submitCode(code).status == .unauthorized, "a code is used once")
+
+            let phoneLost = app.browser()
+            try await phoneLost.signIn(email: email)
+            #expect(try await phoneLost.submitCode(recoveryCodes[3].uppercased()).status == .seeOther, "typed in capitals still works")
+            #expect(try await app.scalar("SELECT count(*)::int FROM recovery_codes WHERE used_at IS NOT NULL") == 1)
+            #expect(try await app.auditCount("two_factor.recovery_code_used") == 1)
+
+            let again = app.browser()
+            try await again.signIn(email: email)
+            #expect(try await again.submitCode(recoveryCodes[3]).status == .unauthorized, "a recovery code is used once")
+            #expect(try await app.auditCount("two_factor.failed") == 3)
+        }
+    }
+
+    @Test("the code step expires with its cookie, and cannot be reached without a password first")
+    func codeStepNeedsPassword() async throws {
+        try await withTestApp { app in
+            let stranger = app.browser()
+            let page = try await stranger.get("/signin/code")
+            #expect(page.status == .seeOther && page.location == "/signin?notice=sign-in-expired")
+            stranger.setCookie("selfie_pending_sign_in", "made-up")
+            #expect(try await stranger.get("/signin/code").location == "/signin?notice=sign-in-expired")
+        }
+    }
+
+    @Test("“remember this browser” skips the code in that browser only, until the browsers are forgotten")
+    func rememberedBrowser() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            let (authenticator, _) = try await owner.enrolTOTP()
+
+            let laptop = app.browser()
+            try await laptop.signIn(email: email)
+            let answer = try await laptop.submitCode(authenticator.code(offset: 1), remember: true)
+            let cookie = try #require(answer.setCookieHeader(named: "selfie_remembered_browser"))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("Max-Age=2592000") && cookie.contains("SameSite=Lax"))
+            let stored: ByteBuffer = try await app.scalar("SELECT token_hash FROM remembered_browsers")
+            #expect(Array(buffer: stored).count == 32, "only the token's hash is kept")
+
+            _ = try await laptop.submit("/signout", from: "/gallery", [])
+            let back = try await laptop.signIn(email: email)
+            #expect(back.location == "/gallery", "remembered: straight in")
+
+            #expect(try await app.browser().signIn(email: email).location == "/signin/code", "another browser still needs the code")
+
+            #expect(try await owner.submit("/account/two-factor/forget-browsers", from: "/account", []).status == .seeOther)
+            _ = try await laptop.submit("/signout", from: "/gallery", [])
+            #expect(try await laptop.signIn(email: email).location == "/signin/code", "forgotten: the code again")
+        }
+    }
+
+    @Test("wrong codes count toward the account's lockout; knowing the password does not reset it")
+    func wrongCodesLockTheAccount() async throws {
+        try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            let (authenticator, _) = try await owner.enrolTOTP()
+
+            let attacker = app.browser()
+            try await attacker.signIn(email: email)  // 1: the password, counted until a code is right
+            #expect(try await attacker.submitCode("111111").status == .unauthorized)  // 2
+            try await attacker.signIn(email: email)  // 3
+            #expect(try await attacker.submitCode("222222").status == .unauthorized)  // 4
+            let locked = try await attacker.submitCode(authenticator.code(offset: 1))
+            #expect(locked.status == .tooManyRequests, "locked, even with the right code")
+            #expect(try await app.browser().signIn(email: email).status == .tooManyRequests, "and the password form too")
+        }
+    }
+
+    @Test("turning it off needs a code; new recovery codes need one too and replace the old")
+    func disableAndRegenerate() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+
+            let refused = try await owner.submit("/account/two-factor/disable", from: "/account", [("code", "999999")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"id="two-factor-error""#))
+            #expect(try await app.scalar("SELECT count(*)::int FROM totp_factors") == 1)
+
+            let renewed = try await owner.submit("/account/two-factor/recovery-codes", from: "/account", [("code", authenticator.code(offset: 1))])
+            #expect(renewed.status == .ok)
+            let newCodes = renewed.text.allCaptures(of: #"<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})</code></li>"#)
+            #expect(newCodes.count == 10 && Set(newCodes).isDisjoint(with: recoveryCodes))
+            let oldCode = app.browser()
+            try await oldCode.signIn(email: email)
+            #expect(try await oldCode.submitCode(recoveryCodes[0]).status == .unauthorized, "old codes no longer work")
+
+            let off = try await owner.submit("/account/two-factor/disable", from: "/account", [("code", newCodes[0])])
+            #expect(off.location == "/account?notice=two-factor-off")
+            #expect(try await app.scalar("SELECT count(*)::int FROM totp_factors") == 0)
+            #expect(try await app.scalar("SELECT count(*)::int FROM recovery_codes") == 0)
+            #expect(try await app.browser().signIn(email: email).location == "/gallery", "the password alone again")
+            #expect(try await app.auditCount("two_factor.disabled") == 1)
+        }
+    }
+
+    @Test("an admin's reset removes the factor and passkeys, audited; the user signs in with the password")
+    func adminReset() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            _ = try await owner.enrolTOTP()
+            let userID = try await app.userID(email)
+            let admin = try await app.signedInAdmin()
+            let confirm = try await admin.get("/admin/users/\(userID)/reset-two-factor")
+            #expect(confirm.status == .ok && confirm.text.contains("Reset two-step verification and passkeys?"))
+            let done = try await admin.submit("/admin/users/\(userID)/reset-two-factor", from: "/admin/users/\(userID)/reset-two-factor", [])
+            #expect(done.location == "/admin/users/\(userID)?notice=two-factor-reset")
+            #expect(try await app.auditCount("admin.two_factor_reset", target: userID) == 1)
+            #expect(try await app.scalar("SELECT count(*)::int FROM totp_factors") == 0)
+            #expect(try await app.browser().signIn(email: email).location == "/gallery")
+        }
+    }
+}
+
+@Suite("Two-step verification in the API")
+struct SecondFactorAPITests {
+    @Test("signin and get_token answer otp_required, refuse a wrong code, and give a token for the right one")
+    func otpRequired() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let api = APIClient(client: app.client)
+            _ = try await api.signUp(email: email)
+            let browser = app.browser()
+            try await browser.signIn(email: email)
+            let (authenticator, recoveryCodes) = try await browser.enrolTOTP()
+
+            let missing = try await api.signIn(email: email)
+            #expect(missing.status == .unauthorized)
+            let body = try missing.json()
+            #expect(body["status"] as? Int == 401 && body["otp_required"] as? Bool == true)
+            #expect((body["message"] as? String)?.contains("two-step verification") == true)
+            #expect(body["api_authtoken"] == nil)
+
+            let password = api.encrypt("correct horse battery")
+            let wrong = try await api.send(.post, "/api/signin", body: #"{"email":"\#(email)","password":"\#(password)","otp":"000000"}"#, authorization: api.basicAuthorization)
+            #expect(try wrong.status == .unauthorized && (wrong.json()["otp_required"] as? Bool) == true)
+
+            let right = try await api.send(.post, "/api/signin", body: #"{"email":"\#(email)","password":"\#(password)","otp":"\#(authenticator.code(offset: 1))"}"#, authorization: api.basicAuthorization)
+            #expect(right.status == .ok)
+            let token = try #require(try right.json()["api_authtoken"] as? String)
+            #expect(try await api.getPhotos(token: token).status == .ok)
+
+            let query = "email=\(email.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            let getToken = try await api.send(.get, "/api/get_token?\(query)&otp=\(recoveryCodes[0])", authorization: api.basicAuthorization)
+            #expect(try getToken.status == .ok && (getToken.json()["api_authtoken"] as? String) != nil)
+
+            let noCode = try await api.send(.get, "/api/get_token?\(query)", authorization: api.basicAuthorization)
+            #expect(try noCode.status == .unauthorized && (noCode.json()["otp_required"] as? Bool) == true)
+
+            let wrongPassword = try await api.signIn(email: email, password: "not the password")
+            #expect(try wrongPassword.status == .unauthorized && (wrongPassword.json()["otp_required"]) == nil, "a wrong password says nothing about a code")
+        }
+    }
+
+    @Test("the register/login API's login asks for the code too")
+    func registerLoginAPI() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            let (authenticator, _) = try await browser.enrolTOTP()
+            let api = APIClient(client: app.client)
+            let without = try await api.send(.post, "/api/login", body: #"{"access_type":"0","passkey":"\#(email)","passcode":"correct horse battery"}"#, authorization: api.basicAuthorization)
+            #expect(try without.status == .unauthorized && (without.json()["error"] as? Bool) == true)
+            let with = try await api.send(
+                .post, "/api/login",
+                body: #"{"access_type":"0","passkey":"\#(email)","passcode":"correct horse battery","otp":"\#(authenticator.code(offset: 1))"}"#,
+                authorization: api.basicAuthorization
+            )
+            #expect(try with.status == .ok && (with.json()["error"] as? Bool) == false)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func containsSubsequence(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= count else { return false }
+        return (0...(count - needle.count)).contains { Array(self[$0..<($0 + needle.count)]) == needle }
+    }
+}
+
+@Suite("Passkey endpoints")
+struct PasskeyEndpointTests {
+    @Test("options carry a fresh challenge for PUBLIC_URL's host; forged or malformed answers are refused without a 500")
+    func refusals() async throws {
+        try await withTestApp { app in
+            let visitor = app.browser()
+            let csrf = try await visitor.csrfToken(on: "/signin")
+            func post(_ path: String, _ body: String) async throws -> TestResponse {
+                try await visitor.send(path, method: .post, body: ByteBuffer(string: body), contentType: "application/json", extraHeaders: [.csrfToken: csrf])
+            }
+            let options = try await post("/signin/passkey/options", "{}")
+            #expect(options.status == .ok)
+            let json = try options.json()
+            #expect(json["rpId"] as? String == "localhost" && json["userVerification"] as? String == "required")
+            let challenge = try #require(json["challenge"] as? String)
+            #expect(challenge.count == 43)
+            #expect(try await post("/signin/passkey/options", "{}").json()["challenge"] as? String != challenge)
+
+            // A correctly shaped answer for a credential nobody registered, then the same challenge again.
+            let clientData = Data(#"{"type":"webauthn.get","challenge":"\#(challenge)","origin":"http://localhost"}"#.utf8).base64URLEncoded()
+            let forged = #"{"rawId":"AAAA","response":{"clientDataJSON":"\#(clientData)","authenticatorData":"AAAA","signature":"AAAA","userHandle":"AAAA"}}"#
+            let unknown = try await post("/signin/passkey", forged)
+            #expect(unknown.status == .unauthorized && unknown.text.contains("could not sign you in"))
+            #expect(try await post("/signin/passkey", forged).status == .unauthorized, "the challenge was used up")
+            #expect(try await app.scalar("SELECT count(*)::int FROM webauthn_challenges") == 1, "one left: the second options call's")
+
+            #expect(try await post("/signin/passkey", "not json").status == .badRequest)
+            let noCSRF = try await visitor.send("/signin/passkey/options", method: .post, body: ByteBuffer(string: "{}"), contentType: "application/json")
+            #expect(noCSRF.status == .forbidden)
+        }
+    }
+}
