@@ -41,7 +41,7 @@ test:
 
 ## e2e: a real headless Chromium through sign-up, sign-in, account, password change, sign-out
 e2e: build
-	@EXTRA_APT_PACKAGES="chromium chromium-driver libheif-examples" bash scripts/bootstrap.sh
+	@EXTRA_APT_PACKAGES="chromium chromium-driver libheif-examples zbar-tools" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	bash scripts/e2e.sh
 

@@ -8,12 +8,19 @@ out, sign in, account page with the session listed, password change (and that th
 works); a forgotten password reset through the mailed link (another device signed out, the old
 password refused); an admin at work; "Continue with Google" against a fake provider (consent page,
 back signed in, the account page listing the link); phone photos; "Download my data" (the ZIP's
-contents) and deleting the account from its page (goodbye mail, signed out); no console errors and
-every form control labelled on each page. Mail is read from the SMTP server's folder
+contents) and deleting the account from its page (goodbye mail, signed out); two-step verification
+(the QR code read back with zbarimg, codes computed here per RFC 6238, the code step at sign-in, a
+recovery code working once); passkeys through Chromium's virtual authenticator (added on the account
+page, then signing in with no password and no code); no console errors and every form control
+labelled on each page. The server's PUBLIC_URL is http://localhost:PORT: WebAuthn needs a host name. Mail is read from the SMTP server's folder
 (E2E_SMTP_MESSAGES, scripts/smtp_sink.py).
 """
+import base64
 import glob
+import hashlib
+import hmac
 import json
+import struct
 import time
 import zipfile
 import http.cookiejar
@@ -157,6 +164,21 @@ def wait_for_mail(to, subject):
                 return text, link.group(0) if link else None
         time.sleep(0.2)
     raise AssertionError(f"no mail to {to} about {subject!r} within 15 s")
+
+
+def totp(secret, offset=0):
+    """RFC 6238 (SHA-1, 30 s, 6 digits) as authenticator apps compute it; `offset` steps from now."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
+    mac = hmac.new(key, struct.pack(">Q", int(time.time()) // 30 + offset), hashlib.sha1).digest()
+    start = mac[-1] & 0x0F
+    return "%06d" % ((struct.unpack(">I", mac[start:start + 4])[0] & 0x7FFFFFFF) % 1_000_000)
+
+
+def sign_in(email, password):
+    driver.delete_all_cookies()
+    driver.get(base + "/signin")
+    fill({"email": email, "password": password})
+    submit()
 
 
 class OtherDevice:
@@ -414,6 +436,101 @@ try:
     check(driver.current_url.startswith(base + "/signin"), "the deleted account is signed out")
     wait_for_mail("gail.google@example.com", "Your Selfie account was deleted")
     check(True, "a goodbye mail is sent")
+
+    # Two-step verification with an authenticator app.
+    grace = f"grace+{uuid.uuid4().hex[:8]}@example.com"
+    driver.delete_all_cookies()
+    driver.get(base + "/signup")
+    fill({"full_name": "Grace Hopper", "email": grace, "password": "grace password 1", "password_confirmation": "grace password 1"})
+    submit()
+    sign_in(grace, "grace password 1")
+    driver.get(base + "/account")
+    driver.execute_script("document.getElementById('two-factor').scrollIntoView()")
+    shot("21-account-two-factor-off")
+    driver.find_element(By.LINK_TEXT, "Set up an authenticator app").click()
+    check_page_hygiene("two-factor set-up")
+    qr = driver.find_element(By.CSS_SELECTOR, ".qr-code svg")
+    qr_png = os.path.join(shots, "totp-qr.png")
+    qr.screenshot(qr_png)
+    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", qr_png], capture_output=True, text=True).stdout.strip()
+    driver.find_element(By.CSS_SELECTOR, "details summary").click()
+    secret = driver.find_element(By.ID, "totp-secret").text.replace(" ", "")
+    check(scanned.startswith("otpauth://totp/Selfie:") and f"secret={secret}&" in scanned, f"the QR code scans to the key shown ({scanned[:40]}…)")
+    shot("22-two-factor-setup")
+    fill({"code": "000000"})
+    submit()
+    check("That code is not right" in driver.page_source, "a wrong code is refused inline")
+    fill({"code": totp(secret)})
+    submit()
+    codes = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".recovery-codes code")]
+    check(len(set(codes)) == 10 and "Two-step verification is on" in driver.page_source, "turning it on shows ten recovery codes")
+    check_page_hygiene("recovery codes")
+    shot("23-recovery-codes")
+
+    sign_in(grace, "grace password 1")
+    check(driver.current_url == base + "/signin/code", "after the password, sign-in asks for the code")
+    check_page_hygiene("sign-in code step")
+    shot("24-signin-code")
+    fill({"code": totp(secret, 1)})
+    submit()
+    check(driver.current_url.startswith(base + "/gallery"), "the app's code signs in")
+    sign_in(grace, "grace password 1")
+    fill({"code": codes[0]})
+    submit()
+    check(driver.current_url.startswith(base + "/gallery"), "a recovery code signs in")
+    sign_in(grace, "grace password 1")
+    fill({"code": codes[0]})
+    submit()
+    check(driver.current_url == base + "/signin/code" and "already used" in driver.page_source, "the same recovery code does not work twice")
+    fill({"code": codes[1]})
+    submit()
+
+    # Passkeys, with Chromium's virtual authenticator (a platform authenticator that verifies the user).
+    driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+    authenticator = driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})["authenticatorId"]
+    driver.get(base + "/account")
+    driver.execute_script("document.getElementById('passkeys').scrollIntoView()")
+    driver.find_element(By.ID, "add-passkey").click()
+    WebDriverWait(driver, 15).until(lambda d: "Your passkey is ready" in d.page_source)
+    stored = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    check(len(stored) == 1 and stored[0]["isResidentCredential"], "the passkey is created on the authenticator (discoverable)")
+    check("Chrome on Linux" in driver.find_element(By.ID, "passkeys").text, "the account page lists the passkey")
+    check_page_hygiene("account with a passkey")
+    rename = driver.find_element(By.CSS_SELECTOR, "#passkeys input[name=name]")
+    rename.clear()
+    rename.send_keys("Work laptop")
+    click_and_wait("#passkeys form.inline button[type=submit]")
+    check("Work laptop" in driver.find_element(By.ID, "passkeys").text, "the passkey is renamed")
+    shot("25-account-passkey")
+
+    # The browser's passkey autofill: the virtual authenticator answers the page's conditional
+    # request at once, as a person picking the passkey from the username field's suggestions.
+    driver.delete_all_cookies()
+    driver.get(base + "/signin")
+    WebDriverWait(driver, 15).until(lambda d: d.current_url.startswith(base + "/gallery"))
+    check("Grace Hopper" in driver.page_source, "passkey autofill signs in with no password and no code")
+    # The button, as in a browser without passkey autofill.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
+    driver.delete_all_cookies()
+    driver.get(base + "/signin")
+    shot("26-signin-passkey-button")
+    driver.find_element(By.ID, "passkey-sign-in").click()
+    WebDriverWait(driver, 15).until(lambda d: d.current_url.startswith(base + "/gallery"))
+    check("Grace Hopper" in driver.page_source, "“Sign in with a passkey” signs in with no password and no code")
+    stored = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    check(stored[0]["signCount"] >= 2, "the authenticator counted both sign-ins")
+    driver.get(base + "/account")
+    click_and_wait("#passkeys form.inline:nth-of-type(2) button[type=submit]")
+    check("The passkey was removed." in driver.page_source and "You have no passkey yet." in driver.page_source, "the passkey is removed")
+    driver.delete_all_cookies()
+    driver.get(base + "/signin")
+    driver.find_element(By.ID, "passkey-sign-in").click()
+    WebDriverWait(driver, 15).until(lambda d: "That did not work" in d.page_source)
+    check(driver.current_url.startswith(base + "/signin"), "a removed passkey no longer signs in")
+    shot("27-removed-passkey-refused")
 finally:
     driver.quit()
 

@@ -11,7 +11,10 @@ start_fake_providers
 trap 'kill $fake 2>/dev/null || true' EXIT
 start_smtp_sink e2e
 trap 'kill $fake $smtp 2>/dev/null || true' EXIT
-start_scratch_server e2e "${fake_provider_settings[@]}" "${smtp_settings[@]}"
+# WebAuthn needs a host name, not an IP address: the browser and PUBLIC_URL use localhost.
+port=$(free_port)
+INSTANCE_PORT=$port start_scratch_server e2e "${fake_provider_settings[@]}" "${smtp_settings[@]}" PUBLIC_URL="http://localhost:$port"
+base="http://localhost:$port"
 trap 'kill $server $fake $smtp 2>/dev/null || true' EXIT
 
 # An admin made the way an operator would: with the command line.
