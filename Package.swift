@@ -184,10 +184,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Runs command-line tools (unzip, zbarimg, rsvg-convert, python3) from tests.
+        .target(name: "ExternalTools", path: "Tests/ExternalTools"),
         // Archives read back by Python's zipfile and `unzip -t`.
         .testTarget(
             name: "ZipStreamTests",
-            dependencies: ["ZipStream", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["ZipStream", "ExternalTools", .product(name: "NIOCore", package: "swift-nio")]
         ),
             // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
         .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword"]),
@@ -203,6 +205,6 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         // Symbols compared with segno's and read back by zbarimg from rsvg-convert's rendering.
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "ExternalTools"]),
     ]
 )

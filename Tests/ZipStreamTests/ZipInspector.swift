@@ -1,3 +1,4 @@
+import ExternalTools
 import Foundation
 
 /// Checks an archive file with real tools: Python's `zipfile` and Info-ZIP `unzip -t`.

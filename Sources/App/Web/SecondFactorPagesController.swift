@@ -126,12 +126,15 @@ struct SecondFactorPagesController {
         let form = try await URLEncodedFormDecoder().decode(CodeOnlyForm.self, from: request, context: context)
         do {
             let codes = try await secondFactor.confirmEnrolment(for: context.user, code: form.code ?? "", origin: context.origin(request))
-            return try pages.render(.recoveryCodes, title: "Your recovery codes", page: RecoveryCodesPage(codes: codes, isFirstSet: true), context: context)
-                .response(from: request, context: context)
+            return try renderRecoveryCodes(RecoveryCodesPage(codes: codes, isFirstSet: true), context: context).response(from: request, context: context)
         } catch SecondFactorError.incorrectCode {
             let message = "That code is not right. Enter the 6-digit code your app shows now (check that the phone's clock is set automatically)."
             return try await renderSetup(context: context, error: message, status: .unprocessableContent).response(from: request, context: context)
         }
+    }
+
+    private func renderRecoveryCodes(_ page: RecoveryCodesPage, context: SignedInContext) throws -> HTML {
+        try pages.render(.recoveryCodes, title: "Your recovery codes", page: page, context: context)
     }
 
     private func renderSetup(context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
@@ -157,8 +160,7 @@ struct SecondFactorPagesController {
         let form = try await URLEncodedFormDecoder().decode(CodeOnlyForm.self, from: request, context: context)
         do {
             let codes = try await secondFactor.regenerateRecoveryCodes(for: context.user, code: form.code ?? "", origin: context.origin(request))
-            return try pages.render(.recoveryCodes, title: "Your recovery codes", page: RecoveryCodesPage(codes: codes, isFirstSet: false), context: context)
-                .response(from: request, context: context)
+            return try renderRecoveryCodes(RecoveryCodesPage(codes: codes, isFirstSet: false), context: context).response(from: request, context: context)
         } catch SecondFactorError.incorrectCode {
             return try await refusedOnAccountPage(context: context, request: request)
         }

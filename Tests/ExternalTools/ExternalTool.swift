@@ -2,28 +2,28 @@ import Foundation
 
 /// Runs a command-line tool found on PATH, with stdin/stdout/stderr going through temporary files
 /// (so large outputs cannot dead-lock on a full pipe), and waits without blocking a test thread.
-struct ExternalTool {
-    struct Output {
-        let status: Int32
-        let stdout: Data
-        let stderr: String
+public struct ExternalTool {
+    public struct Output: Sendable {
+        public let status: Int32
+        public let stdout: Data
+        public let stderr: String
     }
 
-    struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, CustomStringConvertible {
         let command: [String]
         let output: Output
-        var description: String { "\(command.joined(separator: " ")) exited \(output.status): \(output.stderr)" }
+        public var description: String { "\(command.joined(separator: " ")) exited \(output.status): \(output.stderr)" }
     }
 
     /// Runs `command` (tool name first) and throws unless it exits 0.
     @discardableResult
-    static func run(_ command: [String], stdin: Data? = nil) async throws -> Output {
+    public static func run(_ command: [String], stdin: Data? = nil) async throws -> Output {
         let output = try await runAllowingFailure(command, stdin: stdin)
         guard output.status == 0 else { throw Failure(command: command, output: output) }
         return output
     }
 
-    static func runAllowingFailure(_ command: [String], stdin: Data? = nil) async throws -> Output {
+    public static func runAllowingFailure(_ command: [String], stdin: Data? = nil) async throws -> Output {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tool-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
