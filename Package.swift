@@ -192,13 +192,14 @@ let package = Package(
             dependencies: ["ZipStream", "ExternalTools", .product(name: "NIOCore", package: "swift-nio")]
         ),
             // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
-        .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword"]),
+        .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword", "ExternalTools"]),
         // Known byte sequences, an independent Python authenticator (cbor2 + cryptography) and
         // ceremonies recorded from Chromium's virtual authenticator (Fixtures/, read from disk).
         .testTarget(
             name: "WebAuthnTests",
             dependencies: [
                 "WebAuthn",
+                "ExternalTools",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

@@ -8,17 +8,9 @@ cd "$(dirname "$0")/.."
 log() { printf '==> %s\n' "$*"; }
 
 # --- 1. System packages (only what is missing; apt-get update only when needed) -------------
-packages=(postgresql libmagic-dev libvips-dev pkg-config openssl ca-certificates curl ${EXTRA_APT_PACKAGES:-})
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    log "installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+. scripts/lib/apt.sh
+# shellcheck disable=SC2086  # EXTRA_APT_PACKAGES is a space-separated list
+install_missing postgresql libmagic-dev libvips-dev pkg-config openssl ca-certificates curl ${EXTRA_APT_PACKAGES:-}
 
 # --- 2. A running PostgreSQL cluster -------------------------------------------------------
 if ! pg_lsclusters -h | grep -q .; then

@@ -25,17 +25,8 @@ docker() { /usr/bin/docker "$@"; }
 [ "$(id -u)" = 0 ] || fail "run as root: it installs packages and may start the Docker engine"
 
 # --- 1. Tools ------------------------------------------------------------------------------------
-packages=(docker.io debootstrap docker-compose git curl openssl ca-certificates python3)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    log "installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
-fi
+. scripts/lib/apt.sh
+install_missing docker.io debootstrap docker-compose git curl openssl ca-certificates python3
 # Pillow makes the test photo (the version scripts/requirements-test.txt pins).
 python3 -c 'import PIL' 2>/dev/null ||
     python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore pillow==13.0.0

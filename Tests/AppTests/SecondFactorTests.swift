@@ -213,12 +213,14 @@ struct SecondFactorTests {
             try await oldCode.signIn(email: email)
             #expect(try await oldCode.submitCode(recoveryCodes[0]).status == .unauthorized, "old codes no longer work")
 
+            let userID = try await app.userID(email)
+            #expect(try await app.auditCount("two_factor.disabled", actor: userID, target: userID) == 0, "the refused attempt turned nothing off")
             let off = try await owner.submit("/account/two-factor/disable", from: "/account", [("code", newCodes[0])])
             #expect(off.location == "/account?notice=two-factor-off")
             #expect(try await app.scalar("SELECT count(*)::int FROM totp_factors") == 0)
             #expect(try await app.scalar("SELECT count(*)::int FROM recovery_codes") == 0)
             #expect(try await app.browser().signIn(email: email).location == "/gallery", "the password alone again")
-            #expect(try await app.auditCount("two_factor.disabled") == 1)
+            #expect(try await app.auditCount("two_factor.disabled", actor: userID, target: userID) == 1, "turning it off is audited, by and for the owner")
         }
     }
 

@@ -1,3 +1,4 @@
+import ExternalTools
 import Foundation
 import Testing
 @testable import OneTimePassword
@@ -39,13 +40,14 @@ struct OTPAuthURITests {
     }
 
     @Test("an independent implementation (Python stdlib: urllib, base64, hmac) reads the URI and computes the same codes")
-    func pythonPeer() throws {
+    func pythonPeer() async throws {
         let secret = TOTP.generateSecret()
         let times: [Int] = [59, 1_700_000_000, 2_000_000_000]
         for algorithm in OTPAlgorithm.allCases {
             let totp = try TOTP(secret: secret, algorithm: algorithm, digits: 8)
             let uri = try totp.provisioningURI(issuer: "Selfie Test", account: "carol@example.com")
-            let output = try runPython(Self.pythonTOTP, arguments: [uri] + times.map(String.init))
+            let run = try await ExternalTool.run(["python3", "-c", Self.pythonTOTP, uri] + times.map(String.init))
+            let output = String(decoding: run.stdout, as: UTF8.self)
             let expected = times.map { totp.code(at: Date(timeIntervalSince1970: TimeInterval($0))) }
             #expect(output.split(separator: "\n").map(String.init) == ["Selfie Test", "carol@example.com"] + expected)
         }
@@ -69,28 +71,4 @@ struct OTPAuthURITests {
         n = struct.unpack(">I", mac[o:o + 4])[0] & 0x7fffffff
         print(str(n % 10 ** digits).zfill(digits))
     """
-}
-
-/// Runs a Python 3 snippet and returns its standard output; fails the test if Python fails.
-func runPython(_ script: String, arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw PythonFailed(message: String(decoding: errorData, as: UTF8.self))
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
-struct PythonFailed: Error, CustomStringConvertible {
-    let message: String
-    var description: String { "python3 failed: \(message)" }
 }

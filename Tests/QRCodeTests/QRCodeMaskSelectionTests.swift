@@ -11,13 +11,7 @@ struct QRCodeMaskSelectionTests {
     /// segno gets the same padding fix as in `SegnoReference`.
     private static let script = """
         import json, sys, segno, segno.consts, segno.encoder
-        # segno <= 1.6.6 appends 8 zero bits when the stream already ends on a codeword boundary
-        # (heuer/segno issues #123, #148), shifting every pad codeword by one. ISO/IEC 18004 §7.4.10
-        # adds padding bits only to reach the boundary; patch that one helper, keep the rest of segno.
-        def _spec_padding_bits(buff, version, length):
-            if version not in (segno.consts.VERSION_M1, segno.consts.VERSION_M3):
-                buff.extend([0] * (-length % 8))
-        segno.encoder.write_padding_bits = _spec_padding_bits
+        \(SegnoReference.specPaddingPatch)
         def penalty(m):
             n = len(m); score = 0
             lines = [list(r) for r in m] + [[m[r][c] for r in range(n)] for c in range(n)]

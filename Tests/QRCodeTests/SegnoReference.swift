@@ -27,15 +27,20 @@ enum SegnoReference {
         var matrix: [[Bool]] { rows.map { $0.map { $0 == "1" } } }
     }
 
-    private static let script = """
-        import base64, json, sys, segno, segno.consts, segno.encoder
-        # segno <= 1.6.6 appends 8 zero bits when the stream already ends on a codeword boundary
-        # (heuer/segno issues #123, #148), shifting every pad codeword by one. ISO/IEC 18004 §7.4.10
-        # adds padding bits only to reach the boundary; patch that one helper, keep the rest of segno.
+    /// segno <= 1.6.6 appends 8 zero bits when the stream already ends on a codeword boundary
+    /// (heuer/segno issues #123, #148), shifting every pad codeword by one. ISO/IEC 18004 §7.4.10
+    /// adds padding bits only to reach the boundary: every script patches that one helper and keeps
+    /// the rest of segno. (Python at the scripts' top level; they import segno first.)
+    static let specPaddingPatch = """
         def _spec_padding_bits(buff, version, length):
             if version not in (segno.consts.VERSION_M1, segno.consts.VERSION_M3):
                 buff.extend([0] * (-length % 8))
         segno.encoder.write_padding_bits = _spec_padding_bits
+        """
+
+    private static let script = """
+        import base64, json, sys, segno, segno.consts, segno.encoder
+        \(specPaddingPatch)
         out = []
         for case in json.load(sys.stdin):
             qr = segno.make(base64.b64decode(case["data"]), error=case["error"], version=case.get("version"),

@@ -1,3 +1,4 @@
+import ExternalTools
 import Foundation
 import Testing
 @testable import WebAuthn
@@ -85,15 +86,15 @@ struct PythonPeerTests {
     }
 
     @Test("fresh ceremonies: the script runs now with keys, challenges and an origin chosen by this test")
-    func liveScript() throws {
+    func liveScript() async throws {
         let port = Int.random(in: 1024...65535) // only part of the origin string; nothing listens
         let relyingParty = WebAuthnRelyingParty(id: "localhost", origin: "http://localhost:\(port)")
         let create = WebAuthnChallenge.generate()
         let get = WebAuthnChallenge.generate()
-        let output = try run("python3", [
-            fixturesDirectory.appendingPathComponent("python_authenticator.py").path,
+        let output = try await ExternalTool.run([
+            "python3", fixturesDirectory.appendingPathComponent("python_authenticator.py").path,
             "localhost", relyingParty.origin, create.base64URL, get.base64URL,
-        ])
+        ]).stdout
         try Self.verify(output, relyingParty: relyingParty, createChallenge: create.bytes, getChallenge: get.bytes)
     }
 

@@ -48,29 +48,3 @@ func cborMap(_ pairs: [(CBORValue, CBORValue)]) -> CBORValue {
 
 /// Where the checked-in fixtures live (found from this file, so no resource bundle is needed).
 let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-
-/// Runs a command and returns standard output; throws with standard error if it fails.
-func run(_ executable: String, _ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [executable] + arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // Read both pipes before waiting so a chatty child never blocks on a full pipe.
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CommandFailed(command: executable, message: String(decoding: errorData, as: UTF8.self))
-    }
-    return data
-}
-
-struct CommandFailed: Error, CustomStringConvertible {
-    let command: String
-    let message: String
-    var description: String { "\(command) failed: \(message)" }
-}

@@ -39,15 +39,13 @@ struct SecondFactorPagesController {
     }
 
     func showCodeStep(_ request: Request, context: WebRequestContext) async throws -> Response {
-        guard try await pendingSignIn(request) != nil else { return expired() }
+        guard try await parkedSignIn(request) != nil else { return expired() }
         return try renderCodeStep(CodePage(), context: context).response(from: request, context: context)
     }
 
     func submitCode(_ request: Request, context: WebRequestContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(CodeForm.self, from: request, context: context)
-        guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value,
-            let pending = try await pendingSignIn(request)
-        else { return expired() }
+        guard let (token, pending) = try await parkedSignIn(request) else { return expired() }
         let remember = form.remember != nil
         let credentials: UserCredentials
         do {
@@ -77,10 +75,11 @@ struct SecondFactorPagesController {
         return response
     }
 
-    private func pendingSignIn(_ request: Request) async throws -> (credentials: UserCredentials, returnTo: String)? {
+    /// The cookie's token and the sign-in it parks, or nil when there is none (or it expired).
+    private func parkedSignIn(_ request: Request) async throws -> (token: String, pending: (credentials: UserCredentials, returnTo: String))? {
         guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value else { return nil }
         do {
-            return try await secondFactor.pending(token: token)
+            return (token, try await secondFactor.pending(token: token))
         } catch SecondFactorError.signInExpired {
             return nil
         }
@@ -172,7 +171,7 @@ struct SecondFactorPagesController {
     }
 
     private func refusedOnAccountPage(context: SignedInContext, request: Request) async throws -> Response {
-        let message = "That code is not right, or it was already used. Enter the current code from your app, or an unused recovery code."
+        let message = ErrorCopy.secondFactorError(.incorrectCode).message
         return try await account.render(context: context, status: .unprocessableContent) { page in
             page.twoFactorError = message
         }.response(from: request, context: context)

@@ -172,7 +172,7 @@ public struct PasskeyService: Sendable {
 
     static func validName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(trimmed.count), !trimmed.contains(where: { $0.isNewline || ($0.asciiValue.map { $0 < 0x20 } ?? false) }) else {
+        guard (1...100).contains(trimmed.unicodeScalars.count), !trimmed.containsControlCharacters else {
             throw SecondFactorError.invalidPasskeyName
         }
         return trimmed

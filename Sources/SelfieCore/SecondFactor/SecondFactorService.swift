@@ -41,13 +41,8 @@ public struct SecondFactorService: Sendable {
     }
 
     public func status(of user: User) async throws -> Status {
-        let factor = try await store.totp(userID: user.id)
-        guard factor?.isConfirmed == true else { return Status(isEnabled: false, unusedRecoveryCodes: 0, rememberedBrowsers: 0) }
-        return Status(
-            isEnabled: true,
-            unusedRecoveryCodes: try await store.unusedRecoveryCodes(userID: user.id),
-            rememberedBrowsers: try await store.rememberedBrowserCount(userID: user.id)
-        )
+        let (isEnabled, codes, browsers) = try await store.status(userID: user.id)
+        return Status(isEnabled: isEnabled, unusedRecoveryCodes: codes, rememberedBrowsers: browsers)
     }
 
     /// The secret to scan, as an `otpauth://` URI and as text to type.
@@ -83,8 +78,9 @@ public struct SecondFactorService: Sendable {
     /// Turns the app on once the person typed a code from it; returns the recovery codes to
     /// show once (only their hashes are kept).
     public func confirmEnrolment(for user: User, code: String, origin: RequestOrigin) async throws -> [String] {
-        guard let factor = try await store.totp(userID: user.id), !factor.isConfirmed else {
-            throw factorMissingOrOn(try await store.totp(userID: user.id))
+        let stored = try await store.totp(userID: user.id)
+        guard let factor = stored, !factor.isConfirmed else {
+            throw stored == nil ? SecondFactorError.notEnrolled : SecondFactorError.alreadyEnrolled
         }
         let totp = try TOTP(secret: box.open(factor.sealedSecret, userID: user.id))
         guard let step = totp.verify(code, at: .now) else { throw SecondFactorError.incorrectCode }
@@ -96,15 +92,11 @@ public struct SecondFactorService: Sendable {
         return codes
     }
 
-    private func factorMissingOrOn(_ factor: TOTPFactor?) -> SecondFactorError {
-        factor?.isConfirmed == true ? .alreadyEnrolled : .notEnrolled
-    }
-
     /// Turns the app off: needs a current code or an unused recovery code. Remembered browsers
     /// are forgotten with it.
     public func disable(for user: User, code: String, origin: RequestOrigin) async throws {
         try await requireCode(code, of: user, origin: origin)
-        _ = try await store.removeAll(userID: user.id, includingPasskeys: false)
+        try await store.removeAll(userID: user.id, includingPasskeys: false)
         await audit.record(.twoFactorDisabled, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
     }
 
@@ -239,7 +231,7 @@ public struct SecondFactorService: Sendable {
     /// in with their password alone and set it up again.
     /// `admin` is nil for the command line.
     public func reset(_ user: User, by admin: User?, origin: RequestOrigin) async throws {
-        _ = try await store.removeAll(userID: user.id, includingPasskeys: true)
+        try await store.removeAll(userID: user.id, includingPasskeys: true)
         await audit.record(.twoFactorReset, actor: admin?.id, targetUser: user.id, target: user.handle, origin: origin)
     }
 

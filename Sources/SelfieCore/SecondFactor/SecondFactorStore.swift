@@ -35,6 +35,22 @@ struct PostgresSecondFactorStore: Sendable {
         return nil
     }
 
+    /// Whether the app is on, with the unused recovery codes and live remembered browsers: one round trip.
+    func status(userID: Int64) async throws -> (isEnabled: Bool, unusedRecoveryCodes: Int, rememberedBrowsers: Int) {
+        let rows = try await client.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NOT NULL),
+                   (SELECT count(*)::int FROM recovery_codes WHERE user_id = \(userID) AND used_at IS NULL),
+                   (SELECT count(*)::int FROM remembered_browsers WHERE user_id = \(userID) AND expires_at > now())
+            """,
+            logger: logger
+        )
+        for try await (enabled, codes, browsers) in rows.decode((Bool, Int, Int).self) {
+            return (enabled, enabled ? codes : 0, enabled ? browsers : 0)
+        }
+        return (false, 0, 0)
+    }
+
     /// Stores a secret being set up; false when the account's app is already confirmed.
     func saveUnconfirmed(userID: Int64, sealedSecret: [UInt8]) async throws -> Bool {
         let rows = try await client.query(
@@ -105,38 +121,22 @@ struct PostgresSecondFactorStore: Sendable {
 
     private static func replaceRecoveryCodes(userID: Int64, hashes: [[UInt8]], on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
-        for hash in hashes {
-            try await connection.query(
-                "INSERT INTO recovery_codes (user_id, code_hash) VALUES (\(userID), \(ByteBuffer(bytes: hash)))",
-                logger: logger
-            )
-        }
-    }
-
-    func unusedRecoveryCodes(userID: Int64) async throws -> Int {
-        let rows = try await client.query(
-            "SELECT count(*)::int FROM recovery_codes WHERE user_id = \(userID) AND used_at IS NULL",
+        try await connection.query(
+            "INSERT INTO recovery_codes (user_id, code_hash) SELECT \(userID), unnest(\(hashes.map { ByteBuffer(bytes: $0) })::bytea[])",
             logger: logger
         )
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 
     /// Removes the app, its recovery codes and remembered browsers (and, for an admin's reset,
-    /// the passkeys). Returns whether there was anything to remove.
-    func removeAll(userID: Int64, includingPasskeys: Bool) async throws -> Bool {
+    /// the passkeys), together.
+    func removeAll(userID: Int64, includingPasskeys: Bool) async throws {
         try await client.withTransaction(logger: logger) { connection in
-            var removed = 0
-            var statements: [PostgresQuery] = [
-                "DELETE FROM totp_factors WHERE user_id = \(userID) RETURNING 1",
-                "DELETE FROM recovery_codes WHERE user_id = \(userID) RETURNING 1",
-                "DELETE FROM remembered_browsers WHERE user_id = \(userID) RETURNING 1",
-            ]
-            if includingPasskeys { statements.append("DELETE FROM passkeys WHERE user_id = \(userID) RETURNING 1") }
-            for statement in statements {
-                for try await _ in try await connection.query(statement, logger: logger) { removed += 1 }
+            try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID)", logger: logger)
+            try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
+            try await connection.query("DELETE FROM remembered_browsers WHERE user_id = \(userID)", logger: logger)
+            if includingPasskeys {
+                try await connection.query("DELETE FROM passkeys WHERE user_id = \(userID)", logger: logger)
             }
-            return removed > 0
         }
     }
 
@@ -159,15 +159,6 @@ struct PostgresSecondFactorStore: Sendable {
         )
         for try await _ in rows { return true }
         return false
-    }
-
-    func rememberedBrowserCount(userID: Int64) async throws -> Int {
-        let rows = try await client.query(
-            "SELECT count(*)::int FROM remembered_browsers WHERE user_id = \(userID) AND expires_at > now()",
-            logger: logger
-        )
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 
     func forgetBrowsers(userID: Int64) async throws {
