@@ -1,0 +1,124 @@
+@testable import App
+@testable import SelfieCore
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import PostgresNIO
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// The byte-level replacements on the hot paths give exactly what the Foundation code they
+/// replaced gave.
+@Suite("Fast paths")
+struct FastPathTests {
+    /// Random bytes of every length up to 100, and then some.
+    static func randomByteStrings() -> [[UInt8]] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2000).map { index in
+            (0..<(index < 101 ? index : Int.random(in: 0...300, using: &generator))).map { _ in
+                UInt8.random(in: .min ... .max, using: &generator)
+            }
+        }
+    }
+
+    @Test("base64url is Foundation's base64 with + → -, / → _ and no padding, for any bytes")
+    func base64URL() throws {
+        for bytes in Self.randomByteStrings() {
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+            #expect(Data(bytes).base64URLEncoded() == foundation)
+            #expect(Data(base64URLEncoded: foundation) == Data(bytes))
+        }
+        // A slice that does not start at index 0 (HMACs and digests are handed over as such).
+        let bytes: [UInt8] = Array(0...255)
+        #expect(Base64URL.encode(bytes[7..<40]) == Data(bytes[7..<40]).base64URLEncoded())
+    }
+
+    @Test("hex is String(format: \"%02x\") per byte")
+    func hex() {
+        for bytes in Self.randomByteStrings().prefix(300) {
+            #expect(bytes.hexString == bytes.map { String(format: "%02x", $0) }.joined())
+        }
+    }
+
+    @Test("the JSON written byte by byte is JSONEncoder's (.sortedKeys), whatever the strings hold")
+    func photoJSON() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "/", "\\", "\"", "é", "😀", "\u{2028}", "\u{7F}", "\u{85}", " ", "http://x/media/k.jpg?a=1&b=2", "<&>'"]
+            + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
+        func randomText() -> String {
+            (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for count in [0, 1, 2, 20, 57] {
+            let photos = (0..<count).map { _ in
+                APIController.PhotoJSON(name: randomText(), title: randomText(), randomID: randomText(), imageURL: randomText())
+            }
+            var json = JSONBytes(capacity: 16)
+            photos.write(to: &json)
+            #expect(Array(json.buffer.readableBytesView) == Array(try encoder.encode(photos)))
+        }
+    }
+
+    @Test("blob keys: byte-level checks accept and refuse exactly what the string checks did")
+    func blobKeys() {
+        func accepted(_ value: String) -> Bool {
+            let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 2 && parts[0].utf8.count == 32
+                && parts[0].utf8.allSatisfy { $0.isBase64URLCharacter }
+                && BlobKey.extensions.values.contains(String(parts[1]))
+        }
+        let valid = "AbCdEfGhIjKlMnOpQrStUvWxYz012-_9"
+        var candidates = [valid + ".jpg", valid + ".webp", valid + ".heic", valid + ".JPG", valid + ".jpg.jpg", valid + ".", valid,
+            "../" + valid.dropFirst(3) + ".jpg", valid.dropLast() + ".jpg", valid + "x.jpg", valid + ".jp", "", ".jpg",
+            valid.replacingOccurrences(of: "A", with: "é") + ".png", valid.replacingOccurrences(of: "A", with: "/") + ".gif"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09-_./é+=")
+        for _ in 0..<2000 {
+            var key = String((0..<32).map { _ in Int.random(in: 0..<10, using: &generator) == 0 ? alphabet.randomElement(using: &generator)! : "a" })
+            key += [".jpg", ".png", ".webp", "jpg", ".txt", ".gif", ".heic.", ""].randomElement(using: &generator)!
+            candidates.append(key)
+        }
+        for candidate in candidates {
+            #expect((BlobKey(candidate) != nil) == accepted(candidate), "\(candidate)")
+        }
+        #expect(BlobKey(valid + ".webp")?.contentType == "image/webp")
+        #expect(BlobKey(valid + ".jpg")?.contentType == "image/jpeg")
+    }
+
+    @Test("a rendition packed by the photo query reads back field by field")
+    func packedRendition() throws {
+        let key = "AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.webp"
+        let rendition = try #require(PhotoRendition(packed: "thumb-400\t\(key)\timage/webp\t400\t300\t12345"))
+        #expect(rendition.name == .thumbnail400)
+        #expect(rendition.blobKey.value == key)
+        #expect(rendition.contentType == "image/webp")
+        #expect((rendition.width, rendition.height, rendition.byteSize) == (400, 300, 12345))
+        #expect(PhotoRendition(packed: "thumb-400\t\(key)\timage/webp\t400\t300") == nil)
+        #expect(PhotoRendition(packed: "thumb-401\t\(key)\timage/webp\t400\t300\t1") == nil)
+        #expect(PhotoRendition(packed: "thumb-400\t\(key)\timage/webp\t4x0\t300\t1") == nil)
+    }
+
+    @Test("signed media URLs: the same URL and signature as before, and they verify")
+    func signedURLs() throws {
+        let secret = try SecretKey("test-secret-key-that-is-long-enough-0123456789")
+        let signer = MediaURLSigner(secretKey: secret, publicURL: URL(string: "https://photos.example.com")!)
+        let key = try #require(BlobKey("AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.jpg"))
+        let now = Date(timeIntervalSince1970: 1_800_000_123)
+        let url = signer.url(for: key, lifetime: .seconds(3600), now: now)
+        // What Foundation's Data + HMAC + replacingOccurrences made for the same key and expiry.
+        let expires = (1_800_000_123 + 3600 + 899) / 900 * 900
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(key.value)\n\(expires)".utf8), using: secret.derived(for: "media-url"))
+        let signature = Data(mac).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        #expect(url == "https://photos.example.com/media/\(key.value)?expires=\(expires)&sig=\(signature)")
+        #expect(signer.verify(blob: key, expires: String(expires), signature: signature, now: now) == .valid)
+        #expect(signer.verify(blob: key, expires: String(expires + 1), signature: signature, now: now) == .badSignature)
+    }
+}
