@@ -10,7 +10,7 @@ import NIOCore
 import Testing
 
 /// The byte-level replacements on the hot paths give exactly what the Foundation code they
-/// replaced gave.
+/// replaced gave, and the fingerprinted stylesheet is served as a browser may cache it for good.
 @Suite("Fast paths")
 struct FastPathTests {
     /// Random bytes of every length up to 100, and then some.
@@ -120,5 +120,62 @@ struct FastPathTests {
         #expect(url == "https://photos.example.com/media/\(key.value)?expires=\(expires)&sig=\(signature)")
         #expect(signer.verify(blob: key, expires: String(expires), signature: signature, now: now) == .valid)
         #expect(signer.verify(blob: key, expires: String(expires + 1), signature: signature, now: now) == .badSignature)
+    }
+
+    @Test("fingerprinted names put the hash before the extension")
+    func fingerprintedNames() {
+        #expect(StaticAssets.fingerprinted("/assets/css/app.css", hash: "0123") == "/assets/css/app.0123.css")
+        #expect(StaticAssets.fingerprinted("/assets/a.b/c.min.js", hash: "ff") == "/assets/a.b/c.min.ff.js")
+        #expect(StaticAssets.fingerprinted("/assets/.hidden", hash: "ff") == "/assets/.hidden.ff")
+        #expect(StaticAssets.fingerprinted("/assets/LICENSE", hash: "ff") == "/assets/LICENSE.ff")
+    }
+
+    @Test("the stylesheet pages link to is served from memory with a strong ETag and `immutable`; a wrong hash is a 404")
+    func fingerprintedStylesheet() async throws {
+        try await withTestApp { app in
+            let html = try await app.client.execute(uri: "/signin", method: .get).text
+            let link = try #require(html.firstMatch(of: /<link rel="stylesheet" href="([^"]+)">/))
+            let path = String(link.1)
+            let file = try Data(contentsOf: URL(fileURLWithPath: "\(repositoryRoot)/Public/assets/css/app.css"))
+            let hash = SHA256.hash(data: file)
+            #expect(path == "/assets/css/app.\(hash.prefix(8).hexString).css")
+
+            let css = try await app.client.execute(uri: path, method: .get)
+            #expect(css.status == .ok)
+            #expect(Data(buffer: css.body) == file)
+            #expect(css.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(css.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let eTag = try #require(css.headers[.eTag])
+            #expect(eTag == "\"\(hash.prefix(12).hexString)\"")  // strong: no W/
+            #expect(css.headers[.contentLength] == String(file.count))
+
+            let revalidated = try await app.client.execute(uri: path, method: .get, headers: [.ifNoneMatch: eTag])
+            #expect(revalidated.status == .notModified)
+            #expect(revalidated.body.readableBytes == 0)
+
+            // The plain path still works (bookmarks, old pages), cached for an hour only.
+            let plain = try await app.client.execute(uri: "/assets/css/app.css", method: .get)
+            #expect(plain.status == .ok)
+            #expect(plain.headers[.cacheControl] == "public, max-age=3600")
+            #expect(plain.headers[.eTag] == eTag)
+
+            for wrong in ["/assets/css/app.0000000000000000.css", "/assets/css/app.\(hash.prefix(7).hexString).css", "/assets/css/app..css"] {
+                let missing = try await app.client.execute(uri: wrong, method: .get)
+                #expect(missing.status == .notFound, "\(wrong)")
+            }
+        }
+    }
+
+    @Test("the upload form loads its script at the fingerprinted URL")
+    func uploadScript() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail("assets"))
+            let html = try await browser.get("/photos/new").text
+            let script = try #require(html.firstMatch(of: /<script src="(\/assets\/js\/upload\.[0-9a-f]{16}\.js)" defer><\/script>/))
+            let response = try await app.client.execute(uri: String(script.1), method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+        }
     }
 }

@@ -32,8 +32,11 @@ enum Template: String, CaseIterable, Sendable {
 /// `{{value}}`; templates never use the raw `{{{ }}}` form for anything a user typed.
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    /// The static files the layout links to, at their fingerprinted URLs.
+    let assets: AssetURLs
 
-    init(templatesDirectory: String) async throws {
+    init(templatesDirectory: String, assets: AssetURLs = .plain) async throws {
+        self.assets = assets
         MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
         var library = MustacheLibrary()
         let directory = URL(fileURLWithPath: templatesDirectory)
@@ -52,6 +55,7 @@ struct PageRenderer: Sendable {
     /// What every page template sees: the layout's data plus `page`, the template's own.
     struct Page<Content>: Sendable where Content: Sendable {
         let title: String
+        let assets: AssetURLs
         let user: UserView?
         let csrfToken: String
         let notice: String?
@@ -82,7 +86,7 @@ struct PageRenderer: Sendable {
         status: HTTPResponse.Status = .ok
     ) throws -> HTML {
         let user = context.signedInUser.map(UserView.init)
-        let object = Page(title: title, user: user, csrfToken: context.csrfToken, notice: notice, page: page)
+        let object = Page(title: title, assets: assets, user: user, csrfToken: context.csrfToken, notice: notice, page: page)
         guard let body = library.render(object, withTemplate: template.rawValue) else {
             throw TemplateMissing(names: [template.rawValue])
         }
@@ -103,6 +107,7 @@ struct PageRenderer: Sendable {
         }
         let page = Page(
             title: status.reasonPhrase,
+            assets: assets,
             user: user.map(UserView.init),
             csrfToken: "",
             notice: nil,
