@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import PostgresNIO
 import HummingbirdTesting
+import Mustache
 import NIOCore
 import Testing
 
@@ -177,5 +178,106 @@ struct FastPathTests {
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
         }
+    }
+
+    /// What Mustache would find by reflection: every stored property by its label, optionals unwrapped.
+    static func expectSameAsMirror(_ value: some MustacheParent, sourceLocation: SourceLocation = #_sourceLocation) {
+        let mirror = Mirror(reflecting: value)
+        #expect(!mirror.children.isEmpty, sourceLocation: sourceLocation)
+        for child in mirror.children {
+            let label = child.label!
+            let reflected: Any? = {
+                let inner = Mirror(reflecting: child.value)
+                guard inner.displayStyle == .optional else { return child.value }
+                return inner.children.first?.value
+            }()
+            let named = value.child(named: label)
+            #expect((named == nil) == (reflected == nil), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+            #expect(named.map { String(describing: $0) } == reflected.map { String(describing: $0) }, "\(type(of: value)).\(label)",
+                sourceLocation: sourceLocation)
+        }
+        #expect(value.child(named: "noSuchField") == nil, sourceLocation: sourceLocation)
+    }
+
+    @Test("the views pages render answer every field by name as reflection would, nil where it gives nil")
+    func mustacheViews() throws {
+        let key = try #require(BlobKey("AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.jpg"))
+        let renditions = RenditionName.allCases.map {
+            PhotoRendition(name: $0, blobKey: key, contentType: "image/jpeg", width: 400, height: 300, byteSize: 10)
+        }
+        func photo(_ renditions: [PhotoRendition], title: String) -> Photo {
+            Photo(id: 1, publicID: "p1", userID: 1, title: title, blobKey: key, contentType: "image/jpeg", byteSize: 10,
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, renditions: renditions)
+        }
+        let service = PhotoService.forViewTests()
+        let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoPagesController.PhotoCard($0, photos: service) }
+        for card in cards {
+            Self.expectSameAsMirror(card)
+            if let thumbnail = card.thumbnail { Self.expectSameAsMirror(thumbnail) }
+            Self.expectSameAsMirror(PhotoPagesController.PhotoPage(photo: card))
+        }
+        for older in [nil, "/gallery?before=3"] {
+            Self.expectSameAsMirror(
+                PhotoPagesController.GalleryPage(firstName: "Ada", photos: cards, isEmpty: false, olderPageURL: older, isFirstPage: true)
+            )
+        }
+        let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false))
+        Self.expectSameAsMirror(PageRenderer.UserView(user))
+        Self.expectSameAsMirror(AssetURLs.plain)
+        for (viewer, notice) in [(PageRenderer.UserView(user), "Saved"), (nil, nil)] as [(PageRenderer.UserView?, String?)] {
+            Self.expectSameAsMirror(
+                PageRenderer.Page(title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0])
+            )
+        }
+    }
+
+    @Test("HTML escaping on bytes escapes the same scalars as escaping scalar by scalar")
+    func htmlEscaping() {
+        func scalarWise(_ text: String) -> String {
+            var escaped = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "<": escaped += "&lt;"
+                case ">": escaped += "&gt;"
+                case "&": escaped += "&amp;"
+                case "\"": escaped += "&quot;"
+                case "'": escaped += "&#39;"
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["<", ">", "&", "\"", "'", "a", "é", "\u{301}", "😀", "\"\u{301}", " ", "&amp;", "\u{0}"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(ScalarHTMLEscaping().escapeText(text) == scalarWise(text))
+        }
+    }
+}
+
+extension PhotoService {
+    /// A service whose only use is signing rendition URLs (nothing here queries or stores).
+    static func forViewTests() -> PhotoService {
+        struct NoAudit: AuditLog {
+            func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async {}
+            func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] { [] }
+        }
+        let logger = Logger(label: "view-tests")
+        let signer = MediaURLSigner(
+            secretKey: try! SecretKey("test-secret-key-that-is-long-enough-0123456789"),
+            publicURL: URL(string: "http://localhost")!
+        )
+        let blobs = try! FileBlobStore(root: temporaryBlobDirectory(), signer: signer)
+        let client = PostgresClient(configuration: .init(host: "localhost", username: "unused", password: nil, database: nil, tls: .disable))
+        return PhotoService(
+            photos: PostgresPhotoRepository(client: client, logger: logger),
+            blobs: blobs,
+            limits: UploadLimits(),
+            urlLifetime: .seconds(3600),
+            audit: NoAudit(),
+            renditions: RenditionMaker(blobs: blobs, maxPixels: 1000, logger: logger),
+            logger: logger
+        )
     }
 }
