@@ -67,10 +67,13 @@ let package = Package(
         ),
         // RFC 4226/6238 one-time passwords, Base32, otpauth:// URIs and hashed recovery codes.
         .target(name: "OneTimePassword", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Base64url without padding (RFC 4648 §5), byte by byte: tokens, signed URLs, WebAuthn.
+        .target(name: "Base64URLCoding"),
         // WebAuthn Level 2 relying party: a CBOR reader, authenticator data, ES256/RS256 COSE keys.
         .target(
             name: "WebAuthn",
             dependencies: [
+                "Base64URLCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -90,6 +93,7 @@ let package = Package(
                 "ZipStream",
                 "OneTimePassword",
                 "WebAuthn",
+                "Base64URLCoding",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -112,6 +116,7 @@ let package = Package(
                 "QRCode",
                 "OneTimePassword",
                 "WebAuthn",
+                "Base64URLCoding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -158,6 +163,7 @@ let package = Package(
                 "FakeProviders",
                 "SMTP",
                 "OneTimePassword",
+                "Base64URLCoding",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -191,7 +197,7 @@ let package = Package(
             name: "ZipStreamTests",
             dependencies: ["ZipStream", "ExternalTools", .product(name: "NIOCore", package: "swift-nio")]
         ),
-            // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
+        // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
         .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword", "ExternalTools"]),
         // Known byte sequences, an independent Python authenticator (cbor2 + cryptography) and
         // ceremonies recorded from Chromium's virtual authenticator (Fixtures/, read from disk).
@@ -199,6 +205,7 @@ let package = Package(
             name: "WebAuthnTests",
             dependencies: [
                 "WebAuthn",
+                "Base64URLCoding",
                 "ExternalTools",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -40,9 +40,9 @@ struct AppServices: Sendable {
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
         core = try CoreServices(config, logger: logger)
-        pages = try await PageRenderer(templatesDirectory: paths.templates)
-        mail = try MailTemplates(directory: paths.mailTemplates, publicURL: config.publicURL)
         assets = try StaticAssets(directory: paths.publicFiles)
+        pages = try await PageRenderer(templatesDirectory: paths.templates, assets: AssetURLs(assets))
+        mail = try MailTemplates(directory: paths.mailTemplates, publicURL: config.publicURL)
     }
 
     /// What runs beside the server: the core's background work and the mail sender.

@@ -1,3 +1,4 @@
+import Base64URLCoding
 import Foundation
 
 /// The parts of clientDataJSON (WebAuthn Level 2 §5.8.1) the relying party checks.

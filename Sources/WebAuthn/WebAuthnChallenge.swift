@@ -1,3 +1,5 @@
+import Base64URLCoding
+
 /// A one-time WebAuthn challenge: 32 random bytes, sent to the browser as base64url and
 /// kept server-side (e.g. in the session) until the ceremony's response comes back.
 public struct WebAuthnChallenge: Sendable, Hashable {

@@ -212,9 +212,15 @@ struct Photos: AsyncParsableCommand {
 /// glibc gives each thread that mallocs under contention an arena of its own and rarely returns
 /// their memory: with image decoding on several threads, peak memory grew by a third. Two arenas
 /// (as `MALLOC_ARENA_MAX=2` would set) keep it flat at no measurable cost here.
+///
+/// Blocks of 1 MiB and more (an original read back for its renditions, libvips' buffers) are
+/// mmapped and go back to the system when freed: left to itself glibc raises that threshold to up
+/// to 32 MiB after the first large free, and the heap then keeps every such block it ever held
+/// (RSS after a bench run: BENCHMARKS.md).
 func limitMallocArenas() {
     #if canImport(Glibc)
     mallopt(M_ARENA_MAX, 2)
+    mallopt(M_MMAP_THRESHOLD, 1024 * 1024)
     #endif
 }
 

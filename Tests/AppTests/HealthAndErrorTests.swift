@@ -149,14 +149,18 @@ struct HealthAndErrorTests {
         }
     }
 
-    @Test("pages are readable on a phone and share one layout with a stylesheet")
+    @Test("pages are readable on a phone and share one layout with a stylesheet at its fingerprinted URL")
     func layout() async throws {
         try await withTestApp { app in
+            var stylesheets: Set<String> = []
             for path in ["/signin", "/signup"] {
                 let html = try await app.client.execute(uri: path, method: .get).text
                 #expect(html.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
-                #expect(html.contains(#"<link rel="stylesheet" href="/assets/css/app.css">"#))
+                let link = try #require(html.firstMatch(of: /<link rel="stylesheet" href="(\/assets\/css\/app\.[0-9a-f]{16}\.css)">/))
+                stylesheets.insert(String(link.1))
+                #expect(html.contains(/<link rel="icon" href="\/assets\/favicon\.[0-9a-f]{16}\.svg"/))
             }
+            #expect(stylesheets.count == 1)
             let css = try await app.client.execute(uri: "/assets/css/app.css", method: .get)
             #expect(css.status == .ok)
             #expect(css.headers[.contentType]?.hasPrefix("text/css") == true)

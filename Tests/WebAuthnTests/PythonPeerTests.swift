@@ -1,3 +1,4 @@
+import Base64URLCoding
 import ExternalTools
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
+import Base64URLCoding
 import Crypto
-import Foundation
 import _CryptoExtras
+import Foundation
 @testable import WebAuthn
 
 /// A software authenticator plus the browser half of the ceremonies, written from the spec:

@@ -277,7 +277,7 @@ struct APIController {
         } else {
             listed = try await photos.page(for: context.user, before: before, limit: limit ?? Self.pageLimits.upperBound)
         }
-        return try JSONResponse(body: listed.map(json(for:))).response(from: request, context: context)
+        return .json(listed.map(json(for:)))
     }
 
     static let pageLimits = 1...200
@@ -341,6 +341,23 @@ struct APIController {
             throw APIError.undecryptablePassword
         }
     }
+}
+
+extension APIController.PhotoJSON: JSONBytesWritable {
+    /// The keys in the order `.sortedKeys` puts them.
+    func write(to json: inout JSONBytes) {
+        json.raw(#"{"image_url":"#)
+        json.string(imageURL)
+        json.raw(#","name":"#)
+        json.string(name)
+        json.raw(#","random_id":"#)
+        json.string(randomID)
+        json.raw(#","title":"#)
+        json.string(title)
+        json.raw("}")
+    }
+
+    var estimatedJSONBytes: Int { 50 + imageURL.utf8.count + name.utf8.count + randomID.utf8.count + title.utf8.count }
 }
 
 /// `authtoken_expiry`'s format: `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC.

@@ -3,23 +3,32 @@ import Foundation
 import Hummingbird
 import SelfieCore
 
-/// The files under `Public/`, read once at start-up and served from memory at their paths
-/// (`/assets/css/app.css`), each with a strong ETag: no file system on the request path.
+/// The files under `Public/`, read once at start-up and served from memory: no file system on the
+/// request path. Each is served at its plain path (`/assets/css/app.css`, cached for an hour) and at
+/// a fingerprinted one carrying a hash of its bytes (`/assets/css/app.3f2a9c0d1e4b5a6f.css`), which
+/// is what pages link to: its bytes can never change, so browsers keep it for a year without asking
+/// again (`immutable`). Both answer with a strong ETag; a fingerprint that is not the file's is a 404.
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
         let body: ByteBuffer
-        let contentType: String
+        /// Content type, length, ETag and caching: built once, copied into each answer.
+        let headers: HTTPFields
         let eTag: String
     }
 
     static let pattern: RouterPath = "/assets/**"
     /// Shown for a photo whose renditions are still being made.
     static let preparingImage = "/assets/img/preparing.png"
+    static let plainCaching = "public, max-age=3600"
+    static let fingerprintedCaching = "public, max-age=31536000, immutable"
     let assets: [String: Asset]
+    /// Plain path → fingerprinted path.
+    private let fingerprintedPaths: [String: String]
 
     /// Reads every file under `directory`; a file type not in `contentTypes` is not served.
     init(directory: String) throws {
         var assets: [String: Asset] = [:]
+        var fingerprintedPaths: [String: String] = [:]
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw CocoaError(.fileReadNoSuchFile)
@@ -29,11 +38,40 @@ struct StaticAssets: Sendable {
                 let contentType = Self.contentTypes[url.pathExtension.lowercased()]
             else { continue }
             let data = try Data(contentsOf: url)
-            let relative = url.standardizedFileURL.path.dropFirst(root.path.count)
-            let digest = SHA256.hash(data: data).prefix(12).hexString
-            assets[String(relative)] = Asset(body: ByteBuffer(bytes: data), contentType: contentType, eTag: "\"\(digest)\"")
+            let path = String(url.standardizedFileURL.path.dropFirst(root.path.count))
+            let digest = SHA256.hash(data: data)
+            let eTag = "\"\(digest.prefix(12).hexString)\""
+            let body = ByteBuffer(bytes: data)
+            func asset(caching: String) -> Asset {
+                let headers: HTTPFields = [
+                    .contentType: contentType,
+                    .eTag: eTag,
+                    .cacheControl: caching,
+                    .contentLength: String(body.readableBytes),
+                ]
+                return Asset(body: body, headers: headers, eTag: eTag)
+            }
+            let fingerprinted = Self.fingerprinted(path, hash: digest.prefix(8).hexString)
+            assets[path] = asset(caching: Self.plainCaching)
+            assets[fingerprinted] = asset(caching: Self.fingerprintedCaching)
+            fingerprintedPaths[path] = fingerprinted
         }
         self.assets = assets
+        self.fingerprintedPaths = fingerprintedPaths
+    }
+
+    /// `/assets/css/app.css` with `hash` before its extension: `/assets/css/app.<hash>.css`.
+    static func fingerprinted(_ path: String, hash: String) -> String {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        guard let dot = path[slash...].lastIndex(of: "."), dot > path.index(after: slash) else { return "\(path).\(hash)" }
+        return "\(path[..<dot]).\(hash)\(path[dot...])"
+    }
+
+    /// The URL a page links the file at `path` (under `Public/`) with: its fingerprinted one. A path
+    /// that is not a served file is a programming error, caught at start-up (`AssetURLs`).
+    func url(for path: String) throws -> String {
+        guard let url = fingerprintedPaths[path] else { throw AssetMissing(path: path) }
+        return url
     }
 
     static let contentTypes = [
@@ -53,15 +91,45 @@ struct StaticAssets: Sendable {
 
     func serve(_ request: Request, context: AppRequestContext) throws -> Response {
         guard let asset = assets[request.uri.path] else { throw AppError.notFound() }
-        var headers: HTTPFields = [
-            .contentType: asset.contentType,
-            .eTag: asset.eTag,
-            .cacheControl: "public, max-age=3600",
-        ]
         if request.headers[.ifNoneMatch] == asset.eTag {
+            var headers = asset.headers
+            headers[.contentLength] = nil
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentLength] = String(asset.body.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
+        return Response(status: .ok, headers: asset.headers, body: .init(byteBuffer: asset.body))
     }
+}
+
+/// The static files pages link to, at their fingerprinted URLs: what layouts use as
+/// `{{assets.stylesheet}}` and the like. Made once at start-up.
+struct AssetURLs: Sendable {
+    let stylesheet: String
+    let favicon: String
+    let uploadScript: String
+    let passkeysScript: String
+
+    init(_ assets: StaticAssets) throws {
+        stylesheet = try assets.url(for: "/assets/css/app.css")
+        favicon = try assets.url(for: "/assets/favicon.svg")
+        uploadScript = try assets.url(for: "/assets/js/upload.js")
+        passkeysScript = try assets.url(for: "/assets/js/passkeys.js")
+    }
+
+    /// The plain paths, for renderers that have no `StaticAssets` at hand (tests of templates alone).
+    static let plain = AssetURLs(
+        stylesheet: "/assets/css/app.css", favicon: "/assets/favicon.svg",
+        uploadScript: "/assets/js/upload.js", passkeysScript: "/assets/js/passkeys.js"
+    )
+
+    private init(stylesheet: String, favicon: String, uploadScript: String, passkeysScript: String) {
+        self.stylesheet = stylesheet
+        self.favicon = favicon
+        self.uploadScript = uploadScript
+        self.passkeysScript = passkeysScript
+    }
+}
+
+struct AssetMissing: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "a page links to \(path), which is not under Public/" }
 }

@@ -35,6 +35,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, context: Context, status: Int, facts: RequestFacts, since started: ContinuousClock.Instant) {
+        // The line's metadata is built only when it will be written (not at LOG_LEVEL=warning).
+        guard context.logger.logLevel <= level else { return }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [

@@ -1,3 +1,4 @@
+import Base64URLCoding
 import Crypto
 import Foundation
 import HTTPTypes
@@ -8,17 +9,21 @@ import SelfieCore
 /// before sign-in) under a key derived from `SECRET_KEY`: nothing to store, and a new session
 /// means new tokens.
 struct CSRFTokens: Sendable {
-    private let key: SymmetricKey
+    /// Keyed once; each token copies it (every page view makes one).
+    private let keyedHMAC: HMAC<SHA256>
 
     init(secretKey: SecretKey) {
-        self.key = secretKey.derived(for: "csrf")
+        self.keyedHMAC = HMAC<SHA256>(key: secretKey.derived(for: "csrf"))
     }
 
     func token(forSession sessionID: Int64) -> String { token(binding: "session:\(sessionID)") }
     func token(forVisitor value: String) -> String { token(binding: "visitor:\(value)") }
 
     private func token(binding: String) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Data(binding.utf8), using: key)).base64URLEncoded()
+        var hmac = keyedHMAC
+        var binding = binding
+        binding.withUTF8 { hmac.update(data: UnsafeRawBufferPointer($0)) }
+        return hmac.finalize().withUnsafeBytes { Base64URL.encode($0) }
     }
 }
 

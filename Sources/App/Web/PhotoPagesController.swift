@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 import SelfieCore
 
 /// The gallery, the upload form, a photo's page and deleting it, in the browser.
@@ -157,5 +158,53 @@ struct PhotoPagesController {
             origin: context.origin(request)
         )
         return .seeOther(WebPath.gallery(notice: .photoDeleted))
+    }
+}
+
+// Looked up by name rather than by reflection (see `PageRenderer.Page`): the gallery renders 24 cards.
+
+extension PhotoPagesController.GalleryPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "firstName": firstName
+        case "photos": photos
+        case "isEmpty": isEmpty
+        case "olderPageURL": olderPageURL
+        case "isFirstPage": isFirstPage
+        default: nil
+        }
+    }
+}
+
+extension PhotoPagesController.PhotoCard: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        case "date": date
+        case "altText": altText
+        case "thumbnail": thumbnail
+        case "srcset": srcset
+        case "display": display
+        case "isPreparing": isPreparing
+        default: nil
+        }
+    }
+}
+
+extension PhotoPagesController.PhotoCard.Image: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "url": url
+        case "width": width
+        case "height": height
+        default: nil
+        }
+    }
+}
+
+extension PhotoPagesController.PhotoPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        name == "photo" ? photo : nil
     }
 }

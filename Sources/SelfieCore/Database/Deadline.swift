@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// How long a request may wait for the database before it is answered with a 503.
 public let databaseWaitLimit: Duration = .seconds(3)
@@ -19,8 +21,9 @@ public func withDeadline<T: Sendable>(
             let work = Task {
                 do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
             }
-            let timer = Task {
-                try await Task.sleep(for: duration)
+            // A timer on an event loop, not a sleeping task: every signed-in request comes here,
+            // and a task per timer cost a scheduling round trip of its own.
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(duration)) {
                 outcome.resume(with: .failure(DeadlineExceeded()))
             }
             outcome.onFinish {

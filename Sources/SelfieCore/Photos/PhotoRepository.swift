@@ -232,12 +232,14 @@ public struct PostgresPhotoRepository: PhotoRepository {
 
 extension PhotoRendition {
     /// A rendition as `PostgresPhotoRepository.columns` packs it: six tab-separated fields.
+    /// Split on the UTF-8 bytes (a tab is one byte), not on Characters: every photo row read has three.
     init?(packed: String) {
-        let fields = packed.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 6, let name = RenditionName(rawValue: String(fields[0])), let key = BlobKey(String(fields[1])),
-            let width = Int(fields[3]), let height = Int(fields[4]), let size = Int64(fields[5])
+        let fields = packed.utf8.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        guard fields.count == 6, let name = RenditionName(rawValue: String(Substring(fields[0]))),
+            let key = BlobKey(String(Substring(fields[1]))),
+            let width = Int(Substring(fields[3])), let height = Int(Substring(fields[4])), let size = Int64(Substring(fields[5]))
         else { return nil }
-        self.init(name: name, blobKey: key, contentType: String(fields[2]), width: width, height: height, byteSize: size)
+        self.init(name: name, blobKey: key, contentType: String(Substring(fields[2])), width: width, height: height, byteSize: size)
     }
 }
 

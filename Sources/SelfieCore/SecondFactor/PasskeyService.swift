@@ -1,3 +1,4 @@
+import Base64URLCoding
 import Foundation
 import Logging
 import WebAuthn

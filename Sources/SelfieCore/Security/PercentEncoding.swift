@@ -25,6 +25,18 @@ public enum PercentEncoding {
 }
 
 extension Sequence<UInt8> {
-    /// Lower-case hex, two digits a byte (digests, HMACs, checksums).
-    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    /// Lower-case hex, two digits a byte (digests, HMACs, checksums), without a `String(format:)`
+    /// per byte.
+    public var hexString: String {
+        let digits: StaticString = "0123456789abcdef"
+        var out: [UInt8] = []
+        out.reserveCapacity(underestimatedCount * 2)
+        digits.withUTF8Buffer { digits in
+            for byte in self {
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }

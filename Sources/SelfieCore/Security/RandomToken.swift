@@ -1,3 +1,4 @@
+import Base64URLCoding
 import Crypto
 import Foundation
 
@@ -7,7 +8,7 @@ public enum RandomToken {
     public static func urlSafe(byteCount: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64URLEncoded()
+        return Base64URL.encode(bytes)
     }
 
     /// SHA-256 of a token: what the database stores instead of the token itself.
@@ -19,10 +20,7 @@ public enum RandomToken {
 extension Data {
     /// Base64url without padding (RFC 4648 §5), safe in cookies, URLs and paths.
     public func base64URLEncoded() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(self)
     }
 
     /// Decodes base64url with or without padding; nil when it is not base64url.

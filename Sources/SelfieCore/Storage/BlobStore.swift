@@ -17,22 +17,28 @@ public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
         return BlobKey(unchecked: "\(RandomToken.urlSafe(byteCount: 24)).\(ext)")
     }
 
-    /// Accepts only the shape the server makes, so a key can never walk out of the store's folder.
+    /// Accepts only the shape the server makes, so a key can never walk out of the store's folder:
+    /// 32 base64url characters, a dot, one of `extensions`. Checked on the UTF-8 bytes: every photo
+    /// row read carries four keys.
     public init?(_ value: String) {
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count == 32,
-            parts[0].utf8.allSatisfy({ $0.isBase64URLCharacter }),
-            Self.extensions.values.contains(String(parts[1]))
+        let bytes = value.utf8
+        guard bytes.count > 33, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+            bytes.distance(from: bytes.startIndex, to: dot) == 32,
+            bytes[..<dot].allSatisfy({ $0.isBase64URLCharacter }),
+            Self.extensionBytes.contains(where: { $0.elementsEqual(bytes[bytes.index(after: dot)...]) })
         else { return nil }
         self.value = value
     }
+
+    private static let extensionBytes = extensions.values.map { Array($0.utf8) }
 
     private init(unchecked value: String) { self.value = value }
 
     /// The MIME type its extension stands for.
     public var contentType: String {
-        let ext = value.split(separator: ".").last.map(String.init) ?? ""
-        return Self.extensions.first { $0.value == ext }?.key ?? "application/octet-stream"
+        let bytes = value.utf8
+        let ext = bytes.lastIndex(of: UInt8(ascii: ".")).map { bytes[bytes.index(after: $0)...] } ?? bytes[...]
+        return Self.extensions.first { $0.value.utf8.elementsEqual(ext) }?.key ?? "application/octet-stream"
     }
 
     public var description: String { value }
@@ -40,8 +46,13 @@ public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
 
 extension UInt8 {
     var isBase64URLCharacter: Bool {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
     }
 }
 

@@ -1,0 +1,284 @@
+import Base64URLCoding
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Mustache
+import NIOCore
+import PostgresNIO
+import Testing
+@testable import App
+@testable import SelfieCore
+
+/// The byte-level replacements on the hot paths give exactly what the Foundation code they
+/// replaced gave, and the fingerprinted stylesheet is served as a browser may cache it for good.
+@Suite("Fast paths")
+struct FastPathTests {
+    /// Random bytes of every length up to 100, and then some.
+    static func randomByteStrings() -> [[UInt8]] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2000).map { index in
+            (0..<(index < 101 ? index : Int.random(in: 0...300, using: &generator))).map { _ in
+                UInt8.random(in: .min ... .max, using: &generator)
+            }
+        }
+    }
+
+    @Test("base64url is Foundation's base64 with + → -, / → _ and no padding, for any bytes")
+    func base64URL() throws {
+        for bytes in Self.randomByteStrings() {
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+            #expect(Data(bytes).base64URLEncoded() == foundation)
+            #expect(Data(base64URLEncoded: foundation) == Data(bytes))
+        }
+        // A slice that does not start at index 0 (HMACs and digests are handed over as such).
+        let bytes: [UInt8] = Array(0...255)
+        #expect(Base64URL.encode(bytes[7..<40]) == Data(bytes[7..<40]).base64URLEncoded())
+    }
+
+    @Test("hex is String(format: \"%02x\") per byte")
+    func hex() {
+        for bytes in Self.randomByteStrings().prefix(300) {
+            #expect(bytes.hexString == bytes.map { String(format: "%02x", $0) }.joined())
+        }
+    }
+
+    @Test("the JSON written byte by byte is JSONEncoder's (.sortedKeys), whatever the strings hold")
+    func photoJSON() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "/", "\\", "\"", "é", "😀", "\u{2028}", "\u{7F}", "\u{85}", " ", "http://x/media/k.jpg?a=1&b=2", "<&>'"]
+            + (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
+        func randomText() -> String {
+            (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for count in [0, 1, 2, 20, 57] {
+            let photos = (0..<count).map { _ in
+                APIController.PhotoJSON(name: randomText(), title: randomText(), randomID: randomText(), imageURL: randomText())
+            }
+            var json = JSONBytes(capacity: 16)
+            photos.write(to: &json)
+            #expect(Array(json.buffer.readableBytesView) == Array(try encoder.encode(photos)))
+        }
+    }
+
+    @Test("blob keys: byte-level checks accept and refuse exactly what the string checks did")
+    func blobKeys() {
+        func accepted(_ value: String) -> Bool {
+            let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 2 && parts[0].utf8.count == 32
+                && parts[0].utf8.allSatisfy { $0.isBase64URLCharacter }
+                && BlobKey.extensions.values.contains(String(parts[1]))
+        }
+        let valid = "AbCdEfGhIjKlMnOpQrStUvWxYz012-_9"
+        var candidates = [valid + ".jpg", valid + ".webp", valid + ".heic", valid + ".JPG", valid + ".jpg.jpg", valid + ".", valid,
+            "../" + valid.dropFirst(3) + ".jpg", valid.dropLast() + ".jpg", valid + "x.jpg", valid + ".jp", "", ".jpg",
+            valid.replacingOccurrences(of: "A", with: "é") + ".png", valid.replacingOccurrences(of: "A", with: "/") + ".gif"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09-_./é+=")
+        for _ in 0..<2000 {
+            var key = String((0..<32).map { _ in Int.random(in: 0..<10, using: &generator) == 0 ? alphabet.randomElement(using: &generator)! : "a" })
+            key += [".jpg", ".png", ".webp", "jpg", ".txt", ".gif", ".heic.", ""].randomElement(using: &generator)!
+            candidates.append(key)
+        }
+        for candidate in candidates {
+            #expect((BlobKey(candidate) != nil) == accepted(candidate), "\(candidate)")
+        }
+        #expect(BlobKey(valid + ".webp")?.contentType == "image/webp")
+        #expect(BlobKey(valid + ".jpg")?.contentType == "image/jpeg")
+    }
+
+    @Test("a rendition packed by the photo query reads back field by field")
+    func packedRendition() throws {
+        let key = "AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.webp"
+        let rendition = try #require(PhotoRendition(packed: "thumb-400\t\(key)\timage/webp\t400\t300\t12345"))
+        #expect(rendition.name == .thumbnail400)
+        #expect(rendition.blobKey.value == key)
+        #expect(rendition.contentType == "image/webp")
+        #expect((rendition.width, rendition.height, rendition.byteSize) == (400, 300, 12345))
+        #expect(PhotoRendition(packed: "thumb-400\t\(key)\timage/webp\t400\t300") == nil)
+        #expect(PhotoRendition(packed: "thumb-401\t\(key)\timage/webp\t400\t300\t1") == nil)
+        #expect(PhotoRendition(packed: "thumb-400\t\(key)\timage/webp\t4x0\t300\t1") == nil)
+    }
+
+    @Test("signed media URLs: the same URL and signature as before, and they verify")
+    func signedURLs() throws {
+        let secret = try SecretKey("test-secret-key-that-is-long-enough-0123456789")
+        let signer = MediaURLSigner(secretKey: secret, publicURL: URL(string: "https://photos.example.com")!)
+        let key = try #require(BlobKey("AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.jpg"))
+        let now = Date(timeIntervalSince1970: 1_800_000_123)
+        let url = signer.url(for: key, lifetime: .seconds(3600), now: now)
+        // What Foundation's Data + HMAC + replacingOccurrences made for the same key and expiry.
+        let expires = (1_800_000_123 + 3600 + 899) / 900 * 900
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(key.value)\n\(expires)".utf8), using: secret.derived(for: "media-url"))
+        let signature = Data(mac).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        #expect(url == "https://photos.example.com/media/\(key.value)?expires=\(expires)&sig=\(signature)")
+        #expect(signer.verify(blob: key, expires: String(expires), signature: signature, now: now) == .valid)
+        #expect(signer.verify(blob: key, expires: String(expires + 1), signature: signature, now: now) == .badSignature)
+    }
+
+    @Test("fingerprinted names put the hash before the extension")
+    func fingerprintedNames() {
+        #expect(StaticAssets.fingerprinted("/assets/css/app.css", hash: "0123") == "/assets/css/app.0123.css")
+        #expect(StaticAssets.fingerprinted("/assets/a.b/c.min.js", hash: "ff") == "/assets/a.b/c.min.ff.js")
+        #expect(StaticAssets.fingerprinted("/assets/.hidden", hash: "ff") == "/assets/.hidden.ff")
+        #expect(StaticAssets.fingerprinted("/assets/LICENSE", hash: "ff") == "/assets/LICENSE.ff")
+    }
+
+    @Test("the stylesheet pages link to is served from memory with a strong ETag and `immutable`; a wrong hash is a 404")
+    func fingerprintedStylesheet() async throws {
+        try await withTestApp { app in
+            let html = try await app.client.execute(uri: "/signin", method: .get).text
+            let link = try #require(html.firstMatch(of: /<link rel="stylesheet" href="([^"]+)">/))
+            let path = String(link.1)
+            let file = try Data(contentsOf: URL(fileURLWithPath: "\(repositoryRoot)/Public/assets/css/app.css"))
+            let hash = SHA256.hash(data: file)
+            #expect(path == "/assets/css/app.\(hash.prefix(8).hexString).css")
+
+            let css = try await app.client.execute(uri: path, method: .get)
+            #expect(css.status == .ok)
+            #expect(Data(buffer: css.body) == file)
+            #expect(css.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(css.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let eTag = try #require(css.headers[.eTag])
+            #expect(eTag == "\"\(hash.prefix(12).hexString)\"")  // strong: no W/
+            #expect(css.headers[.contentLength] == String(file.count))
+
+            let revalidated = try await app.client.execute(uri: path, method: .get, headers: [.ifNoneMatch: eTag])
+            #expect(revalidated.status == .notModified)
+            #expect(revalidated.body.readableBytes == 0)
+
+            // The plain path still works (bookmarks, old pages), cached for an hour only.
+            let plain = try await app.client.execute(uri: "/assets/css/app.css", method: .get)
+            #expect(plain.status == .ok)
+            #expect(plain.headers[.cacheControl] == "public, max-age=3600")
+            #expect(plain.headers[.eTag] == eTag)
+
+            for wrong in ["/assets/css/app.0000000000000000.css", "/assets/css/app.\(hash.prefix(7).hexString).css", "/assets/css/app..css"] {
+                let missing = try await app.client.execute(uri: wrong, method: .get)
+                #expect(missing.status == .notFound, "\(wrong)")
+            }
+        }
+    }
+
+    @Test("the upload form loads its script at the fingerprinted URL")
+    func uploadScript() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail("assets"))
+            let html = try await browser.get("/photos/new").text
+            let script = try #require(html.firstMatch(of: /<script src="(\/assets\/js\/upload\.[0-9a-f]{16}\.js)" defer><\/script>/))
+            let response = try await app.client.execute(uri: String(script.1), method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+        }
+    }
+
+    /// What Mustache would find by reflection: every stored property by its label, optionals unwrapped.
+    static func expectSameAsMirror(_ value: some MustacheParent, sourceLocation: SourceLocation = #_sourceLocation) {
+        let mirror = Mirror(reflecting: value)
+        #expect(!mirror.children.isEmpty, sourceLocation: sourceLocation)
+        for child in mirror.children {
+            let label = child.label!
+            let reflected: Any? = {
+                let inner = Mirror(reflecting: child.value)
+                guard inner.displayStyle == .optional else { return child.value }
+                return inner.children.first?.value
+            }()
+            let named = value.child(named: label)
+            #expect((named == nil) == (reflected == nil), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+            #expect(named.map { String(describing: $0) } == reflected.map { String(describing: $0) }, "\(type(of: value)).\(label)",
+                sourceLocation: sourceLocation)
+        }
+        #expect(value.child(named: "noSuchField") == nil, sourceLocation: sourceLocation)
+    }
+
+    @Test("the views pages render answer every field by name as reflection would, nil where it gives nil")
+    func mustacheViews() throws {
+        let key = try #require(BlobKey("AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.jpg"))
+        let renditions = RenditionName.allCases.map {
+            PhotoRendition(name: $0, blobKey: key, contentType: "image/jpeg", width: 400, height: 300, byteSize: 10)
+        }
+        func photo(_ renditions: [PhotoRendition], title: String) -> Photo {
+            Photo(id: 1, publicID: "p1", userID: 1, title: title, blobKey: key, contentType: "image/jpeg", byteSize: 10,
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, renditions: renditions)
+        }
+        let service = PhotoService.forViewTests()
+        let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoPagesController.PhotoCard($0, photos: service) }
+        for card in cards {
+            Self.expectSameAsMirror(card)
+            if let thumbnail = card.thumbnail { Self.expectSameAsMirror(thumbnail) }
+            Self.expectSameAsMirror(PhotoPagesController.PhotoPage(photo: card))
+        }
+        for older in [nil, "/gallery?before=3"] {
+            Self.expectSameAsMirror(
+                PhotoPagesController.GalleryPage(firstName: "Ada", photos: cards, isEmpty: false, olderPageURL: older, isFirstPage: true)
+            )
+        }
+        let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false))
+        Self.expectSameAsMirror(PageRenderer.UserView(user))
+        Self.expectSameAsMirror(AssetURLs.plain)
+        for (viewer, notice) in [(PageRenderer.UserView(user), "Saved"), (nil, nil)] as [(PageRenderer.UserView?, String?)] {
+            Self.expectSameAsMirror(
+                PageRenderer.Page(title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0])
+            )
+        }
+    }
+
+    @Test("HTML escaping on bytes escapes the same scalars as escaping scalar by scalar")
+    func htmlEscaping() {
+        func scalarWise(_ text: String) -> String {
+            var escaped = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "<": escaped += "&lt;"
+                case ">": escaped += "&gt;"
+                case "&": escaped += "&amp;"
+                case "\"": escaped += "&quot;"
+                case "'": escaped += "&#39;"
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["<", ">", "&", "\"", "'", "a", "é", "\u{301}", "😀", "\"\u{301}", " ", "&amp;", "\u{0}"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(ScalarHTMLEscaping().escapeText(text) == scalarWise(text))
+        }
+    }
+}
+
+extension PhotoService {
+    /// A service whose only use is signing rendition URLs (nothing here queries or stores).
+    static func forViewTests() -> PhotoService {
+        struct NoAudit: AuditLog {
+            func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async {}
+            func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] { [] }
+        }
+        let logger = Logger(label: "view-tests")
+        let signer = MediaURLSigner(
+            secretKey: try! SecretKey("test-secret-key-that-is-long-enough-0123456789"),
+            publicURL: URL(string: "http://localhost")!
+        )
+        let blobs = try! FileBlobStore(root: temporaryBlobDirectory(), signer: signer)
+        let client = PostgresClient(configuration: .init(host: "localhost", username: "unused", password: nil, database: nil, tls: .disable))
+        return PhotoService(
+            photos: PostgresPhotoRepository(client: client, logger: logger),
+            blobs: blobs,
+            limits: UploadLimits(),
+            urlLifetime: .seconds(3600),
+            audit: NoAudit(),
+            renditions: RenditionMaker(blobs: blobs, maxPixels: 1000, logger: logger),
+            logger: logger
+        )
+    }
+}

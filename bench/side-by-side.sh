@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Selfie's hot paths beside the ceilings of the same machine, measured in one run (loopback only):
+#  - nginx serving Public/'s app.css, and `pgbench -S -c16 -j2` over TCP on a scratch database;
+#  - Selfie (release build, on a scratch database holding one user with 20 photos) under
+#    `wrk -t2 -cN --latency`: the stylesheet at the URL the pages link to, /healthz,
+#    /api/get_photos (token) and /gallery (session cookie);
+#  - uploads of a 15 MiB photo through the API and the web form, as MB per second of the server's
+#    CPU (its utime + stime from /proc);
+#  - get_photos' p99 while a sign-in storm keeps the bcrypt pool saturated;
+#  - the server's RSS when idle and after everything above.
+# Prints a markdown table (path, ceiling, Selfie req/s, p99, ratio). Brute-force limits are off.
+# Usage: bench/side-by-side.sh [SECONDS=10] [CONNECTIONS=64]     (SKIP_BUILD=1 to reuse the binary)
+# Bounded: each load lasts SECONDS (about 8 × SECONDS + set-up in all); every process started is
+# stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+connections=${2:-64}
+
+missing=()
+for tool in nginx:nginx wrk:wrk pgbench:postgresql-client bc:bc; do
+    command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+python3 -c 'import PIL' 2>/dev/null ||
+    python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore pillow==13.0.0
+
+[ -n "${SKIP_BUILD:-}" ] || swift build -c release --product selfie 2>&1 | tail -1
+export SELFIE_BIN=${SELFIE_BIN:-.build/release/selfie}
+
+. scripts/lib/scratch-server.sh
+work=$(mktemp -d)
+nginx_pid=""
+cleanup() {
+    [ -z "${server:-}" ] || kill "$server" 2>/dev/null || true
+    [ -z "$nginx_pid" ] || kill "$nginx_pid" 2>/dev/null || true
+    runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS selfie_sidebysidepgbench WITH (FORCE)" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+clock_ticks=$(getconf CLK_TCK)
+# rss_mib PID: VmRSS, and how much of it is anonymous memory (the rest is pages of the binary and
+# its shared libraries), in MiB.
+rss_mib() { awk '/^VmRSS/ {rss = $2} /^RssAnon/ {anon = $2} END {printf "%.1f MiB (anon %.1f)", rss / 1024, anon / 1024}' "/proc/$1/status"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+results=$work/results.tsv
+: > "$results"
+row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"; }
+
+# wrk_run OUT URL [wrk options…]: a run's requests per second and p99 (ms) into OUT as "rps p99";
+# any non-2xx/3xx answer or socket error fails the script (figures of errors are not figures).
+wrk_run() {
+    local out=$1 url=$2
+    shift 2
+    wrk "$@" --latency "$url" > "$out.txt"
+    if grep -qE "Non-2xx|Socket errors" "$out.txt"; then
+        echo "wrk saw errors on $url:" >&2
+        cat "$out.txt" >&2
+        exit 1
+    fi
+    python3 - "$out.txt" > "$out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M).groups()
+print(rps, float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit])
+PY
+}
+
+echo "==> machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# --- Ceilings ------------------------------------------------------------------------------
+echo "==> nginx serving Public/ (the same app.css)"
+nginx_port=$(free_port)
+cat > "$work/nginx.conf" <<EOF
+user root;
+worker_processes auto;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    keepalive_requests 1000000;
+    types { text/css css; }
+    server {
+        listen 127.0.0.1:$nginx_port;
+        root $PWD/Public;
+    }
+}
+EOF
+nginx -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
+nginx_pid=$!
+for _ in $(seq 1 50); do curl -fs -o /dev/null "http://127.0.0.1:$nginx_port/assets/css/app.css" && break; sleep 0.1; done
+cmp <(curl -fs "http://127.0.0.1:$nginx_port/assets/css/app.css") Public/assets/css/app.css
+wrk_run "$work/nginx" "http://127.0.0.1:$nginx_port/assets/css/app.css" -t2 -c"$connections" -d"${seconds}s"
+kill "$nginx_pid"
+wait "$nginx_pid" 2>/dev/null || true
+nginx_pid=""
+read -r nginx_rps nginx_p99 < "$work/nginx"
+
+echo "==> pgbench -S -c16 -j2 over TCP (127.0.0.1)"
+set -a; . ./.env; set +a
+eval "$(python3 - "$DATABASE_URL" <<'PY'
+import sys, urllib.parse
+url = urllib.parse.urlsplit(sys.argv[1])
+print(f"pg_user={url.username} pg_port={url.port or 5432}")
+print(f"export PGPASSWORD={urllib.parse.unquote(url.password or '')!r}")
+PY
+)"
+runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS selfie_sidebysidepgbench WITH (FORCE)" \
+    -c "CREATE DATABASE selfie_sidebysidepgbench OWNER $pg_user" >/dev/null 2>&1
+pgbench -i -q -s 1 -h 127.0.0.1 -p "$pg_port" -U "$pg_user" selfie_sidebysidepgbench > "$work/pgbench-init.txt" 2>&1
+pgbench -S -c16 -j2 -T"$seconds" -h 127.0.0.1 -p "$pg_port" -U "$pg_user" selfie_sidebysidepgbench > "$work/pgbench.txt" 2>&1
+pgbench_tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | tail -1)
+unset PGPASSWORD
+
+# --- Selfie --------------------------------------------------------------------------------
+echo "==> Selfie ($SELFIE_BIN) on a scratch database"
+start_scratch_server sidebyside LOG_LEVEL=error
+sleep 2
+idle_rss=$(rss_mib "$server")
+email=bench@example.com
+password="bench password 1"
+token=$(api_token "$email" "$password")
+
+python3 - "$work" <<'PY'
+import io, os, sys
+from PIL import Image
+work = sys.argv[1]
+# 20 small photos of different colours (real JPEGs: they get real renditions).
+for i in range(20):
+    image = Image.new("RGB", (640, 480), (i * 12 % 256, 120, 255 - i * 12 % 256))
+    image.save(f"{work}/small-{i}.jpg", "JPEG", quality=85)
+# A real JPEG of few pixels padded to 15 MiB with comment segments of random bytes: the parser and
+# the store see the whole size, the renditions stay quick (as bench/upload-memory.sh does).
+buffer = io.BytesIO()
+Image.new("RGB", (96, 64), (30, 120, 200)).save(buffer, "JPEG")
+jpeg = buffer.getvalue()
+segments = 15 * 1024 * 1024 // 65537
+padding = b"".join(b"\xff\xfe" + (65535).to_bytes(2, "big") + os.urandom(65533) for _ in range(segments))
+open(f"{work}/large.jpg", "wb").write(jpeg[:2] + padding + jpeg[2:])
+PY
+for i in $(seq 0 19); do
+    curl -fs -o /dev/null -H "Authorization: Token token=$token" -F "image=@$work/small-$i.jpg;type=image/jpeg" \
+        -F "title=Photo $i" "$base/api/upload_photo"
+done
+
+# A browser's session: the sign-in form's CSRF token, then the cookie jar as one Cookie header.
+jar=$work/cookies
+csrf() { curl -fs -b "$jar" -c "$jar" "$base$1" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1; }
+curl -s -o /dev/null -b "$jar" -c "$jar" --data-urlencode "_csrf=$(csrf /signin)" --data-urlencode "email=$email" \
+    --data-urlencode "password=$password" "$base/signin"
+cookie="Cookie: $(awk -F'\t' 'NF == 7 {sub(/^#HttpOnly_/, "", $1); printf "%s%s=%s", sep, $6, $7; sep = "; "}' "$jar")"
+gallery_status=$(curl -s -o "$work/gallery.html" -w '%{http_code}' -H "$cookie" "$base/gallery")
+[ "$gallery_status" = 200 ] || { echo "the gallery answered $gallery_status with the session cookie" >&2; exit 1; }
+[ "$(grep -c '<img src=' "$work/gallery.html")" = 20 ] || { echo "the gallery does not show the 20 photos" >&2; exit 1; }
+[ "$(curl -fs -H "Authorization: Token token=$token" "$base/api/get_photos" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 20 ]
+# The stylesheet at the URL the layout links to (fingerprinted once the pages link to one).
+css=$(sed -n 's/.*rel="stylesheet" href="\([^"]*\)".*/\1/p' "$work/gallery.html" | head -1)
+cmp <(curl -fs "$base$css") Public/assets/css/app.css
+
+echo "==> wrk -t2 -c$connections -d${seconds}s against Selfie"
+wrk_run "$work/css" "$base$css" -t2 -c"$connections" -d"${seconds}s"
+wrk_run "$work/healthz" "$base/healthz" -t2 -c"$connections" -d"${seconds}s"
+wrk_run "$work/photos" "$base/api/get_photos" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
+wrk_run "$work/gallery" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
+
+echo "==> get_photos during a sign-in storm (bcrypt pool saturated)"
+cat > "$work/signin.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Basic $(printf '%s:%s' "$API_AUTH_NAME" "$API_AUTH_PASSWORD" | base64 -w0)"
+wrk.body = '{"email":"$email","password":"$(aescrypt "$password")"}'
+EOF
+wrk -t1 -c8 -d"$((seconds + 2))s" --timeout 30s -s "$work/signin.lua" "$base/api/signin" > "$work/storm.txt" &
+storm=$!
+sleep 1
+wrk_run "$work/stormphotos" "$base/api/get_photos" -t1 -c16 -d"${seconds}s" -H "Authorization: Token token=$token"
+wait "$storm"
+if grep -qE "Non-2xx|Socket errors" "$work/storm.txt"; then
+    echo "the sign-in storm saw errors:" >&2
+    cat "$work/storm.txt" >&2
+    exit 1
+fi
+# Sign-ins still queued for bcrypt when wrk stopped finish before the uploads are measured.
+sleep 3
+storm_rps=$(sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\)/\1/p' "$work/storm.txt")
+# curl's `Expect: 100-continue` is turned off (the iOS app sends none): waiting for a 100 that
+# never comes would add a second of wall time to each upload.
+echo "==> uploads of a 15 MiB photo (5 through the API, 5 through the web form)"
+upload_size=$(stat -c %s "$work/large.jpg")
+# upload_rate KIND: MB of upload per second of server CPU, and the mean wall time per upload.
+upload_rate() {
+    local kind=$1 before after started ended
+    before=$(cpu_ticks "$server")
+    started=$(date +%s.%N)
+    for i in 1 2 3 4 5; do
+        if [ "$kind" = api ]; then
+            status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Expect:' -H "Authorization: Token token=$token" \
+                -F "image=@$work/large.jpg;type=image/jpeg" -F "title=Large $i" "$base/api/upload_photo")
+            [ "$status" = 200 ] || { echo "API upload answered $status" >&2; exit 1; }
+        else
+            status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Expect:' -H "$cookie" -F "title=Large $i" \
+                -F "image=@$work/large.jpg;type=image/jpeg" "$base/photos?_csrf=$(csrf_signed_in)")
+            [ "$status" = 303 ] || { echo "web upload answered $status" >&2; exit 1; }
+        fi
+    done
+    ended=$(date +%s.%N)
+    after=$(cpu_ticks "$server")
+    python3 -c "import sys; size, ticks, hz, wall = map(float, sys.argv[1:]); \
+print(f'{5 * size / 1e6 / (ticks / hz):.0f} {ticks / hz / 5 * 1000:.0f} {wall / 5 * 1000:.0f}')" \
+        "$upload_size" "$((after - before))" "$clock_ticks" "$(echo "$ended - $started" | bc)"
+}
+csrf_signed_in() { curl -fs -H "$cookie" "$base/photos/new" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1; }
+upload_rate api > "$work/upload-api"
+upload_rate web > "$work/upload-web"
+read -r api_rate api_cpu_ms api_wall_ms < "$work/upload-api"
+read -r web_rate web_cpu_ms web_wall_ms < "$work/upload-web"
+
+final_rss=$(rss_mib "$server")
+
+# --- The table -----------------------------------------------------------------------------
+read -r css_rps css_p99 < "$work/css"
+read -r health_rps health_p99 < "$work/healthz"
+read -r photos_rps photos_p99 < "$work/photos"
+read -r gallery_rps gallery_p99 < "$work/gallery"
+read -r storm_photos_rps storm_photos_p99 < "$work/stormphotos"
+python3 - <<PY
+rows = [
+    ("\`$css\` (wrk -c$connections)", "nginx $nginx_rps", $css_rps, $css_p99, $css_rps / $nginx_rps),
+    ("\`/healthz\` (one SELECT 1)", "pgbench -S $pgbench_tps", $health_rps, $health_p99, $health_rps / $pgbench_tps),
+    ("\`/api/get_photos\` (20 photos)", "pgbench -S $pgbench_tps", $photos_rps, $photos_p99, $photos_rps / $pgbench_tps),
+    ("\`/gallery\` (20 photos)", "pgbench -S $pgbench_tps", $gallery_rps, $gallery_p99, $gallery_rps / $pgbench_tps),
+]
+print()
+print("| path | ceiling (req/s) | Selfie req/s | Selfie p99 | ratio |")
+print("|---|---|---|---|---|")
+for path, ceiling, rps, p99, ratio in rows:
+    name, value = ceiling.rsplit(" ", 1)
+    print(f"| {path} | {name} {float(value):,.0f} | {rps:,.0f} | {p99:.1f} ms | {ratio:.0%} |")
+print(f"| \`/api/get_photos\` (wrk -t1 -c16) during a sign-in storm ({float('$storm_rps'):.1f} sign-ins/s, 8 at once) | | {$storm_photos_rps:,.0f} | {$storm_photos_p99:.1f} ms | |")
+print(f"| upload 15 MiB, API (\`curl -F\`) | | $api_rate MB/s of server CPU | $api_cpu_ms ms CPU, $api_wall_ms ms wall per upload | |")
+print(f"| upload 15 MiB, web form (CSRF) | | $web_rate MB/s of server CPU | $web_cpu_ms ms CPU, $web_wall_ms ms wall per upload | |")
+print(f"| server RSS (VmRSS) | | idle $idle_rss, after the run $final_rss | | |")
+PY
+echo
+echo "nginx p99 ${nginx_p99} ms; pgbench: $(grep -E '^latency average' "$work/pgbench.txt")"
