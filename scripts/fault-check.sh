@@ -8,6 +8,8 @@
 #  3. SIGTERM during a slow upload: /readyz turns 503 at once while /livez and new requests are
 #     still served for DRAIN_SECONDS, then the listener closes; the upload finishes (200), then
 #     the server exits.
+#  4. SIGTERM while an upload never finishes: it is cancelled SHUTDOWN_TIMEOUT_SECONDS after the
+#     drain, leaves no row and no file, and the server exits (a hang at shutdown cannot outlast it).
 # Used by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -143,3 +145,41 @@ for _ in $(seq 1 100); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; don
 if kill -0 "$server" 2>/dev/null; then echo "server still running 10 s after SIGTERM" >&2; exit 1; fi
 [ "$status" = "200" ] || { echo "the in-flight upload got $status: $(cat "$work/upload.json")" >&2; exit 1; }
 echo "ok: the in-flight upload finished with 200 ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["title"])' "$work/upload.json")), then the server exited"
+
+echo "==> fault 4: SIGTERM while an upload never finishes (SHUTDOWN_TIMEOUT_SECONDS=2)"
+# The same database and blobs, a second instance; the upload's own deadline is far away.
+start_instance stuck MAX_CONCURRENT_UPLOADS_PER_USER=100 UPLOAD_TIMEOUT_SECONDS=300 DRAIN_SECONDS=1 SHUTDOWN_TIMEOUT_SECONDS=2
+count_leftovers() {
+    echo "$(runuser -u postgres -- psql -qtA -d "selfie_faults" -c "SELECT count(*) FROM photos")/$(find "$work/blobs" -type f | wc -l)"
+}
+before=$(count_leftovers)
+python3 - "$base" "$token" "$server" <<'PY' &
+# A byte every 0.2 s of a 5 MiB upload: it would take days.
+import socket, sys, time
+base, token = sys.argv[1], sys.argv[2]
+host, port = base.split("//")[1].split(":")
+s = socket.create_connection((host, int(port)), timeout=30)
+s.sendall((f"POST /api/upload_photo HTTP/1.1\r\nHost: x\r\nAuthorization: Token token={token}\r\n"
+           "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 5242880\r\n\r\n"
+           "--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n").encode()
+          + b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(64 * 1024))
+try:
+    while True:
+        s.send(b"\x00")
+        time.sleep(0.2)
+except OSError:
+    pass
+PY
+trickler=$!
+sleep 1
+started=$(date +%s.%N)
+kill -TERM "$server"
+for _ in $(seq 1 150); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+took=$(python3 -c "import sys, time; print(round(time.time() - float(sys.argv[1]), 1))" "$started")
+kill "$trickler" 2>/dev/null || true
+if kill -0 "$server" 2>/dev/null; then echo "server still running ${took} s after SIGTERM (drain 1 s + timeout 2 s)" >&2; exit 1; fi
+after=$(count_leftovers)
+echo "exited ${took} s after SIGTERM; photos/blob files before $before, after $after"
+[ "$before" = "$after" ] || { echo "the cut-off upload left something behind" >&2; exit 1; }
+python3 -c "import sys; assert 2.5 <= float(sys.argv[1]) < 8, sys.argv[1]" "$took" || { echo "expected an exit 3–8 s after SIGTERM, took $took s" >&2; exit 1; }
+echo "ok: the stuck upload was cancelled after the drain and the timeout, it left nothing, the server exited"

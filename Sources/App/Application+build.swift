@@ -177,16 +177,20 @@ func buildRouter(
 
 /// Builds the server and runs it until SIGTERM or SIGINT, then shuts down in order: `/readyz`
 /// turns 503 for `DRAIN_SECONDS`, the listener closes, in-flight requests finish, background
-/// work stops.
+/// work stops. Whatever has not finished `SHUTDOWN_TIMEOUT_SECONDS` after the drain is cancelled,
+/// and whatever ignores that for `cancellationLimit` ends the process: it always exits.
 public func serve(_ config: AppConfiguration, migrations policy: PendingMigrationPolicy, logger: Logger) async throws {
     let draining = Draining()
     let app = try await buildApplication(config, migrations: policy, draining: draining, logger: logger)
-    let group = ServiceGroup(
-        configuration: .init(
-            services: [app, DrainService(draining: draining, grace: config.drainGrace, logger: logger)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        )
+    var configuration = ServiceGroupConfiguration(
+        services: [app, DrainService(draining: draining, grace: config.drainGrace, logger: logger)],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger
     )
-    try await group.run()
+    configuration.maximumGracefulShutdownDuration = config.drainGrace + config.shutdownTimeout
+    configuration.maximumCancellationDuration = cancellationLimit
+    try await ServiceGroup(configuration: configuration).run()
 }
+
+/// How long cancelled work may take to stop before the process ends regardless.
+let cancellationLimit: Duration = .seconds(10)

@@ -27,6 +27,23 @@ struct ConfigurationTests {
         #expect(config.blobStore == .filesystem(directory: "data/blobs"))
     }
 
+    @Test("shutdown: DRAIN_SECONDS and SHUTDOWN_TIMEOUT_SECONDS, defaults within compose.yaml's 30 s stop grace, bad values named")
+    func shutdownTimings() throws {
+        let defaults = try AppConfiguration.load(from: complete)
+        #expect(defaults.drainGrace == .seconds(3) && defaults.shutdownTimeout == .seconds(20))
+        #expect(defaults.drainGrace + defaults.shutdownTimeout < .seconds(30))
+        var environment = complete
+        environment["DRAIN_SECONDS"] = "1"
+        environment["SHUTDOWN_TIMEOUT_SECONDS"] = "2"
+        let set = try AppConfiguration.load(from: environment)
+        #expect(set.drainGrace == .seconds(1) && set.shutdownTimeout == .seconds(2))
+        for bad in ["0", "-5", "soon", "3601"] {
+            environment["SHUTDOWN_TIMEOUT_SECONDS"] = bad
+            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+            #expect(error?.problems == ["SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, got \"\(bad)\""])
+        }
+    }
+
     @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")
     func s3Configuration() throws {
         var environment = complete

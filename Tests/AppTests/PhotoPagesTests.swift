@@ -388,6 +388,18 @@ struct UploadStreamingTests {
             await writer.abort()
         }
     }
+
+    @Test("an upload cut off by a cancelled request (shutdown, client gone) leaves no file")
+    func cancelledRequest() async throws {
+        try await withTestApp { app in
+            let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+            let writer = try await app.blobs.makeWriter(for: key)
+            try await writer.write(ByteBuffer(bytes: TestImage.jpeg()))
+            #expect(app.filesInBlobStore().count == 1)
+            await inCancelledTask { [writer = UncheckedSendable(writer)] in await writer.value.abort() }
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
 }
 
 @Suite("Filesystem store faults")

@@ -79,6 +79,16 @@ struct S3StoreTests {
         #expect(try await store.removeIncompleteUploads(olderThan: .now.addingTimeInterval(3600)) == 0, "the abort removed the upload")
     }
 
+    @Test("an upload aborted by a cancelled request (shutdown, client gone) still removes its parts", arguments: S3Peer.allCases)
+    func abortWhenCancelled(peer: S3Peer) async throws {
+        let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        let writer = try await store.makeWriter(for: key)
+        try await writer.write(ByteBuffer(bytes: TestImage.jpeg(size: 9 * 1024 * 1024)))  // one part already sent
+        await inCancelledTask { [writer = UncheckedSendable(writer)] in await writer.value.abort() }
+        #expect(try await store.removeIncompleteUploads(olderThan: .now.addingTimeInterval(3600)) == 0, "the abort removed the upload")
+    }
+
     @Test("a multipart upload left unfinished (a crash) is found and aborted by the sweep", arguments: S3Peer.allCases)
     func unfinishedMultipart(peer: S3Peer) async throws {
         let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)

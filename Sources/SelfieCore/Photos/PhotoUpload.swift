@@ -170,6 +170,9 @@ private struct UploadState {
     /// Leaves nothing behind: an open writer is aborted, a committed blob deleted.
     func cleanUp() async {
         await writer?.abort()
-        if let stored { try? await reader.blobs.delete(stored.key) }
+        if let stored {
+            let (blobs, key) = (reader.blobs, stored.key)
+            try? await evenIfCancelled { try await blobs.delete(key) }
+        }
     }
 }

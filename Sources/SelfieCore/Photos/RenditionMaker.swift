@@ -108,13 +108,17 @@ public struct RenditionMaker: Sendable {
         }
     }
 
-    /// Deletes blobs that no row points to (any left over are the sweep's).
+    /// Deletes blobs that no row points to (any left over are the sweep's), even for a request
+    /// that has been cancelled meanwhile.
     func delete(_ keys: [BlobKey]) async {
-        for key in keys {
-            do {
-                try await blobs.delete(key)
-            } catch {
-                logger.warning("blob left for the sweep", metadata: ["blob": "\(key)", "error": "\(error)"])
+        let (blobs, logger) = (self.blobs, self.logger)
+        _ = try? await evenIfCancelled {
+            for key in keys {
+                do {
+                    try await blobs.delete(key)
+                } catch {
+                    logger.warning("blob left for the sweep", metadata: ["blob": "\(key)", "error": "\(error)"])
+                }
             }
         }
     }

@@ -179,9 +179,10 @@ final class FileBlobWriter: BlobWriter {
     func commit() async throws {
         guard let fd = descriptor else { throw BlobStoreError.unavailable("commit after close") }
         descriptor = nil
-        let (temporary, final) = (temporaryPath, finalPath)
+        let (temporary, final, threadPool) = (temporaryPath, finalPath, self.threadPool)
         do {
-            try await threadPool.runIfActive {
+            // Not cut short by a cancellation: the descriptor is closed either way.
+            try await evenIfCancelled { try await threadPool.runIfActive {
                 guard fsync(fd) == 0 else {
                     let code = errno
                     close(fd)
@@ -195,9 +196,9 @@ final class FileBlobWriter: BlobWriter {
                     fsync(folder)
                     close(folder)
                 }
-            }
+            } }
         } catch {
-            _ = try? await threadPool.runIfActive { unlink(temporary) }
+            _ = try? await evenIfCancelled { try await threadPool.runIfActive { unlink(temporary) } }
             throw error
         }
     }
@@ -205,10 +206,12 @@ final class FileBlobWriter: BlobWriter {
     func abort() async {
         let fd = descriptor
         descriptor = nil
-        let temporary = temporaryPath
-        _ = try? await threadPool.runIfActive {
-            if let fd { close(fd) }
-            unlink(temporary)
+        let (temporary, threadPool) = (temporaryPath, self.threadPool)
+        _ = try? await evenIfCancelled {
+            try await threadPool.runIfActive {
+                if let fd { close(fd) }
+                unlink(temporary)
+            }
         }
     }
 

@@ -185,7 +185,8 @@ final class S3BlobWriter: BlobWriter {
         pending.clear()
         guard let uploadID else { return }
         self.uploadID = nil
-        _ = try? await client.send(.DELETE, objectKey: objectKey, query: [("uploadId", uploadID)])
+        let (client, objectKey) = (self.client, self.objectKey)
+        _ = try? await evenIfCancelled { try await client.send(.DELETE, objectKey: objectKey, query: [("uploadId", uploadID)]) }
     }
 
     private func upload(part: ByteBuffer) async throws {

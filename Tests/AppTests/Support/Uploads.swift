@@ -147,3 +147,20 @@ extension TestApp {
         try await scalar("SELECT count(*)::int FROM photos")
     }
 }
+
+/// Runs `body` in a task that has already been cancelled, as a request's is when the server cuts
+/// it off at shutdown or its client goes away.
+func inCancelledTask(_ body: @escaping @Sendable () async -> Void) async {
+    let task = Task {
+        while !Task.isCancelled { await Task.yield() }
+        await body()
+    }
+    task.cancel()
+    await task.value
+}
+
+/// Hands a blob writer (a class the store owns, used by one task at a time) to the task above.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
