@@ -58,14 +58,15 @@ actor TestDatabases {
 
     func dropDatabase(_ url: DatabaseURL) async throws {
         guard url.database.hasPrefix(Self.prefix) else { return }
-        // FORCE cannot end an autovacuum worker (it belongs to the superuser, 42501) that happens
-        // to be tidying the database: it finishes shortly, so try again.
+        // FORCE cannot end an autovacuum worker (it has no role our role is a member of, 42501)
+        // that happens to be tidying the database: it finishes, so try again — for up to 30 s,
+        // since analysing a freshly migrated database on a loaded machine took longer than 5.
         var attempt = 0
         while true {
             do {
                 try await admin().query("DROP DATABASE IF EXISTS \(unescaped: url.database) WITH (FORCE)", logger: logger)
                 return
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" && attempt < 20 {
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" && attempt < 120 {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(250))
             }
