@@ -66,6 +66,9 @@ public enum Base64URL {
         return output
     }
 
+    /// Whether `symbol` is one of the 64 (`A–Z a–z 0–9 - _`).
+    public static func isSymbol(_ symbol: UInt8) -> Bool { value(of: symbol) != nil }
+
     private static func value(of symbol: UInt8) -> UInt8? {
         switch symbol {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return symbol - UInt8(ascii: "A")

@@ -89,6 +89,24 @@ struct S3StoreTests {
         #expect(try await store.removeIncompleteUploads(olderThan: .now.addingTimeInterval(3600)) == 0, "the abort removed the upload")
     }
 
+    @Test("at shutdown the store's HTTP client waits for a cut-off upload's clean-up before it closes", arguments: S3Peer.allCases)
+    func cleanUpBeforeClientShutdown(peer: S3Peer) async throws {
+        let configuration = try await peer.makeBucket()
+        let service = HTTPClientService()
+        let store = S3BlobStore(configuration: configuration, http: service.client, logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        let writer = try await store.makeWriter(for: key)
+        try await writer.write(ByteBuffer(bytes: TestImage.jpeg(size: 9 * 1024 * 1024)))  // one part already sent
+        let running = Task { try await service.run() }
+        let aborting = Task { await inCancelledTask { [writer = UncheckedSendable(writer)] in await writer.value.abort() } }
+        while CleanUps.inFlight == 0 { await Task.yield() }
+        running.cancel()  // shutdown escalated to cancellation while the abort is under way
+        try await running.value
+        await aborting.value
+        let checker = S3BlobStore(configuration: configuration, logger: testLogger)
+        #expect(try await checker.removeIncompleteUploads(olderThan: .now.addingTimeInterval(3600)) == 0, "the abort removed the upload")
+    }
+
     @Test("a multipart upload left unfinished (a crash) is found and aborted by the sweep", arguments: S3Peer.allCases)
     func unfinishedMultipart(peer: S3Peer) async throws {
         let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)

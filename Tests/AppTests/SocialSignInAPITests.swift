@@ -1,3 +1,4 @@
+import Base64URLCoding
 @testable import App
 @testable import SelfieCore
 import FakeProviders
@@ -81,7 +82,7 @@ struct SocialSignInAPITests {
             case .algorithmNotTheKeys:
                 // The RSA key's id with another RSA algorithm in the header: the key set pins RS256.
                 let genuine = try await fake.idToken(audience: [iOSClientID], subject: subject).split(separator: ".")
-                let headerJSON = try #require(Data(base64URLEncoded: genuine[0]))
+                let headerJSON = Data(try #require(Base64URL.decode(String(genuine[0]))))
                 let header = try #require(try JSONSerialization.jsonObject(with: headerJSON) as? [String: Any])
                 let kid = try #require(header["kid"] as? String)
                 token = Data(#"{"alg":"PS256","kid":"\#(kid)"}"#.utf8).base64URLEncoded() + "." + genuine[1] + "." + genuine[2]

@@ -59,11 +59,6 @@ struct JSONResponse<Body: Encodable & Sendable>: ResponseGenerator {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let data = try encoder.encode(body)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count), .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
-        )
+        return Response.json(body: ByteBuffer(bytes: try encoder.encode(body)), status: status)
     }
 }

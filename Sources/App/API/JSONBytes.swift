@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import SelfieCore
 
 /// JSON written straight into a `ByteBuffer`, byte for byte as `JSONEncoder` with `.sortedKeys`
 /// writes it: `"`, `\` and `/` escaped (`\/`), `\b \t \n \f \r`, other control characters as
@@ -34,10 +35,6 @@ struct JSONBytes {
         buffer.writeInteger(UInt8(ascii: "\""))
     }
 
-    mutating func integer(_ value: Int) {
-        buffer.writeString(String(value))
-    }
-
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
     }
@@ -53,12 +50,8 @@ struct JSONBytes {
         case 0x0C: buffer.writeStaticString(#"\f"#)
         case 0x0D: buffer.writeStaticString(#"\r"#)
         case ..<0x20:
-            let digits: StaticString = "0123456789abcdef"
             buffer.writeStaticString(#"\u00"#)
-            digits.withUTF8Buffer { digits in
-                buffer.writeInteger(digits[Int(byte >> 4)])
-                buffer.writeInteger(digits[Int(byte & 0x0F)])
-            }
+            buffer.writeString(CollectionOfOne(byte).hexString)
         default: buffer.writeInteger(byte)
         }
     }
@@ -85,16 +78,19 @@ extension Array: JSONBytesWritable where Element: JSONBytesWritable {
 }
 
 extension Response {
-    /// `value` as the API's JSON answer: the same headers as `JSONResponse`.
+    /// `value` as the API's JSON answer, written by `JSONBytes`.
     static func json(_ value: some JSONBytesWritable, status: HTTPResponse.Status = .ok) -> Response {
         var json = JSONBytes(capacity: value.estimatedJSONBytes)
         value.write(to: &json)
-        return Response(
+        return Self.json(body: json.buffer, status: status)
+    }
+
+    /// The API's JSON answer: its headers, for `JSONBytes` and `JSONResponse` alike.
+    static func json(body: ByteBuffer, status: HTTPResponse.Status) -> Response {
+        Response(
             status: status,
-            headers: [
-                .contentType: "application/json; charset=utf-8", .contentLength: String(json.buffer.readableBytes), .cacheControl: "no-store",
-            ],
-            body: .init(byteBuffer: json.buffer)
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes), .cacheControl: "no-store"],
+            body: .init(byteBuffer: body)
         )
     }
 }

@@ -7,7 +7,9 @@ import SelfieCore
 /// request path. Each is served at its plain path (`/assets/css/app.css`, cached for an hour) and at
 /// a fingerprinted one carrying a hash of its bytes (`/assets/css/app.3f2a9c0d1e4b5a6f.css`), which
 /// is what pages link to: its bytes can never change, so browsers keep it for a year without asking
-/// again (`immutable`). Both answer with a strong ETag; a fingerprint that is not the file's is a 404.
+/// again (`immutable`). Both answer with a strong ETag. A well-formed fingerprint that is not the
+/// file's (a page from another version, while a rolling deploy runs two) gets the current bytes
+/// with `no-cache`, never `immutable`, so the page keeps its styles and nothing wrong is kept.
 struct StaticAssets: Sendable {
     struct Asset: Sendable {
         let body: ByteBuffer
@@ -21,7 +23,11 @@ struct StaticAssets: Sendable {
     static let preparingImage = "/assets/img/preparing.png"
     static let plainCaching = "public, max-age=3600"
     static let fingerprintedCaching = "public, max-age=31536000, immutable"
+    static let otherVersionCaching = "no-cache"
+    static let fingerprintHexDigits = 16
     let assets: [String: Asset]
+    /// Plain path → the file as an answer to another version's fingerprint.
+    private let otherVersions: [String: Asset]
     /// Plain path → fingerprinted path.
     private let fingerprintedPaths: [String: String]
 
@@ -29,6 +35,7 @@ struct StaticAssets: Sendable {
     init(directory: String) throws {
         var assets: [String: Asset] = [:]
         var fingerprintedPaths: [String: String] = [:]
+        var otherVersions: [String: Asset] = [:]
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw CocoaError(.fileReadNoSuchFile)
@@ -51,12 +58,14 @@ struct StaticAssets: Sendable {
                 ]
                 return Asset(body: body, headers: headers, eTag: eTag)
             }
-            let fingerprinted = Self.fingerprinted(path, hash: digest.prefix(8).hexString)
+            let fingerprinted = Self.fingerprinted(path, hash: digest.prefix(Self.fingerprintHexDigits / 2).hexString)
             assets[path] = asset(caching: Self.plainCaching)
             assets[fingerprinted] = asset(caching: Self.fingerprintedCaching)
+            otherVersions[path] = asset(caching: Self.otherVersionCaching)
             fingerprintedPaths[path] = fingerprinted
         }
         self.assets = assets
+        self.otherVersions = otherVersions
         self.fingerprintedPaths = fingerprintedPaths
     }
 
@@ -65,6 +74,27 @@ struct StaticAssets: Sendable {
         let slash = path.lastIndex(of: "/") ?? path.startIndex
         guard let dot = path[slash...].lastIndex(of: "."), dot > path.index(after: slash) else { return "\(path).\(hash)" }
         return "\(path[..<dot]).\(hash)\(path[dot...])"
+    }
+
+    /// The plain path of a fingerprinted one (`app.<16 hex digits>.css` → `app.css`), whatever
+    /// the hash; nil when `path` does not carry a well-formed fingerprint.
+    static func unfingerprinted(_ path: String) -> String? {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let name = path[slash...]
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        // The hash is the next-to-last part (`app.<hash>.css`) or, for a name without an
+        // extension, the last one (`LICENSE.<hash>`); fingerprinted() then says which.
+        for index in [parts.count - 2, parts.count - 1] where index >= 1 {
+            let hash = parts[index]
+            guard hash.utf8.count == fingerprintHexDigits,
+                hash.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+            else { continue }
+            var plainParts = parts
+            plainParts.remove(at: index)
+            let plain = String(path[..<slash]) + plainParts.joined(separator: ".")
+            if fingerprinted(plain, hash: String(hash)) == path { return plain }
+        }
+        return nil
     }
 
     /// The URL a page links the file at `path` (under `Public/`) with: its fingerprinted one. A path
@@ -90,7 +120,10 @@ struct StaticAssets: Sendable {
     }
 
     func serve(_ request: Request, context: AppRequestContext) throws -> Response {
-        guard let asset = assets[request.uri.path] else { throw AppError.notFound() }
+        let path = request.uri.path
+        guard let asset = assets[path] ?? Self.unfingerprinted(path).flatMap({ otherVersions[$0] }) else {
+            throw AppError.notFound()
+        }
         if request.headers[.ifNoneMatch] == asset.eTag {
             var headers = asset.headers
             headers[.contentLength] = nil
@@ -109,23 +142,18 @@ struct AssetURLs: Sendable {
     let passkeysScript: String
 
     init(_ assets: StaticAssets) throws {
-        stylesheet = try assets.url(for: "/assets/css/app.css")
-        favicon = try assets.url(for: "/assets/favicon.svg")
-        uploadScript = try assets.url(for: "/assets/js/upload.js")
-        passkeysScript = try assets.url(for: "/assets/js/passkeys.js")
+        try self.init { try assets.url(for: $0) }
     }
 
     /// The plain paths, for renderers that have no `StaticAssets` at hand (tests of templates alone).
-    static let plain = AssetURLs(
-        stylesheet: "/assets/css/app.css", favicon: "/assets/favicon.svg",
-        uploadScript: "/assets/js/upload.js", passkeysScript: "/assets/js/passkeys.js"
-    )
+    static let plain = AssetURLs { $0 }
 
-    private init(stylesheet: String, favicon: String, uploadScript: String, passkeysScript: String) {
-        self.stylesheet = stylesheet
-        self.favicon = favicon
-        self.uploadScript = uploadScript
-        self.passkeysScript = passkeysScript
+    /// Each file pages link to, under `Public/`, through `url`.
+    private init(_ url: (String) throws -> String) rethrows {
+        stylesheet = try url("/assets/css/app.css")
+        favicon = try url("/assets/favicon.svg")
+        uploadScript = try url("/assets/js/upload.js")
+        passkeysScript = try url("/assets/js/passkeys.js")
     }
 }
 

@@ -50,7 +50,7 @@ public struct AppConfiguration: Sendable {
     /// `SHUTDOWN_TIMEOUT_SECONDS`: after the drain, how long in-flight requests and background work
     /// get to finish before they are cancelled, so that the process always exits (an upload cut off
     /// then leaves nothing behind, like any failed upload).
-    public var shutdownTimeout: Duration = .seconds(20)
+    public var shutdownTimeout: Duration = .seconds(15)
     /// Sign-in with Apple, Google, an OpenID Connect issuer, Facebook, Twitter (all off by default).
     public var social: SocialConfiguration
     /// How mail is sent (`MAIL_TRANSPORT`, `SMTP_URL`, `SMTP_CA_FILE`, `MAIL_FROM`) and whether sign-in
@@ -204,7 +204,7 @@ public struct AppConfiguration: Sendable {
                 problems.append("DRAIN_SECONDS must be a whole number of seconds from 0 to 300, got \"\(raw)\"")
             }
         }
-        var shutdownTimeout = Duration.seconds(20)
+        var shutdownTimeout = Duration.seconds(15)
         if let raw = value("SHUTDOWN_TIMEOUT_SECONDS") {
             if let seconds = Int(raw), (1...3600).contains(seconds) { shutdownTimeout = .seconds(seconds) } else {
                 problems.append("SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 3600, got \"\(raw)\"")

@@ -23,12 +23,6 @@ extension Data {
         Base64URL.encode(self)
     }
 
-    /// Decodes base64url with or without padding; nil when it is not base64url.
-    public init?(base64URLEncoded text: some StringProtocol) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
 }
 
 /// Compares secrets in time that depends only on their length, not on where they differ.

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Base64URLCoding
 import Crypto
 import Foundation
 import JWTKit
@@ -228,8 +229,8 @@ actor OIDCVerifier {
 
     private static func header(of token: String) throws -> Header {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URLEncoded: parts[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: data)
+        guard parts.count == 3, let bytes = Base64URL.decode(String(parts[0])),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(bytes))
         else {
             throw SocialVerificationError.malformed("the ID token is not a well-formed JWT")
         }

@@ -1,3 +1,4 @@
+import Base64URLCoding
 import Foundation
 import NIOCore
 
@@ -24,7 +25,7 @@ public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
         let bytes = value.utf8
         guard bytes.count > 33, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
             bytes.distance(from: bytes.startIndex, to: dot) == 32,
-            bytes[..<dot].allSatisfy({ $0.isBase64URLCharacter }),
+            bytes[..<dot].allSatisfy(Base64URL.isSymbol),
             Self.extensionBytes.contains(where: { $0.elementsEqual(bytes[bytes.index(after: dot)...]) })
         else { return nil }
         self.value = value
@@ -42,18 +43,6 @@ public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { value }
-}
-
-extension UInt8 {
-    var isBase64URLCharacter: Bool {
-        switch self {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default:
-            false
-        }
-    }
 }
 
 /// One stored blob, as listed for the orphan sweep.

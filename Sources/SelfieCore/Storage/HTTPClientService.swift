@@ -15,6 +15,9 @@ public struct HTTPClientService: Service {
 
     public func run() async throws {
         try? await gracefulShutdown()
+        // Even when shutdown has turned into cancellation: what a cut-off upload still has to
+        // remove from the object store (an open multipart upload, a stored blob) goes first.
+        await CleanUps.finish(within: .seconds(5))
         try await client.shutdown()
     }
 }
