@@ -1,6 +1,6 @@
-import Base64URLCoding
 @testable import App
 @testable import SelfieCore
+import Base64URLCoding
 import FakeProviders
 import Foundation
 import HummingbirdTesting
@@ -77,7 +77,7 @@ struct SocialSignInAPITests {
                 expected = "the token's issue time is in the future"
             case .noneAlgorithm:
                 let genuine = try await fake.idToken(audience: [iOSClientID], subject: subject).split(separator: ".")
-                token = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64URLEncoded() + "." + genuine[1] + "."
+                token = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + genuine[1] + "."
                 expected = "the token's signing algorithm is not accepted"
             case .algorithmNotTheKeys:
                 // The RSA key's id with another RSA algorithm in the header: the key set pins RS256.
@@ -85,7 +85,7 @@ struct SocialSignInAPITests {
                 let headerJSON = Data(try #require(Base64URL.decode(String(genuine[0]))))
                 let header = try #require(try JSONSerialization.jsonObject(with: headerJSON) as? [String: Any])
                 let kid = try #require(header["kid"] as? String)
-                token = Data(#"{"alg":"PS256","kid":"\#(kid)"}"#.utf8).base64URLEncoded() + "." + genuine[1] + "." + genuine[2]
+                token = Base64URL.encode(Data(#"{"alg":"PS256","kid":"\#(kid)"}"#.utf8)) + "." + genuine[1] + "." + genuine[2]
                 expected = "the token's signing algorithm does not match its key"
             }
             let response = try await api.socialSignIn(["provider": "google", "id_token": token])

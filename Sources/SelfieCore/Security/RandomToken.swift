@@ -17,14 +17,6 @@ public enum RandomToken {
     }
 }
 
-extension Data {
-    /// Base64url without padding (RFC 4648 §5), safe in cookies, URLs and paths.
-    public func base64URLEncoded() -> String {
-        Base64URL.encode(self)
-    }
-
-}
-
 /// Compares secrets in time that depends only on their length, not on where they differ.
 public func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
     guard lhs.count == rhs.count else { return false }

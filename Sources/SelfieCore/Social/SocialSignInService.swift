@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Base64URLCoding
 import Crypto
 import Foundation
 import Logging
@@ -269,7 +270,7 @@ public struct SocialSignInService: Sendable {
             ("scope", configuration.scopes),
             ("state", state),
             ("nonce", flow.nonce),
-            ("code_challenge", Data(SHA256.hash(data: Data(flow.codeVerifier.utf8))).base64URLEncoded()),
+            ("code_challenge", Base64URL.encode(Array(SHA256.hash(data: Data(flow.codeVerifier.utf8))))),
             ("code_challenge_method", "S256"),
         ]
         if configuration.usesFormPost { query.append(("response_mode", "form_post")) }
