@@ -164,6 +164,8 @@ let package = Package(
                 "SMTP",
                 "OneTimePassword",
                 "Base64URLCoding",
+                "WebAuthn",
+                "WebAuthnTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -199,12 +201,24 @@ let package = Package(
         ),
         // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
         .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword", "ExternalTools"]),
+        // The browser's half of WebAuthn ceremonies, for the WebAuthn module's tests and the passkey pages'.
+        .target(
+            name: "WebAuthnTestSupport",
+            dependencies: [
+                "WebAuthn",
+                "Base64URLCoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/WebAuthnTestSupport"
+        ),
         // Known byte sequences, an independent Python authenticator (cbor2 + cryptography) and
         // ceremonies recorded from Chromium's virtual authenticator (Fixtures/, read from disk).
         .testTarget(
             name: "WebAuthnTests",
             dependencies: [
                 "WebAuthn",
+                "WebAuthnTestSupport",
                 "Base64URLCoding",
                 "ExternalTools",
                 .product(name: "Crypto", package: "swift-crypto"),

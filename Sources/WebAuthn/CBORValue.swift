@@ -1,5 +1,5 @@
 /// One decoded CBOR data item (RFC 8949), restricted to what WebAuthn carries: no tags.
-enum CBORValue: Sendable, Hashable {
+public enum CBORValue: Sendable, Hashable {
     case unsigned(UInt64)
     /// Major type 1: the value is `-1 - n`, which can be below `Int64.min`, so `n` is kept raw.
     case negative(UInt64)
@@ -51,7 +51,12 @@ enum CBORValue: Sendable, Hashable {
 }
 
 /// One key/value pair of a CBOR map.
-struct CBORMapEntry: Sendable, Hashable {
-    let key: CBORValue
-    let value: CBORValue
+public struct CBORMapEntry: Sendable, Hashable {
+    public let key: CBORValue
+    public let value: CBORValue
+
+    public init(key: CBORValue, value: CBORValue) {
+        self.key = key
+        self.value = value
+    }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Testing
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 @Suite("Assertion ceremony (§7.2) with the software authenticator")
 struct AssertionTests {

@@ -2,6 +2,7 @@ import Crypto
 import Testing
 import _CryptoExtras
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 @Suite("Authenticator data (WebAuthn L2 §6.1)")
 struct AuthenticatorDataTests {

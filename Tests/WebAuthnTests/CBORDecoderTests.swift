@@ -1,5 +1,6 @@
 import Testing
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 @Suite("CBOR decoder (RFC 8949)")
 struct CBORDecoderTests {

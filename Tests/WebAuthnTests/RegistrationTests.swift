@@ -1,6 +1,7 @@
 import Crypto
 import Testing
 @testable import WebAuthn
+import WebAuthnTestSupport
 
 @Suite("Registration ceremony (§7.1) with the software authenticator")
 struct RegistrationTests {

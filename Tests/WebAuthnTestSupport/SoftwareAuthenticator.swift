@@ -2,39 +2,40 @@ import Base64URLCoding
 import Crypto
 import _CryptoExtras
 import Foundation
-@testable import WebAuthn
+import WebAuthn
 
 /// A software authenticator plus the browser half of the ceremonies, written from the spec:
 /// builds clientDataJSON, authenticator data and a "none" attestation object, and signs assertions.
 /// Every knob a test needs to produce a bad response *that is still correctly signed* is a parameter.
-struct SoftwareAuthenticator {
-    enum Key {
+public struct SoftwareAuthenticator {
+    public enum Key {
         case es256(P256.Signing.PrivateKey)
         case rs256(_RSA.Signing.PrivateKey)
     }
 
-    static let flagUP: UInt8 = 0x01, flagUV: UInt8 = 0x04, flagBE: UInt8 = 0x08, flagBS: UInt8 = 0x10
-    static let flagAT: UInt8 = 0x40, flagED: UInt8 = 0x80
+    public static let flagUP: UInt8 = 0x01, flagUV: UInt8 = 0x04, flagBE: UInt8 = 0x08, flagBS: UInt8 = 0x10
+    public static let flagAT: UInt8 = 0x40, flagED: UInt8 = 0x80
 
     /// One 2048-bit RSA key for all tests: generating it is the slowest thing here.
-    static let sharedRSAKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    public static let sharedRSAKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
 
-    let key: Key
-    let credentialID: [UInt8]
-    let userHandle: [UInt8]
-    var signCount: UInt32
+    public let key: Key
+    public let credentialID: [UInt8]
+    public let userHandle: [UInt8]
+    public var signCount: UInt32
 
-    init(key: Key, signCount: UInt32 = 0) {
+    /// - Parameter userHandle: the `user.id` of the creation options (random when a test has none).
+    public init(key: Key, signCount: UInt32 = 0, userHandle: [UInt8]? = nil) {
         self.key = key
         self.credentialID = (0..<16).map { _ in UInt8.random(in: 0 ... 255) }
-        self.userHandle = (0..<16).map { _ in UInt8.random(in: 0 ... 255) }
+        self.userHandle = userHandle ?? (0..<16).map { _ in UInt8.random(in: 0 ... 255) }
         self.signCount = signCount
     }
 
-    static func es256() -> SoftwareAuthenticator { SoftwareAuthenticator(key: .es256(P256.Signing.PrivateKey())) }
-    static func rs256() -> SoftwareAuthenticator { SoftwareAuthenticator(key: .rs256(sharedRSAKey)) }
+    public static func es256() -> SoftwareAuthenticator { SoftwareAuthenticator(key: .es256(P256.Signing.PrivateKey())) }
+    public static func rs256() -> SoftwareAuthenticator { SoftwareAuthenticator(key: .rs256(sharedRSAKey)) }
 
-    var coseKey: CBORValue {
+    public var coseKey: CBORValue {
         switch key {
         case .es256(let privateKey):
             let point = Array(privateKey.publicKey.x963Representation) // 0x04 || x || y
@@ -51,7 +52,7 @@ struct SoftwareAuthenticator {
         }
     }
 
-    func sign(_ data: [UInt8]) -> [UInt8] {
+    public func sign(_ data: [UInt8]) -> [UInt8] {
         switch key {
         case .es256(let privateKey):
             return Array(try! privateKey.signature(for: data).derRepresentation)
@@ -60,17 +61,17 @@ struct SoftwareAuthenticator {
         }
     }
 
-    static func clientDataJSON(type: String, challenge: [UInt8], origin: String, crossOrigin: Bool = false) -> [UInt8] {
+    public static func clientDataJSON(type: String, challenge: [UInt8], origin: String, crossOrigin: Bool = false) -> [UInt8] {
         // Member order and formatting as Chromium writes it.
         Array(#"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":\#(crossOrigin)}"#.utf8)
     }
 
-    static func authenticatorData(rpID: String, flags: UInt8, signCount: UInt32, attested: [UInt8] = [], extensions: [UInt8] = []) -> [UInt8] {
+    public static func authenticatorData(rpID: String, flags: UInt8, signCount: UInt32, attested: [UInt8] = [], extensions: [UInt8] = []) -> [UInt8] {
         Array(SHA256.hash(data: Array(rpID.utf8))) + [flags] + withUnsafeBytes(of: signCount.bigEndian, Array.init) + attested + extensions
     }
 
     /// What `navigator.credentials.create()` would return, with "none" attestation.
-    func register(
+    public func register(
         rpID: String = "localhost",
         origin: String = "http://localhost:8080",
         challenge: [UInt8],
@@ -96,7 +97,7 @@ struct SoftwareAuthenticator {
 
     /// What `navigator.credentials.get()` would return; bumps the counter like a real authenticator
     /// unless `counting` is false (a synced passkey that always reports 0).
-    mutating func assert(
+    public mutating func assert(
         rpID: String = "localhost",
         origin: String = "http://localhost:8080",
         challenge: [UInt8],
