@@ -87,10 +87,11 @@ for recipe in Dockerfile .dockerignore compose.yaml deploy; do
 done
 
 # Fresh secrets for this run only, exported (never on a command line); compose.yaml requires them.
-export SECRET_KEY API_AUTH_NAME=selfie-ios API_AUTH_PASSWORD POSTGRES_PASSWORD S3_ACCESS_KEY=selfie S3_SECRET_KEY
+export SECRET_KEY API_AUTH_NAME=selfie-ios API_AUTH_PASSWORD POSTGRES_PASSWORD POSTGRES_SUPERUSER_PASSWORD S3_ACCESS_KEY=selfie S3_SECRET_KEY
 SECRET_KEY=$(openssl rand -hex 32)
 API_AUTH_PASSWORD=$(openssl rand -hex 16)
 POSTGRES_PASSWORD=$(openssl rand -hex 24)
+POSTGRES_SUPERUSER_PASSWORD=$(openssl rand -hex 24)
 S3_SECRET_KEY=$(openssl rand -hex 24)
 # What an interrupted earlier run may have left (containers, volumes), then the ports, before the
 # long build rather than after it.

@@ -47,7 +47,13 @@ struct AppServices: Sendable {
 
     /// What runs beside the server: the core's background work and the mail sender.
     func backgroundServices(logger: Logger) throws -> [any Service] {
-        let sender = try MailSender(outbox: core.outbox, configuration: core.config.mail, composer: mail, logger: logger)
+        let sender = try MailSender(
+            outbox: core.outbox,
+            configuration: core.config.mail,
+            publicURLIsHTTPS: core.config.usesHTTPS,
+            composer: mail,
+            logger: logger
+        )
         return core.backgroundServices(logger: logger) + [sender]
     }
 }
@@ -107,7 +113,7 @@ func buildRouter(
     let core = services.core
     let pages = services.pages
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies))
+    router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies, header: config.clientIPHeader))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(config: config))
@@ -132,6 +138,8 @@ func buildRouter(
         .add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
     let forms = web.group().add(middleware: CSRFMiddleware())
     let signedIn = forms.group(context: SignedInContext.self)
+    // Sensitive changes that ask for no password of their own: only with a recent proof.
+    let sensitive = signedIn.group().add(middleware: RecentConfirmationMiddleware())
     let auth = AuthPagesController(
         accounts: core.accounts,
         pages: pages,
@@ -142,7 +150,7 @@ func buildRouter(
     )
     auth.addRoutes(to: forms)
     SocialPagesController(social: core.social, auth: auth, cookies: cookies, protection: core.protection)
-        .addRoutes(forms: forms, providerReturns: web, signedIn: signedIn)
+        .addRoutes(forms: forms, providerReturns: web, signedIn: signedIn, sensitive: sensitive)
     let account = AccountPagesController(
         accounts: core.accounts,
         emails: core.emails,
@@ -155,7 +163,15 @@ func buildRouter(
         secondFactor: core.secondFactor,
         passkeys: core.passkeys
     )
-    account.addRoutes(to: signedIn)
+    account.addRoutes(to: signedIn, sensitive: sensitive)
+    StepUpPagesController(
+        stepUp: core.stepUp,
+        accounts: core.accounts,
+        passkeys: core.passkeys,
+        social: core.social,
+        pages: pages,
+        protection: core.protection
+    ).addRoutes(to: signedIn)
     SecondFactorPagesController(
         secondFactor: core.secondFactor,
         auth: auth,
@@ -163,13 +179,20 @@ func buildRouter(
         pages: pages,
         cookies: cookies,
         protection: core.protection
-    ).addRoutes(forms: forms, signedIn: signedIn)
+    ).addRoutes(forms: forms, signedIn: signedIn, sensitive: sensitive)
     PasskeyPagesController(passkeys: core.passkeys, auth: auth, protection: core.protection)
-        .addRoutes(forms: forms, signedIn: signedIn)
+        .addRoutes(forms: forms, signedIn: signedIn, sensitive: sensitive)
     MailLinkPagesController(emails: core.emails, pages: pages, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, signedIn: signedIn)
     PhotoPagesController(photos: core.photos, pages: pages, protection: core.protection).addRoutes(to: signedIn)
-    AdminPagesController(service: core.admin, accounts: core.accounts, social: core.social, photos: core.photos, pages: pages)
+    AdminPagesController(
+        service: core.admin,
+        accounts: core.accounts,
+        social: core.social,
+        photos: core.photos,
+        pages: pages,
+        mailIsNotSent: config.mail.isNotSending(publicURLIsHTTPS: config.usesHTTPS)
+    )
         .addRoutes(to: forms)
     HomeController().addRoutes(to: forms)
     return router

@@ -30,6 +30,7 @@ public struct CoreServices: Sendable {
     public let export: DataExport
     public let secondFactor: SecondFactorService
     public let passkeys: PasskeyService
+    public let stepUp: StepUp
 
     public init(_ config: AppConfiguration, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
@@ -62,8 +63,10 @@ public struct CoreServices: Sendable {
             protection: protection,
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime,
-            emails: emails
+            emails: emails,
+            knownSignIns: KnownSignIns(client: postgres, emails: emails, scopedLogger: ScopedLogger(logger))
         )
+        stepUp = StepUp(users: users, sessions: sessions, passwordCheck: accounts.passwordCheck)
         signInFlows = PostgresSignInFlowRepository(client: postgres, logger: logger)
         let identities = PostgresIdentityRepository(client: postgres, logger: logger)
         social = SocialSignInService(
@@ -96,19 +99,29 @@ public struct CoreServices: Sendable {
         backfill = RenditionBackfill(photos: photoRows, renditions: renditions, client: postgres, logger: logger)
         let adminRows = PostgresAdminRepository(client: postgres, logger: logger)
         deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
-        export = DataExport(photos: photoRows, blobs: blobs, identities: identities, audit: audit, logger: logger)
+        export = DataExport(
+            photos: photoRows,
+            blobs: blobs,
+            identities: identities,
+            audit: audit,
+            protection: protection,
+            client: postgres,
+            logger: logger
+        )
         secondFactor = SecondFactorService(
             store: PostgresSecondFactorStore(client: postgres, scopedLogger: ScopedLogger(logger)),
             box: TOTPSecretBox(secretKey: config.secretKey),
             users: users,
             protection: protection,
             audit: audit,
+            emails: emails,
             issuer: "Selfie"
         )
         passkeys = PasskeyService(
             store: PostgresPasskeyStore(client: postgres, scopedLogger: ScopedLogger(logger)),
             users: users,
             audit: audit,
+            emails: emails,
             publicURL: config.publicURL,
             relyingPartyName: "Selfie"
         )

@@ -176,6 +176,7 @@ struct MailDeliveryTests {
                 let sender = try MailSender(
                     outbox: PostgresMailOutbox(client: surviving, messageIDDomain: "selfie.test", logger: testLogger),
                     configuration: config.mail,
+                    publicURLIsHTTPS: false,
                     composer: composer,
                     logger: testLogger
                 )
@@ -212,6 +213,7 @@ struct MailDeliveryTests {
                     try MailSender(
                         outbox: PostgresMailOutbox(client: client, messageIDDomain: "selfie.test", logger: testLogger),
                         configuration: app.config.mail,
+                        publicURLIsHTTPS: false,
                         composer: composer,
                         logger: testLogger
                     )
@@ -260,3 +262,28 @@ func waitUntil(timeout: Duration = .seconds(15), _ condition: () async throws ->
         try await Task.sleep(for: .milliseconds(50))
     }
 }
+
+@Suite("Mail to the log")
+struct LogTransportTests {
+    @Test("attack: with an https PUBLIC_URL, MAIL_TRANSPORT=log writes subject and recipient only, never a link or token, and warns at start-up")
+    func noLinksInTheLog() async throws {
+        let capture = LogCapture()
+        try await withTestApp(configure: { $0.publicURL = URL(string: "https://selfie.example")! }, logger: capture.logger(level: .info)) { app in
+            let email = uniqueEmail("logged")
+            _ = try await app.api.signUp(email: email)
+            let asked = try await app.api.send(.post, "/api/forgot_password", body: #"{"email":"\#(email)"}"#, authorization: app.api.basicAuthorization)
+            #expect(asked.status == .ok)
+            var sent = 0
+            for _ in 0..<100 where sent < 2 {
+                try await Task.sleep(for: .milliseconds(100))
+                sent = try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE sent_at IS NOT NULL")
+            }
+            #expect(sent == 2, "the confirmation and the reset mail went to the log")
+            let lines = capture.all
+            #expect(lines.contains { $0.contains("Reset your Selfie password") && $0.contains(email) }, "subject and recipient are logged")
+            #expect(!lines.contains { $0.contains("token=") || $0.contains("/password/reset") || $0.contains("/verify-email") }, "no link, no token")
+            #expect(lines.contains { $0.contains("mail is not being sent") }, "a warning at start-up")
+        }
+    }
+}
+

@@ -216,4 +216,67 @@ struct PasswordResetTests {
             await #expect(throws: AdminCommandError.self) { try await commands.resetLink(email: uniqueEmail("nobody")) }
         }
     }
+
+    /// Forgot password → the mailed link → a new password; returns when the reset is done.
+    static func reset(_ email: String, to password: String, app: TestApp) async throws {
+        let owner = app.browser()
+        try await owner.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+        let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+        let link = try mail.link(to: "/password/reset")
+        let done = try await owner.submit(
+            "/password/reset", from: link,
+            [("token", try mail.token(in: "/password/reset")), ("new_password", password), ("new_password_confirmation", password)]
+        )
+        guard done.status == .seeOther else { throw TestSetupError("the reset was refused: \(done.status)") }
+    }
+
+    @Test("attack: a passkey someone added to an address they do not own does not outlive the owner's reset")
+    func preRegisteredPasskeyDiesWithTheReset() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            // The attacker signs up with the victim's address before the victim does
+            // (REQUIRE_VERIFIED_EMAIL=false, the default) and tries to add a passkey.
+            let victim = uniqueEmail("victim")
+            let attacker = app.browser()
+            try await attacker.signUp(email: victim, password: "attacker password")
+            let passkey = TestPasskey()
+            let added = try await passkey.add(in: attacker)
+            #expect(added.status == .forbidden, "no passkey before the address is confirmed")
+
+            // The victim claims the account through "forgot password".
+            try await Self.reset(victim, to: "the victim's password", app: app)
+
+            if passkey.authenticator != nil {
+                let signIn = try await passkey.signIn(in: app.browser())
+                #expect(signIn.status == .unauthorized, "the attacker's passkey no longer signs in")
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM passkeys") == 0)
+            #expect(try await attacker.get("/gallery").status == .seeOther, "the attacker's session ended")
+        }
+    }
+
+    @Test("attack: an email-change link asked for before a reset dies with the reset")
+    func emailChangeLinkDiesWithTheReset() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("owner")
+            let evil = uniqueEmail("evil")
+            let attacker = app.browser()
+            try await attacker.signUp(email: email)  // the attacker knows the password
+            let asked = try await attacker.submit(
+                "/account/email", from: "/account", [("email", evil), ("current_password", "correct horse battery")]
+            )
+            #expect(asked.status == .seeOther)
+            let change = try await MailSink.waitForMessage(to: evil, subject: "Confirm your new email address for Selfie")
+
+            // The owner notices and resets the password.
+            try await Self.reset(email, to: "the owner's new password", app: app)
+
+            let used = try await app.browser().submit(
+                "/account/email/confirm", from: "/signin",
+                [("token", try change.token(in: "/account/email/confirm"))]
+            )
+            #expect(used.status == .gone, "the change link died with the reset")
+            let current: String = try await app.scalar("SELECT email FROM users WHERE id = \(try await app.userID(email))")
+            #expect(current == email)
+        }
+    }
 }

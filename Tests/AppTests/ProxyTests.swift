@@ -11,8 +11,11 @@ import Testing
 struct ProxyTests {
     static let proxies = TrustedProxies.parse("127.0.0.1, 10.0.0.0/8, fd00::/8").0
 
-    static func resolve(peer: String, forwarded: [String] = [], xff: [String] = [], proto: [String] = [], trusted: TrustedProxies = proxies) -> ClientAddress {
-        ClientAddress.resolve(peer: peer, forwarded: forwarded, xForwardedFor: xff, xForwardedProto: proto, trusted: trusted)
+    static func resolve(
+        peer: String, header: ClientIPHeader = .xForwardedFor, forwarded: [String] = [], xff: [String] = [], proto: [String] = [],
+        trusted: TrustedProxies = proxies
+    ) -> ClientAddress {
+        ClientAddress.resolve(peer: peer, reading: header, forwarded: forwarded, xForwardedFor: xff, xForwardedProto: proto, trusted: trusted)
     }
 
     @Test("from an untrusted peer every forwarding header is ignored: the client is the peer")
@@ -39,17 +42,31 @@ struct ProxyTests {
         #expect(Self.resolve(peer: "127.0.0.1", proto: ["ftp"]).scheme == "http", "an unknown scheme is ignored")
     }
 
-    @Test("Forwarded (RFC 7239) wins over X-Forwarded-For: quoted IPv6 with ports, several elements and field lines, proto per element")
+    @Test("CLIENT_IP_HEADER=forwarded reads Forwarded (RFC 7239) only: quoted IPv6 with ports, several elements and field lines, proto per element")
     func forwarded() {
         let client = Self.resolve(
             peer: "127.0.0.1",
+            header: .forwarded,
             forwarded: [#"for=192.0.2.60;proto=http, For="[2001:db8:cafe::17]:4711";proto=https"#, "for=10.1.2.3"],
             xff: ["6.6.6.6"]
         )
         #expect(client == ClientAddress(address: "2001:db8:cafe::17", scheme: "https"))
-        #expect(Self.resolve(peer: "127.0.0.1", forwarded: [#"for="_hidden", for=10.1.2.3"#]).address == "10.1.2.3")
-        #expect(Self.resolve(peer: "127.0.0.1", forwarded: ["for=unknown"]).address == "127.0.0.1")
-        #expect(Self.resolve(peer: "fd00::1", forwarded: [#"for="[2001:db8::1]""#]).address == "2001:db8::1", "an IPv6 proxy in a trusted block")
+        #expect(Self.resolve(peer: "127.0.0.1", header: .forwarded, forwarded: [#"for="_hidden", for=10.1.2.3"#]).address == "10.1.2.3")
+        #expect(Self.resolve(peer: "127.0.0.1", header: .forwarded, forwarded: ["for=unknown"]).address == "127.0.0.1")
+        #expect(Self.resolve(peer: "fd00::1", header: .forwarded, forwarded: [#"for="[2001:db8::1]""#]).address == "2001:db8::1", "an IPv6 proxy in a trusted block")
+        #expect(Self.resolve(peer: "127.0.0.1", header: .forwarded, xff: ["6.6.6.6"]).address == "127.0.0.1", "X-Forwarded-For is not read")
+        #expect(Self.resolve(peer: "127.0.0.1", forwarded: ["for=6.6.6.6"], xff: ["198.51.100.1"]).address == "198.51.100.1", "by default Forwarded is not read")
+    }
+
+    @Test("CLIENT_IP_HEADER: x-forwarded-for (the default) or forwarded; anything else refuses to start")
+    func headerSetting() throws {
+        var environment = ConfigurationTests().complete
+        #expect(try AppConfiguration.load(from: environment).clientIPHeader == .xForwardedFor)
+        environment["CLIENT_IP_HEADER"] = "Forwarded"
+        #expect(try AppConfiguration.load(from: environment).clientIPHeader == .forwarded)
+        environment["CLIENT_IP_HEADER"] = "x-real-ip"
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error?.description.contains("CLIENT_IP_HEADER must be x-forwarded-for or forwarded") == true)
     }
 
     @Test("TRUSTED_PROXIES: addresses and CIDR blocks, IPv4 and IPv6; anything else refuses to start")
@@ -88,15 +105,13 @@ struct ProxyTests {
     }
 
     /// Signs up through the API as the client `forwardedFor` says (behind the test client's 127.0.0.1).
-    static func signUp(_ app: TestApp, forwardedFor: String) async throws -> HTTPResponse.Status {
+    /// `forwarded`, when given, is a `Forwarded` header the client sent itself (nginx passes it on).
+    static func signUp(_ app: TestApp, forwardedFor: String, forwarded: String? = nil) async throws -> HTTPResponse.Status {
         let api = app.api
         let body = "{\"full_name\":\"Proxied\",\"email\":\"\(uniqueEmail("proxied"))\",\"password\":\"\(api.encrypt("correct horse battery"))\"}"
-        return try await app.client.execute(
-            uri: "/api/signup",
-            method: .post,
-            headers: [.contentType: "application/json", .authorization: api.basicAuthorization, .xForwardedFor: forwardedFor],
-            body: ByteBuffer(string: body)
-        ).status
+        var headers: HTTPFields = [.contentType: "application/json", .authorization: api.basicAuthorization, .xForwardedFor: forwardedFor]
+        if let forwarded { headers[.forwarded] = forwarded }
+        return try await app.client.execute(uri: "/api/signup", method: .post, headers: headers, body: ByteBuffer(string: body)).status
     }
 
     @Test("behind a trusted proxy each client has its own sign-up limit (an IPv6 client per /64)")
@@ -123,6 +138,18 @@ struct ProxyTests {
             #expect(try await Self.signUp(app, forwardedFor: "203.0.113.3") == .tooManyRequests)
             let clients = try await app.scalar("SELECT string_agg(DISTINCT client, ',') FROM rate_limit_counters WHERE client NOT LIKE 'user:%'", as: String.self)
             #expect(clients == "127.0.0.1")
+        }
+    }
+
+    @Test("attack: behind nginx (which sets X-Forwarded-For), a Forwarded header the client forges per request does not escape the limit")
+    func forgedForwardedHeader() async throws {
+        try await withTestApp(configure: Self.twoSignUpsAnHour(trusting: "127.0.0.1/32, ::1/128")) { app in
+            for hop in 1...2 {
+                #expect(try await Self.signUp(app, forwardedFor: "203.0.113.7", forwarded: "for=198.51.100.\(hop)") == .ok)
+            }
+            #expect(try await Self.signUp(app, forwardedFor: "203.0.113.7", forwarded: "for=198.51.100.3") == .tooManyRequests)
+            let clients = try await app.scalar("SELECT string_agg(DISTINCT client, ',') FROM rate_limit_counters WHERE client NOT LIKE 'user:%'", as: String.self)
+            #expect(clients == "203.0.113.7", "counted under the address nginx saw")
         }
     }
 }

@@ -59,6 +59,7 @@ struct SecondFactorTests {
             let email = uniqueEmail()
             let browser = app.browser()
             try await browser.signUp(email: email)
+            try await app.confirmAddress(of: email)
             #expect(try await browser.get("/account").text.contains("Set up an authenticator app"))
 
             let setup = try await browser.get("/account/two-factor")
@@ -99,6 +100,7 @@ struct SecondFactorTests {
             let email = uniqueEmail()
             let owner = app.browser()
             try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
             let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
 
             let laptop = app.browser()
@@ -152,6 +154,7 @@ struct SecondFactorTests {
             let email = uniqueEmail()
             let owner = app.browser()
             try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
             let (authenticator, _) = try await owner.enrolTOTP()
 
             let laptop = app.browser()
@@ -180,6 +183,7 @@ struct SecondFactorTests {
             let email = uniqueEmail()
             let owner = app.browser()
             try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
             let (authenticator, _) = try await owner.enrolTOTP()
 
             let attacker = app.browser()
@@ -199,6 +203,7 @@ struct SecondFactorTests {
             let email = uniqueEmail()
             let owner = app.browser()
             try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
             let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
 
             let refused = try await owner.submit("/account/two-factor/disable", from: "/account", [("code", "999999")])
@@ -235,6 +240,7 @@ struct SecondFactorTests {
             let email = uniqueEmail()
             let owner = app.browser()
             try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
             _ = try await owner.enrolTOTP()
             let userID = try await app.userID(email)
             let admin = try await app.signedInAdmin()
@@ -259,6 +265,7 @@ struct SecondFactorAPITests {
             _ = try await api.signUp(email: email)
             let browser = app.browser()
             try await browser.signIn(email: email)
+            try await app.confirmAddress(of: email)
             let (authenticator, recoveryCodes) = try await browser.enrolTOTP()
 
             let missing = try await api.signIn(email: email)
@@ -295,6 +302,7 @@ struct SecondFactorAPITests {
             let email = uniqueEmail()
             let browser = app.browser()
             try await browser.signUp(email: email)
+            try await app.confirmAddress(of: email)
             let (authenticator, _) = try await browser.enrolTOTP()
             let api = APIClient(client: app.client)
             let without = try await api.send(.post, "/api/login", body: #"{"access_type":"0","passkey":"\#(email)","passcode":"correct horse battery"}"#, authorization: api.basicAuthorization)

@@ -29,6 +29,11 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify(body || {})
     }).then(function (response) {
+      // "Confirm it's you" first (a sign-in more than ten minutes old): go there, and come back.
+      if (response.redirected && new URL(response.url).pathname === "/account/confirm") {
+        window.location.assign(response.url);
+        throw new Error("confirm it's you");
+      }
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response;
     });

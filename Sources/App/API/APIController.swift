@@ -247,6 +247,7 @@ struct APIController {
             new: new,
             confirmation: nil,
             keepingSession: nil,
+            confirmedAt: context.token.issuedAt,
             origin: context.origin
         )
         let token = try await accounts.issueToken(for: credentials, appKey: key.name, origin: context.origin)
@@ -299,7 +300,7 @@ struct APIController {
             password = try decryptPassword(encrypted, key: key)
         }
         do {
-            try await deletion.delete(context.user, password: password, signedInAt: context.token.issuedAt, origin: context.origin)
+            try await deletion.delete(context.user, password: password, confirmedAt: context.token.issuedAt, origin: context.origin)
         } catch let problems as InvalidFields where problems[.currentPassword] == .incorrect {
             throw AppError(.unauthorized, "The password is not correct.")
         }

@@ -9,6 +9,8 @@ struct AdminPagesController {
     let social: SocialSignInService
     let photos: PhotoService
     let pages: PageRenderer
+    /// The log transport on an https site: nobody receives their links.
+    let mailIsNotSent: Bool
     static let pageSize = 25
     /// Far more pages than any user list has; a bound, so that no page number overflows.
     static let maximumPage = 1_000_000
@@ -37,6 +39,7 @@ struct AdminPagesController {
         let storage: String
         let signIns: Int
         let failedSignIns: Int
+        let mailIsNotSent: Bool
     }
 
     func dashboard(_ request: Request, context: AdminContext) async throws -> Response {
@@ -47,7 +50,8 @@ struct AdminPagesController {
             photos: counts.photos,
             storage: ByteCountText.describe(Int(counts.bytesStored)),
             signIns: counts.signInsLastDay,
-            failedSignIns: counts.failedSignInsLastDay
+            failedSignIns: counts.failedSignInsLastDay,
+            mailIsNotSent: mailIsNotSent
         )
         return try pages.render(.adminDashboard, title: "Admin", page: page, context: context).response(from: request, context: context)
     }

@@ -39,6 +39,11 @@ struct MailTemplates: MailComposer {
         let link: String?
         let newEmail: String?
         let providerName: String?
+        /// What changed, in a sentence (`securityChange`).
+        let change: String?
+        /// The browser or app and the network of a new sign-in.
+        let device: String?
+        let network: String?
         let forgotLink: String
         let signInLink: String
         let accountLink: String
@@ -59,6 +64,9 @@ struct MailTemplates: MailComposer {
             link: link,
             newEmail: notice.params["newEmail"],
             providerName: notice.params["providerName"],
+            change: Self.sentence(of: notice),
+            device: notice.params["device"],
+            network: notice.params["network"],
             forgotLink: publicURL + WebPath.forgotPassword,
             signInLink: publicURL + WebPath.signIn,
             accountLink: publicURL + WebPath.account
@@ -80,6 +88,34 @@ struct MailTemplates: MailComposer {
         case .providerLinked: "\(notice.params["providerName"] ?? "A provider") can now sign in to your Selfie account"
         case .accountDeleted: "Your Selfie account was deleted"
         case .signUpAttempted: "Someone tried to sign up to Selfie with your address"
+        case .newSignIn: "A new sign-in to your Selfie account"
+        case .securityChange:
+            switch notice.params["change"].flatMap(MailNotice.SecurityChange.init(rawValue:)) {
+            case .twoFactorEnabled: "Two-step verification is on for your Selfie account"
+            case .twoFactorDisabled: "Two-step verification was turned off for your Selfie account"
+            case .recoveryCodesRegenerated: "New recovery codes for your Selfie account"
+            case .passkeyAdded: "A passkey was added to your Selfie account"
+            case .passkeyRemoved: "A passkey was removed from your Selfie account"
+            case .providerUnlinked: "A sign-in method was unlinked from your Selfie account"
+            case .twoFactorReset: "An administrator reset two-step verification on your Selfie account"
+            case nil: "Your Selfie account's security settings changed"
+            }
+        }
+    }
+
+    /// The sentence of a `securityChange` notice.
+    static func sentence(of notice: MailNotice) -> String? {
+        guard notice.kind == .securityChange else { return nil }
+        let name = notice.params["name"] ?? ""
+        return switch notice.params["change"].flatMap(MailNotice.SecurityChange.init(rawValue:)) {
+        case .twoFactorEnabled: "Two-step verification was turned on: signing in now also asks for a code from your authenticator app."
+        case .twoFactorDisabled: "Two-step verification was turned off: signing in needs only your password again."
+        case .recoveryCodesRegenerated: "New recovery codes were made for your account; the old ones no longer work."
+        case .passkeyAdded: "A passkey (\(name)) was added to your account: it can sign in without your password."
+        case .passkeyRemoved: "The passkey \(name) was removed from your account."
+        case .providerUnlinked: "\(name) was unlinked from your account and can no longer sign in to it."
+        case .twoFactorReset: "An administrator removed your authenticator app and passkeys: you can sign in with your password alone and set them up again."
+        case nil: "A security setting of your account changed."
         }
     }
 }

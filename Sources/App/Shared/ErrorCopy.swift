@@ -95,8 +95,12 @@ enum ErrorCopy {
             AppError(.gone, "This link has expired or was already used. Nothing was changed; ask for a new one.")
         case .lastAdministrator:
             AppError(.conflict, "You are the last administrator. Make someone else an admin before deleting your account.")
-        case .signInAgain:
-            AppError(.forbidden, "For your safety, sign in again (it has been a while), then try once more.")
+        case .confirmItsYou:
+            AppError(.forbidden, "For your safety, confirm it's you: sign in again (it has been a while), then try once more.")
+        case .exportInProgress:
+            AppError(.conflict, "A copy of your data is already being downloaded. Wait until it has finished, then try again.")
+        case .confirmAddressFirst:
+            AppError(.forbidden, "Confirm your email address first: open the link we mailed you (your account page can send it again).")
         }
     }
 

@@ -15,7 +15,7 @@ struct AccountPagesController {
     let secondFactor: SecondFactorService
     let passkeys: PasskeyService
 
-    func addRoutes(to group: RouterGroup<SignedInContext>) {
+    func addRoutes(to group: RouterGroup<SignedInContext>, sensitive: RouterGroup<SignedInContext>) {
         group.get(RouterPath(WebPath.account), use: show)
         // A current-password check is a guess like a sign-in: the same per-address limit.
         let passwordChecked = group.limited(.signIn, by: protection)
@@ -23,7 +23,7 @@ struct AccountPagesController {
         passwordChecked.post(RouterPath(WebPath.changeEmail), use: requestEmailChange)
         passwordChecked.post(RouterPath(WebPath.deleteAccount), use: deleteAccount)
         group.post(RouterPath(WebPath.endOtherSessions), use: endOtherSessions)
-        group.get(RouterPath(WebPath.exportData), use: exportData)
+        sensitive.get(RouterPath(WebPath.exportData), use: exportData)
     }
 
     /// Which form on the page a refusal belongs to (several ask for the current password).
@@ -120,6 +120,7 @@ struct AccountPagesController {
                 confirmation: form.newPasswordConfirmation ?? "",
                 username: form.username,
                 keepingSession: context.session.sessionID,
+                confirmedAt: context.session.confirmedAt,
                 origin: context.origin(request)
             )
             context.logger.info("password changed", metadata: ["user": "\(context.user.id)"])
@@ -148,6 +149,7 @@ struct AccountPagesController {
                 of: context.user,
                 to: form.email ?? "",
                 currentPassword: form.currentPassword ?? "",
+                confirmedAt: context.session.confirmedAt,
                 origin: context.origin(request)
             )
         } catch let problems as InvalidFields {
@@ -174,7 +176,7 @@ struct AccountPagesController {
             try await deletion.delete(
                 context.user,
                 password: form.currentPassword ?? "",
-                signedInAt: context.session.signedInAt,
+                confirmedAt: context.session.confirmedAt,
                 origin: context.origin(request)
             )
         } catch let problems as InvalidFields {
@@ -267,8 +269,8 @@ struct AccountPagesController {
             sessions: sessions,
             hasOtherSessions: sessions.contains { !$0.isCurrent },
             emailConfirmed: context.user.emailVerified,
-            signedInRecently: context.session.signedInAt.timeIntervalSinceNow > -AccountDeletion.recentSignIn,
-            recentSignInMinutes: Int(AccountDeletion.recentSignIn / 60),
+            signedInRecently: StepUp.isRecent(context.session.confirmedAt),
+            recentSignInMinutes: Int(StepUp.window / 60),
             twoFactorEnabled: twoFactor.isEnabled,
             unusedRecoveryCodes: twoFactor.unusedRecoveryCodes,
             rememberedBrowsers: twoFactor.rememberedBrowsers,
@@ -276,22 +278,5 @@ struct AccountPagesController {
         )
         refused(&page)
         return try pages.render(.account, title: "Your account", page: page, context: context, notice: notice, status: status)
-    }
-}
-
-/// A short, human name for a browser from its User-Agent ("Firefox on Linux").
-enum UserAgentSummary {
-    static func describe(_ userAgent: String) -> String {
-        guard !userAgent.isEmpty else { return "Unknown browser" }
-        let browsers = [("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"), ("curl/", "curl")]
-        let systems = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Mac OS X", "macOS"), ("Windows", "Windows"), ("Linux", "Linux")]
-        let browser = browsers.first { userAgent.contains($0.0) }?.1
-        let system = systems.first { userAgent.contains($0.0) }?.1
-        switch (browser, system) {
-        case let (browser?, system?): return "\(browser) on \(system)"
-        case let (browser?, nil): return browser
-        case let (nil, system?): return "Browser on \(system)"
-        default: return String(userAgent.prefix(60))
-        }
     }
 }

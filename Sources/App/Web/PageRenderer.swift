@@ -23,6 +23,7 @@ enum Template: String, CaseIterable, Sendable {
     case signInCode = "signin-code"
     case twoFactorSetup = "two-factor-setup"
     case recoveryCodes = "recovery-codes"
+    case confirmItsYou = "confirm"
     case adminDashboard = "admin-dashboard"
     case adminUsers = "admin-users"
     case adminUser = "admin-user"

@@ -15,14 +15,14 @@ struct PasskeyPagesController {
     static let maximumBodyBytes = 64 * 1024
     static let timeoutMilliseconds = 300_000
 
-    func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+    func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>, sensitive: RouterGroup<SignedInContext>) {
         let limited = forms.limited(.signIn, by: protection)
         limited.post(RouterPath(WebPath.signInPasskeyOptions), use: signInOptions)
         limited.post(RouterPath(WebPath.signInPasskey), use: signIn)
-        signedIn.post(RouterPath(WebPath.passkeyOptions), use: creationOptions)
-        signedIn.post(RouterPath(WebPath.passkeys), use: register)
+        sensitive.post(RouterPath(WebPath.passkeyOptions), use: creationOptions)
+        sensitive.post(RouterPath(WebPath.passkeys), use: register)
         signedIn.post(WebPath.renamePasskeyPattern, use: rename)
-        signedIn.post(WebPath.removePasskeyPattern, use: remove)
+        sensitive.post(WebPath.removePasskeyPattern, use: remove)
     }
 
     // MARK: Adding a passkey

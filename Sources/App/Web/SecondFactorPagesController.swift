@@ -13,12 +13,12 @@ struct SecondFactorPagesController {
     let cookies: BrowserCookies
     let protection: BruteForceProtection
 
-    func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+    func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>, sensitive: RouterGroup<SignedInContext>) {
         forms.get(RouterPath(WebPath.signInCode), use: showCodeStep)
         // A code is a guess like a password: the same per-address limit (and the account's lockout).
         forms.limited(.signIn, by: protection).post(RouterPath(WebPath.signInCode), use: submitCode)
-        signedIn.get(RouterPath(WebPath.twoFactor), use: showSetup)
-        let codeChecked = signedIn.limited(.signIn, by: protection)
+        sensitive.get(RouterPath(WebPath.twoFactor), use: showSetup)
+        let codeChecked = sensitive.limited(.signIn, by: protection)
         codeChecked.post(RouterPath(WebPath.twoFactor), use: confirmSetup)
         codeChecked.post(RouterPath(WebPath.disableTwoFactor), use: disable)
         codeChecked.post(RouterPath(WebPath.recoveryCodes), use: regenerateRecoveryCodes)

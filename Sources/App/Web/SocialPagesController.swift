@@ -23,14 +23,19 @@ struct SocialPagesController {
 
     /// `forms` checks CSRF tokens; `providerReturns` does not: a provider posting back (Sign in
     /// with Apple) cannot carry one, and its `state`, bound to the browser, protects it instead.
-    func addRoutes(forms: RouterGroup<WebRequestContext>, providerReturns: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
+    func addRoutes(
+        forms: RouterGroup<WebRequestContext>,
+        providerReturns: RouterGroup<WebRequestContext>,
+        signedIn: RouterGroup<SignedInContext>,
+        sensitive: RouterGroup<SignedInContext>
+    ) {
         // Each start stores a flow and each callback calls the provider: both count as sign-ins.
         let limited = forms.limited(.signIn, by: protection)
         limited.post(WebPath.providerStartPattern, use: start)
         limited.get(WebPath.providerCallbackPattern, use: callback)
         providerReturns.post(WebPath.providerCallbackPattern, use: returnFromFormPost)
-        signedIn.post(WebPath.linkProviderPattern, use: startLink)
-        signedIn.post(WebPath.unlinkIdentityPattern, use: unlink)
+        sensitive.post(WebPath.linkProviderPattern, use: startLink)
+        sensitive.post(WebPath.unlinkIdentityPattern, use: unlink)
     }
 
     struct StartForm: Decodable {

@@ -24,6 +24,11 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if error is SignInRequired {
             return .seeOther(WebPath.signIn(returningTo: Self.returnPath(for: request)))
         }
+        if case .confirmItsYou? = error as? AccountError, (context as? any PageContext)?.signedInUser != nil {
+            // Back to this page after confirming; a refused form post returns to the account page.
+            let returnPath = request.method == .get ? Self.returnPath(for: request) : WebPath.account
+            return .seeOther(WebPath.confirmItsYou(returningTo: returnPath))
+        }
         let answer = ErrorCopy.appError(for: error)
         ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
         let user = (context as? any PageContext)?.signedInUser

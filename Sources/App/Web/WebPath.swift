@@ -30,6 +30,8 @@ enum WebPath {
     static let confirmEmailChange = "/account/email/confirm"
     static let deleteAccount = "/account/delete"
     static let exportData = "/account/export"
+    /// "Confirm it's you": the password again (or a new sign-in) before a sensitive change.
+    static let confirmItsYou = "/account/confirm"
     /// The code step of a sign-in for an account with two-step verification.
     static let signInCode = "/signin/code"
     static let signInPasskeyOptions = "/signin/passkey/options"
@@ -46,6 +48,7 @@ enum WebPath {
     static let providerFlowCookiePath = "/auth"
 
     static func signIn(returningTo path: String) -> String { "\(signIn)?next=\(PercentEncoding.encode(path))" }
+    static func confirmItsYou(returningTo path: String) -> String { "\(confirmItsYou)?next=\(PercentEncoding.encode(path))" }
     static func signIn(notice: Notice) -> String { "\(signIn)?notice=\(notice.rawValue)" }
     static func gallery(notice: Notice) -> String { "\(gallery)?notice=\(notice.rawValue)" }
     static func gallery(before photoID: Int64) -> String { "\(gallery)?before=\(photoID)" }

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// People deleting their own account (the account page, `POST /api/delete_account`): confirmed
-/// by the password, or — for an account without one — by a sign-in in the last ten minutes. Every
+/// by the password, or — for an account without one — by a sign-in in the last ten minutes
+/// (`StepUp`). Every
 /// photo and every blob goes, every session and token ends, an audit event is written with the
 /// deletion, and a goodbye goes to the address. The last administrator cannot delete themself.
 public struct AccountDeletion: Sendable {
@@ -14,9 +15,6 @@ public struct AccountDeletion: Sendable {
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    /// How recent a sign-in confirms deleting an account that has no password.
-    public static let recentSignIn: TimeInterval = 600
-
     init(users: any UserRepository, admin: any AdminRepository, blobs: any BlobStore, emails: AccountEmails, logger: Logger) {
         self.users = users
         self.admin = admin
@@ -27,15 +25,15 @@ public struct AccountDeletion: Sendable {
     }
 
     /// Deletes the account. A wrong password is `InvalidFields` (`.currentPassword: .incorrect`);
-    /// an account without a password whose sign-in is not recent is `AccountError.signInAgain`.
-    public func delete(_ user: User, password: String, signedInAt: Date, origin: RequestOrigin) async throws {
+    /// an account without a password not confirmed recently is `AccountError.confirmItsYou`.
+    public func delete(_ user: User, password: String, confirmedAt: Date, origin: RequestOrigin) async throws {
         guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
         if let hash = credentials.passwordHash {
             guard try await passwordCheck.check(password, against: hash, of: user, origin: origin) else {
                 throw InvalidFields([.currentPassword: .incorrect])
             }
-        } else if signedInAt.timeIntervalSinceNow < -Self.recentSignIn {
-            throw AccountError.signInAgain
+        } else {
+            try StepUp.require(confirmedAt: confirmedAt)
         }
         let record = AuditRecord(type: .accountDeleted, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         let keys: [BlobKey]

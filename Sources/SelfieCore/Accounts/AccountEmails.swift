@@ -54,6 +54,21 @@ public struct AccountEmails: Sendable {
         }
     }
 
+    /// "Someone tried to sign up with your address": at most one a day per address, so sign-up
+    /// attempts cannot be used to flood someone's inbox.
+    func notifyOfSignUpAttempt(_ owner: User) async {
+        guard let email = owner.email else { return }
+        do {
+            try await protection.consume(.signUpAttemptNotice, client: "email:\(email.lowercased())")
+        } catch is RateLimited {
+            return
+        } catch {
+            logger.error("could not count a sign-up notice", metadata: ["error": "\(String(reflecting: error))"])
+            return
+        }
+        await notify(owner, .signUpAttempted)
+    }
+
     /// A new token for `purpose`, stored with the message that carries it, in one transaction.
     private func mailLink(
         _ purpose: EmailTokenPurpose,
@@ -158,8 +173,10 @@ public struct AccountEmails: Sendable {
         try await tokens.peek(.resetPassword, token: token)?.email
     }
 
-    /// Sets a new password through a reset link: the link is used up, every session and API token
-    /// of the account ends, every other reset link dies, and a notice goes to the address.
+    /// Sets a new password through a reset link, if the link went to the account's current
+    /// address: the link is used up, every session, API token, remembered browser and mailed link
+    /// of the account ends, the address counts as confirmed (and what was added before it was
+    /// goes, see `UserRepository.resetPassword`), and a notice goes to the address.
     public func resetPassword(token: String, new: String, confirmation: String?, origin: RequestOrigin) async throws -> User {
         var problems = InvalidFields()
         if let problem = PasswordPolicy.problem(with: new) {
@@ -172,7 +189,9 @@ public struct AccountEmails: Sendable {
             let account = try await users.credentials(forID: target.userID), !account.user.isDisabled
         else { throw AccountError.linkNotValid }
         let hash = try await hasher.hash(new)
-        try await users.replacePassword(userID: account.user.id, passwordHash: hash, username: nil, keepingSession: nil)
+        guard try await users.resetPassword(userID: account.user.id, email: target.email, passwordHash: hash) else {
+            throw AccountError.linkNotValid  // the account moved to another address since the link was sent
+        }
         try await protection.clearFailures(account: account.user.lockoutKey)
         await audit.record(.passwordReset, actor: account.user.id, targetUser: account.user.id, target: account.user.handle, origin: origin)
         await notify(account.user, .passwordChanged)
@@ -182,8 +201,9 @@ public struct AccountEmails: Sendable {
     // MARK: A new address
 
     /// Mails a confirmation link to the new address and a notice to the old one; the account keeps
-    /// its old address until the link is used. A password account confirms with its password.
-    public func requestEmailChange(of user: User, to newEmail: String, currentPassword: String, origin: RequestOrigin) async throws {
+    /// its old address until the link is used. A password account confirms with its password, one
+    /// without a password with a sign-in from the last ten minutes (`confirmedAt`, see `StepUp`).
+    public func requestEmailChange(of user: User, to newEmail: String, currentPassword: String, confirmedAt: Date, origin: RequestOrigin) async throws {
         let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         var problems = InvalidFields()
         if !EmailAddress.isPlausible(newEmail) {
@@ -197,13 +217,15 @@ public struct AccountEmails: Sendable {
                 problems[.currentPassword] = .incorrect
                 throw problems
             }
+        } else {
+            try StepUp.require(confirmedAt: confirmedAt)
         }
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
         _ = try await mailLink(.changeEmail, to: MailRecipient(address: newEmail, name: user.fullName), userID: user.id) { token in
             .confirmNewEmail(token: token, newEmail: newEmail)
         }
-        await notify(user, .emailChangeRequested(newEmail: newEmail))
+        await notify(user, .emailChangeRequested(newEmail: EmailAddress.masked(newEmail)))
         await audit.record(.emailChangeRequested, actor: user.id, targetUser: user.id, target: newEmail, origin: origin)
     }
 
@@ -223,7 +245,7 @@ public struct AccountEmails: Sendable {
         } catch UniqueValueTaken.email {
             throw InvalidFields([.email: .taken])
         }
-        await notify(before, .emailChanged(newEmail: target.email))
+        await notify(before, .emailChanged(newEmail: EmailAddress.masked(target.email)))
         await audit.record(.emailChanged, actor: before.id, targetUser: before.id, target: target.email, origin: origin)
         return try await users.credentials(forID: before.id)?.user ?? before
     }

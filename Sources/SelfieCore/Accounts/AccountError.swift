@@ -13,8 +13,14 @@ public enum AccountError: Error, Equatable, Sendable {
     case linkNotValid
     /// The last administrator cannot delete their own account.
     case lastAdministrator
-    /// Confirming with a recent sign-in, for an account without a password: this one is too old.
-    case signInAgain
+    /// A sensitive change needs proof from the last ten minutes (`StepUp`): the password typed
+    /// again, or for an account without one, a fresh sign-in.
+    case confirmItsYou
+    /// Passkeys, two-step verification and linked providers wait until the account's address is
+    /// confirmed: nothing added before the owner proved the address may outlive that proof.
+    case confirmAddressFirst
+    /// "Download my data" while another export of the account is still being written.
+    case exportInProgress
 }
 
 /// A field of an account form or API request that the core validates.

@@ -13,9 +13,10 @@ public struct AccountService: Sendable {
     let sessionLifetime: Duration
     let tokenLifetime: Duration
     let emails: AccountEmails
+    let knownSignIns: KnownSignIns
     var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
-    public init(
+    init(
         users: any UserRepository,
         sessions: any WebSessionRepository,
         tokens: any APITokenRepository,
@@ -24,9 +25,11 @@ public struct AccountService: Sendable {
         protection: BruteForceProtection,
         sessionLifetime: Duration,
         tokenLifetime: Duration,
-        emails: AccountEmails
+        emails: AccountEmails,
+        knownSignIns: KnownSignIns
     ) {
         self.emails = emails
+        self.knownSignIns = knownSignIns
         self.protection = protection
         self.users = users
         self.sessions = sessions
@@ -56,7 +59,7 @@ public struct AccountService: Sendable {
             return try await signUp(request, origin: origin)
         } catch let problems as InvalidFields where problems.problems == [.email: .taken] {
             if let owner = try await users.credentials(forEmail: request.email)?.user {
-                await emails.notify(owner, .signUpAttempted)
+                await emails.notifyOfSignUpAttempt(owner)
             }
             return nil
         }
@@ -161,9 +164,10 @@ public struct AccountService: Sendable {
     /// password is `InvalidFields` with `.currentPassword: .incorrect`, and counts toward the
     /// account's lockout.
     ///
-    /// An account made through a provider sets its first password without a current one; if it
-    /// has neither email nor username, it chooses a `username` too (a password needs something
-    /// to be typed next to).
+    /// An account made through a provider sets its first password without a current one, but only
+    /// with a sign-in from the last ten minutes (`confirmedAt`, see `StepUp`); if it has neither
+    /// email nor username, it chooses a `username` too (a password needs something to be typed
+    /// next to).
     @discardableResult
     public func changePassword(
         of user: User,
@@ -172,15 +176,17 @@ public struct AccountService: Sendable {
         confirmation: String?,
         username: String? = nil,
         keepingSession sessionID: Int64?,
+        confirmedAt: Date,
         origin: RequestOrigin
     ) async throws -> UserCredentials {
+        guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
+        if credentials.passwordHash == nil { try StepUp.require(confirmedAt: confirmedAt) }
         var problems = InvalidFields()
         if let problem = PasswordPolicy.problem(with: new) {
             problems[.newPassword] = problem
         } else if let confirmation, confirmation != new {
             problems[.newPasswordConfirmation] = .confirmationMismatch
         }
-        guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
         if let currentHash = credentials.passwordHash {
             guard try await passwordCheck.check(current, against: currentHash, of: credentials.user, origin: origin) else {
                 problems[.currentPassword] = .incorrect
@@ -229,6 +235,7 @@ public struct AccountService: Sendable {
             expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds))
         )
         guard started else { throw AccountError.invalidCredentials }
+        await knownSignIns.record(credentials.user, userAgent: userAgent, ipAddress: ipAddress)
         return token
     }
 
@@ -262,6 +269,7 @@ public struct AccountService: Sendable {
             expiresAt: expiresAt
         )
         guard issued else { throw AccountError.invalidCredentials }
+        await knownSignIns.record(credentials.user, userAgent: origin.userAgent, ipAddress: origin.ipAddress)
         await audit.record(.tokenIssued, actor: credentials.user.id, targetUser: credentials.user.id, target: "app key \(appKey)", origin: origin)
         return IssuedToken(token: token, expiresAt: expiresAt)
     }

@@ -65,23 +65,6 @@ public enum Username {
     }
 }
 
-public enum EmailAddress {
-    /// A light check (one `@`, a dotted domain, no spaces, ≤ 254 bytes): the real test of an
-    /// address is mail reaching it, not a regular expression.
-    public static func isPlausible(_ email: String) -> Bool {
-        guard email.utf8.count <= 254, !email.containsControlCharacters,
-            !email.unicodeScalars.contains(where: { $0.properties.isWhitespace })
-        else {
-            return false
-        }
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return false }
-        let domain = parts[1]
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
-    }
-}
-
 /// What someone typed as their login, as it may be kept in the audit log: only a well-formed
 /// email or username. Anything else (a password typed into the wrong field, say) is never stored.
 enum AttemptedLogin {

@@ -52,6 +52,16 @@ public enum SecondFactorState: Sendable, Equatable {
 }
 
 extension User {
+    /// Whether the owner proved the address (or the account has none): until then no passkey,
+    /// authenticator app or linked provider can be added, since whoever signed up with someone
+    /// else's address must not keep a way in once the real owner claims it.
+    public var hasProvenAddress: Bool { email == nil || emailVerified }
+
+    /// Throws `AccountError.confirmAddressFirst` unless `hasProvenAddress`.
+    func requireProvenAddress() throws {
+        guard hasProvenAddress else { throw AccountError.confirmAddressFirst }
+    }
+
     /// How the user is named in logs, audit entries and admin pages: the email, else the username.
     public var handle: String { email ?? username.map { "@\($0)" } ?? "user #\(id)" }
 

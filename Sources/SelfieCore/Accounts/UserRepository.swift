@@ -73,9 +73,16 @@ public protocol UserRepository: Sendable {
     func recordSignIn(userID: Int64) async throws
     /// Marks the address confirmed — if it is still the account's address.
     func markEmailVerified(userID: Int64, email: String) async throws -> Bool
-    /// Moves the account to a new (confirmed) address; throws `UniqueValueTaken.email` when
-    /// another account has it by now.
+    /// Moves the account to a new (confirmed) address and kills every other mailed link (resets and
+    /// confirmations went to the old address); throws `UniqueValueTaken.email` when another
+    /// account has it by now.
     func changeEmail(userID: Int64, to email: String) async throws
+    /// A password set through a reset link mailed to `email`, if that is still the account's
+    /// address (else false, and nothing changes). The reset proves the address: it is marked
+    /// confirmed, and if it was not confirmed before, whatever was added to the account without
+    /// that proof (passkeys, the authenticator app, linked providers) is removed. Every session,
+    /// token, remembered browser and mailed link ends, in one transaction.
+    func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool
 }
 
 public struct PostgresUserRepository: UserRepository {
@@ -135,11 +142,9 @@ public struct PostgresUserRepository: UserRepository {
                     logger: logger
                 )
                 try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
-                // A reset link dies with any change of password.
-                try await connection.query(
-                    "DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = 'reset_password'",
-                    logger: logger
-                )
+                // Reset links die with any change of password, and so do address changes asked
+                // for before it (by someone who may have known the old password).
+                try await UserAccess.killLinks([.resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
             }
         } catch let error as PostgresTransactionError {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {
@@ -162,12 +167,43 @@ public struct PostgresUserRepository: UserRepository {
 
     public func changeEmail(userID: Int64, to email: String) async throws {
         do {
-            try await client.query(
-                "UPDATE users SET email = \(email), email_verified = true, updated_at = now() WHERE id = \(userID)",
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    "UPDATE users SET email = \(email), email_verified = true, updated_at = now() WHERE id = \(userID)",
+                    logger: logger
+                )
+                try await UserAccess.killLinks([.verifyEmail, .resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
+            }
+        } catch let error as PostgresTransactionError {
+            if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_email_key") {
+                throw UniqueValueTaken.email
+            }
+            throw error
+        }
+    }
+
+    public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
+        try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE users u SET password_hash = \(passwordHash), email_verified = true, updated_at = now()
+                FROM (SELECT id, email_verified FROM users WHERE id = \(userID) FOR UPDATE) before
+                WHERE u.id = before.id AND lower(u.email) = lower(\(email))
+                RETURNING before.email_verified
+                """,
                 logger: logger
             )
-        } catch let error as PSQLError where error.isUniqueViolation(constraint: "users_email_key") {
-            throw UniqueValueTaken.email
+            var wasConfirmed: Bool?
+            for try await value in rows.decode(Bool.self) { wasConfirmed = value }
+            guard let wasConfirmed else { return false }
+            if !wasConfirmed {
+                for table in ["passkeys", "totp_factors", "recovery_codes", "user_identities"] {
+                    try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
+                }
+            }
+            try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
+            try await UserAccess.killLinks([.verifyEmail, .resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
+            return true
         }
     }
 

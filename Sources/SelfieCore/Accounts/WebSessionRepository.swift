@@ -8,8 +8,11 @@ public struct ActiveSession: Sendable {
     public let sessionID: Int64
     public let user: User
     let lastSeenAt: Date
-    /// When this browser signed in (a recent sign-in stands in for a password the account lacks).
+    /// When this browser signed in.
     public let signedInAt: Date
+    /// When it last proved who it is: its sign-in, or the password typed again since ("confirm
+    /// it's you"). Sensitive changes need this to be recent (`StepUp`).
+    public let confirmedAt: Date
 }
 
 /// One of a user's sessions, as listed on the account page.
@@ -37,9 +40,12 @@ public protocol WebSessionRepository: Sendable {
     /// The live session for a token: not expired, and its user not disabled.
     func findActive(tokenHash: [UInt8]) async throws -> ActiveSession?
     func touch(sessionID: Int64) async throws
+    /// Records that the browser proved who it is just now.
+    func markConfirmed(sessionID: Int64) async throws
     func delete(sessionID: Int64) async throws
     func list(userID: Int64) async throws -> [SessionSummary]
-    /// Ends every session of a user but `keeping` (nil: all). Returns how many ended.
+    /// Ends every session of a user but `keeping` (nil: all), and forgets the browsers that skip
+    /// the second factor ("sign out everywhere" must not leave a way back). Returns how many ended.
     @discardableResult func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int
     @discardableResult func deleteExpired() async throws -> Int
 }
@@ -80,23 +86,27 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
     public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {
         let rows = try await client.query(
             """
-            SELECT s.id, s.last_seen_at, s.created_at, \(unescaped: User.columns)
+            SELECT s.id, s.last_seen_at, s.created_at, s.confirmed_at, \(unescaped: User.columns)
             FROM web_sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash)) AND s.expires_at > now() AND NOT u.disabled
             """,
             logger: logger
         )
-        for try await (sessionID, lastSeen, signedIn, id, email, username, name, role, disabled, created, verified) in rows.decode(
-            (Int64, Date, Date, Int64, String?, String?, String, String, Bool, Date, Bool).self
+        for try await (sessionID, lastSeen, signedIn, confirmed, id, email, username, name, role, disabled, created, verified) in rows.decode(
+            (Int64, Date, Date, Date, Int64, String?, String?, String, String, Bool, Date, Bool).self
         ) {
             let user = User(row: (id, email, username, name, role, disabled, created, verified))
-            return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen, signedInAt: signedIn)
+            return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen, signedInAt: signedIn, confirmedAt: confirmed)
         }
         return nil
     }
 
     public func touch(sessionID: Int64) async throws {
         try await client.query("UPDATE web_sessions SET last_seen_at = now() WHERE id = \(sessionID)", logger: logger)
+    }
+
+    public func markConfirmed(sessionID: Int64) async throws {
+        try await client.query("UPDATE web_sessions SET confirmed_at = now() WHERE id = \(sessionID)", logger: logger)
     }
 
     public func delete(sessionID: Int64) async throws {
@@ -122,6 +132,7 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
     public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
         let rows = try await client.query(
             """
+            WITH forgotten AS (DELETE FROM remembered_browsers WHERE user_id = \(userID))
             DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keeping) RETURNING id
             """,
             logger: logger

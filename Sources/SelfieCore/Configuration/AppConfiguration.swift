@@ -42,6 +42,8 @@ public struct AppConfiguration: Sendable {
     public var metricsHost = "127.0.0.1"
     /// `TRUSTED_PROXIES`: whose `Forwarded` / `X-Forwarded-*` headers are believed.
     public var trustedProxies = TrustedProxies.none
+    /// `CLIENT_IP_HEADER`: the forwarding header the trusted proxies set (the only one read).
+    public var clientIPHeader = ClientIPHeader.xForwardedFor
     /// `LOG_FORMAT`: `text` (one readable line) or `json` (one object per line).
     public var logFormat = LogFormat.text
     /// `DRAIN_SECONDS`: after SIGTERM, how long `/readyz` answers 503 (so that load balancers stop
@@ -188,6 +190,14 @@ public struct AppConfiguration: Sendable {
                 problems.append("TRUSTED_PROXIES must list addresses or CIDR blocks (10.0.0.0/8, fd00::/8), not \(invalid.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
         }
+        var clientIPHeader = ClientIPHeader.xForwardedFor
+        if let raw = value("CLIENT_IP_HEADER") {
+            if let parsed = ClientIPHeader(rawValue: raw.lowercased()) {
+                clientIPHeader = parsed
+            } else {
+                problems.append("CLIENT_IP_HEADER must be x-forwarded-for or forwarded (the header your proxy sets), got \"\(raw)\"")
+            }
+        }
         let metricsHost = value("METRICS_HOST") ?? "127.0.0.1"
         if IPAddress(metricsHost) == nil {
             problems.append("METRICS_HOST must be an IP address to listen on (0.0.0.0 for every interface), got \"\(metricsHost)\"")
@@ -249,6 +259,7 @@ public struct AppConfiguration: Sendable {
         )
         configuration.metricsHost = metricsHost
         configuration.trustedProxies = trustedProxies
+        configuration.clientIPHeader = clientIPHeader
         configuration.drainGrace = drainGrace
         configuration.shutdownTimeout = shutdownTimeout
         configuration.logFormat = logFormat

@@ -21,6 +21,23 @@ public struct MailNotice: Sendable, Equatable {
         case accountDeleted = "account_deleted"
         /// Someone tried to sign up with an address that already has an account.
         case signUpAttempted = "sign_up_attempted"
+        /// A way in or a factor of the account changed (`change`: a `SecurityChange`; passkeys and
+        /// providers also name themselves in `name`).
+        case securityChange = "security_change"
+        /// A sign-in from a browser or app the account has not used before (`device`, `network`).
+        case newSignIn = "new_sign_in"
+    }
+
+    /// What a `securityChange` notice tells about.
+    public enum SecurityChange: String, Sendable, CaseIterable {
+        case twoFactorEnabled = "two_factor_enabled"
+        case twoFactorDisabled = "two_factor_disabled"
+        case recoveryCodesRegenerated = "recovery_codes_regenerated"
+        case passkeyAdded = "passkey_added"
+        case passkeyRemoved = "passkey_removed"
+        case providerUnlinked = "provider_unlinked"
+        /// An administrator removed the authenticator app and passkeys.
+        case twoFactorReset = "two_factor_reset"
     }
 
     public let kind: Kind
@@ -42,6 +59,12 @@ public struct MailNotice: Sendable, Equatable {
     public static func providerLinked(providerName: String) -> MailNotice { MailNotice(.providerLinked, ["providerName": providerName]) }
     public static let accountDeleted = MailNotice(.accountDeleted)
     public static let signUpAttempted = MailNotice(.signUpAttempted)
+    public static func securityChange(_ change: SecurityChange, name: String? = nil) -> MailNotice {
+        MailNotice(.securityChange, ["change": change.rawValue].merging(name.map { ["name": $0] } ?? [:]) { $1 })
+    }
+    public static func newSignIn(device: String, network: String) -> MailNotice {
+        MailNotice(.newSignIn, ["device": device, "network": network])
+    }
 }
 
 /// Who a message goes to.

@@ -31,23 +31,41 @@ struct SMTPTransport: MailTransport {
     }
 }
 
-/// Writes each message to the log (link included): what a developer follows with `make run`.
+/// Writes each message to the log: what a developer follows with `make run` (link included).
+/// Behind an https `PUBLIC_URL` it is a real deployment whose mail is not set up, and a link in
+/// its log would hand accounts to whoever reads the log: then only recipient and subject.
 struct LogTransport: MailTransport {
     let logger: Logger
+    let withholdsLinks: Bool
 
     func send(_ message: MailMessage) async throws {
         let to = message.to.map(\.address).joined(separator: ", ")
-        logger.notice("mail (MAIL_TRANSPORT=log): to \(to): \(message.subject)\n\(message.text)")
+        if withholdsLinks {
+            logger.warning("mail not sent (MAIL_TRANSPORT=log): to \(to): \(message.subject)")
+        } else {
+            logger.notice("mail (MAIL_TRANSPORT=log): to \(to): \(message.subject)\n\(message.text)")
+        }
     }
 }
 
 extension MailConfiguration {
     /// The transport this configuration names. Loading an SMTP client's trust roots blocks: done
-    /// once, at start-up.
-    func makeTransport(logger: Logger) throws -> any MailTransport {
+    /// once, at start-up. `publicURLIsHTTPS` keeps links out of the log transport's lines.
+    func makeTransport(publicURLIsHTTPS: Bool, logger: Logger) throws -> any MailTransport {
         switch transport {
-        case .log: LogTransport(logger: logger)
-        case .smtp(let smtp): try SMTPTransport(configuration: smtp, logger: logger)
+        case .log:
+            if publicURLIsHTTPS {
+                logger.warning("mail is not being sent: MAIL_TRANSPORT=log writes only recipients and subjects; set MAIL_TRANSPORT=smtp and SMTP_URL")
+            }
+            return LogTransport(logger: logger, withholdsLinks: publicURLIsHTTPS)
+        case .smtp(let smtp):
+            return try SMTPTransport(configuration: smtp, logger: logger)
         }
+    }
+
+    /// Whether people get no mail at all: the log transport on a public (https) site.
+    public func isNotSending(publicURLIsHTTPS: Bool) -> Bool {
+        if case .log = transport { return publicURLIsHTTPS }
+        return false
     }
 }

@@ -1,25 +1,64 @@
 import Foundation
 import Logging
 import NIOCore
+import PostgresNIO
 import ZipStream
 
 /// "Download my data": a ZIP of the account (`account.json`) and every original photo, as
 /// uploaded, written while it is read — from either store — so memory does not grow with the
-/// library: one photo's chunk at a time.
+/// library: one photo's chunk at a time. One export per account at a time (across instances),
+/// at most three an hour: each reads every original, and a stolen session must not turn it into a
+/// way to load the store.
 public struct DataExport: Sendable {
     let photos: any PhotoRepository
     let blobs: any BlobStore
     let identities: any IdentityRepository
     let audit: any AuditLog
+    let protection: BruteForceProtection
+    let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    init(photos: any PhotoRepository, blobs: any BlobStore, identities: any IdentityRepository, audit: any AuditLog, logger: Logger) {
+    init(
+        photos: any PhotoRepository,
+        blobs: any BlobStore,
+        identities: any IdentityRepository,
+        audit: any AuditLog,
+        protection: BruteForceProtection,
+        client: PostgresClient,
+        logger: Logger
+    ) {
         self.photos = photos
         self.blobs = blobs
         self.identities = identities
         self.audit = audit
+        self.protection = protection
+        self.client = client
         self.scopedLogger = ScopedLogger(logger)
+    }
+
+    /// Marks an export of the account as running; false while another one is (a row older than
+    /// an hour is a crashed export's and is taken over).
+    private func claimSlot(userID: Int64) async throws -> Bool {
+        try await client.query(
+            """
+            INSERT INTO data_exports_running (user_id) VALUES (\(userID))
+            ON CONFLICT (user_id) DO UPDATE SET started_at = now()
+            WHERE data_exports_running.started_at < now() - interval '1 hour'
+            RETURNING user_id
+            """,
+            logger: logger
+        ).collect().count == 1
+    }
+
+    private static func releaseSlot(userID: Int64, client: PostgresClient, logger: Logger) async {
+        do {
+            try await evenIfCancelled {
+                try await client.query("DELETE FROM data_exports_running WHERE user_id = \(userID)", logger: logger)
+            }
+        } catch {
+            logger.warning("an export's slot is left for an hour", metadata: ["error": "\(String(reflecting: error))"])
+        }
     }
 
     /// What `account.json` holds.
@@ -56,8 +95,22 @@ public struct DataExport: Sendable {
         return "selfie-export-\(day).zip"
     }
 
-    /// The user's archive, written to the body's sink as it is read.
+    /// The user's archive, written to the body's sink as it is read. Throws
+    /// `AccountError.exportInProgress` while another export of the account runs, `RateLimited`
+    /// after three in an hour.
     public func archive(of user: User, origin: RequestOrigin) async throws -> BlobBody {
+        guard try await claimSlot(userID: user.id) else { throw AccountError.exportInProgress }
+        let (client, logger) = (self.client, self.logger)
+        do {
+            try await protection.consume(.dataExport, client: "user:\(user.id)")
+            return try await archive(of: user, origin: origin) { await Self.releaseSlot(userID: user.id, client: client, logger: logger) }
+        } catch {
+            await Self.releaseSlot(userID: user.id, client: client, logger: logger)
+            throw error
+        }
+    }
+
+    private func archive(of user: User, origin: RequestOrigin, whenWritten release: @escaping @Sendable () async -> Void) async throws -> BlobBody {
         let all = try await photos.all(userID: user.id)
         let linked = try await identities.identities(of: user.id)
         let files = all.map { "photos/\(Self.stamp($0.createdAt))-\($0.publicID).\(Self.fileExtension(of: $0.blobKey))" }
@@ -89,21 +142,37 @@ public struct DataExport: Sendable {
         let (blobs, logger) = (self.blobs, self.logger)
         let entries = Array(zip(all, files))
         return BlobBody(write: { sink in
-            var archive = ZipArchiveEncoder()
-            try await sink(try archive.beginEntry(name: "account.json", modified: .now, size: UInt64(json.readableBytes)))
-            try await sink(try archive.entryData(json))
-            try await sink(try archive.endEntry())
-            for (photo, file) in entries {
-                guard let content = try await blobs.read(photo.blobKey, range: nil) else {
-                    logger.warning("photo left out of an export: its original is missing", metadata: ["photo": "\(photo.publicID)"])
-                    continue
-                }
-                try await sink(try archive.beginEntry(name: file, modified: photo.createdAt, size: UInt64(content.totalSize)))
-                try await content.body.write { chunk in try await sink(try archive.entryData(chunk)) }
-                try await sink(try archive.endEntry())
+            do {
+                try await Self.write(json: json, entries: entries, blobs: blobs, logger: logger, to: sink)
+                await release()
+            } catch {
+                await release()
+                throw error
             }
-            try await sink(try archive.finish())
         })
+    }
+
+    private static func write(
+        json: ByteBuffer,
+        entries: [(Photo, String)],
+        blobs: any BlobStore,
+        logger: Logger,
+        to sink: (ByteBuffer) async throws -> Void
+    ) async throws {
+        var archive = ZipArchiveEncoder()
+        try await sink(try archive.beginEntry(name: "account.json", modified: .now, size: UInt64(json.readableBytes)))
+        try await sink(try archive.entryData(json))
+        try await sink(try archive.endEntry())
+        for (photo, file) in entries {
+            guard let content = try await blobs.read(photo.blobKey, range: nil) else {
+                logger.warning("photo left out of an export: its original is missing", metadata: ["photo": "\(photo.publicID)"])
+                continue
+            }
+            try await sink(try archive.beginEntry(name: file, modified: photo.createdAt, size: UInt64(content.totalSize)))
+            try await content.body.write { chunk in try await sink(try archive.entryData(chunk)) }
+            try await sink(try archive.endEntry())
+        }
+        try await sink(try archive.finish())
     }
 
     /// `2026-11-22T101500Z`: sorts by time, safe in any file system.

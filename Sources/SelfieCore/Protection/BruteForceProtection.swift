@@ -80,6 +80,11 @@ public struct BruteForceProtection: Sendable {
         case passwordResetMail = "reset-mail"
         /// Forgotten-password requests from one client address.
         case passwordResetRequest = "reset-request"
+        /// "Someone tried to sign up with your address" to one address (`email:<address>`): one a
+        /// day, whatever the configuration.
+        case signUpAttemptNotice = "sign-up-notice"
+        /// "Download my data" by one account (`user:<id>`): three an hour, whatever the configuration.
+        case dataExport = "data-export"
     }
 
     let configuration: ProtectionConfiguration
@@ -140,6 +145,8 @@ public struct BruteForceProtection: Sendable {
         case .verificationMail: (configuration.verificationMailsPerDay, 86400)
         case .passwordResetMail: (configuration.resetMailsPerHour, 3600)
         case .passwordResetRequest: (configuration.signInsPerMinute, 60)
+        case .signUpAttemptNotice: (1, 86400)
+        case .dataExport: (3, 3600)
         }
         guard limit > 0 else { return }
         let rows = try await client.query(

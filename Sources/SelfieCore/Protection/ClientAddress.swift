@@ -100,6 +100,16 @@ public struct TrustedProxies: Sendable, Equatable {
     public func trusts(_ address: IPAddress) -> Bool { blocks.contains { $0.contains(address) } }
 }
 
+/// `CLIENT_IP_HEADER`: the one forwarding header the proxy in front sets, and the only one read.
+/// A proxy passes on the headers it does not set (nginx forwards a client's own `Forwarded`), so
+/// reading a second one would let a client name itself.
+public enum ClientIPHeader: String, Sendable, CaseIterable {
+    /// nginx's `$proxy_add_x_forwarded_for`, Caddy's and most load balancers' default.
+    case xForwardedFor = "x-forwarded-for"
+    /// RFC 7239 (HAProxy's `option forwarded`, Envoy, some CDNs).
+    case forwarded
+}
+
 /// Who is on the other end of a request, once the proxies in between are accounted for.
 public struct ClientAddress: Sendable, Equatable {
     /// The client's address (what rate limits, sessions and the audit log record).
@@ -115,14 +125,15 @@ public struct ClientAddress: Sendable, Equatable {
     /// The client of a request from the TCP peer `peer` with these header values (every field
     /// line of each header, in order).
     ///
-    /// Only when the peer is a trusted proxy are the headers read: `Forwarded` (RFC 7239) if
-    /// present, else `X-Forwarded-For`; walking from the right (the hop nearest to us), the first
+    /// Only when the peer is a trusted proxy is a header read, and only `header` (the other is
+    /// ignored, whatever it says); walking from the right (the hop nearest to us), the first
     /// address that is not a trusted proxy is the client. A hop that is not an address
     /// (`unknown`, an obfuscated name, garbage) stops the walk: the client is then the last
     /// trusted hop, the one that reported it. The scheme comes from the same element of
     /// `Forwarded` or from `X-Forwarded-Proto` (its last value).
     public static func resolve(
         peer: String,
+        reading header: ClientIPHeader,
         forwarded: [String],
         xForwardedFor: [String],
         xForwardedProto: [String],
@@ -133,7 +144,7 @@ public struct ClientAddress: Sendable, Equatable {
         }
         var client = peer
         var scheme = xForwardedProto.flatMap { $0.split(separator: ",") }.last.map(Self.scheme(from:)) ?? nil
-        if !forwarded.isEmpty {
+        if header == .forwarded {
             let elements = forwarded.flatMap(Self.forwardedElements)
             for element in elements.reversed() {
                 guard let hop = element["for"].flatMap(Self.address(fromNode:)) else { break }

@@ -11,13 +11,16 @@ public struct PasskeyService: Sendable {
     let store: PostgresPasskeyStore
     let users: any UserRepository
     let audit: any AuditLog
+    /// Passkeys added and removed are mailed to the owner.
+    let emails: AccountEmails
     let relyingParty: WebAuthnRelyingParty
     /// The name browsers show in their passkey prompts.
     public let relyingPartyName: String
 
     static let challengeLifetime: TimeInterval = 5 * 60
 
-    init(store: PostgresPasskeyStore, users: any UserRepository, audit: any AuditLog, publicURL: URL, relyingPartyName: String) {
+    init(store: PostgresPasskeyStore, users: any UserRepository, audit: any AuditLog, emails: AccountEmails, publicURL: URL, relyingPartyName: String) {
+        self.emails = emails
         self.store = store
         self.users = users
         self.audit = audit
@@ -41,6 +44,7 @@ public struct PasskeyService: Sendable {
     }
 
     public func creationOptions(for user: User) async throws -> CreationOptions {
+        try user.requireProvenAddress()
         let handle = try await store.userHandle(userID: user.id, ifMissing: WebAuthnChallenge.generate().bytes)
         let challenge = WebAuthnChallenge.generate()
         try await store.saveChallenge(challenge.bytes, purpose: .register, userID: user.id, lifetime: Self.challengeLifetime)
@@ -65,6 +69,7 @@ public struct PasskeyService: Sendable {
 
     /// Verifies and stores a new passkey named `name`.
     public func register(_ registration: Registration, name: String, for user: User, origin: RequestOrigin) async throws -> Passkey {
+        try user.requireProvenAddress()
         let name = try Self.validName(name)
         guard let clientData = Base64URL.decode(registration.clientDataJSON),
             let attestation = Base64URL.decode(registration.attestationObject)
@@ -89,6 +94,7 @@ public struct PasskeyService: Sendable {
             isBackedUp: credential.isBackedUp
         ) else { throw SecondFactorError.passkeyRefused("credential id already registered") }
         await audit.record(.passkeyAdded, actor: user.id, targetUser: user.id, target: name, origin: origin)
+        await emails.notify(user, .securityChange(.passkeyAdded, name: name))
         return passkey
     }
 
@@ -169,6 +175,7 @@ public struct PasskeyService: Sendable {
     public func remove(_ id: Int64, of user: User, origin: RequestOrigin) async throws {
         guard let name = try await store.remove(id: id, userID: user.id) else { throw SecondFactorError.passkeyNotFound }
         await audit.record(.passkeyRemoved, actor: user.id, targetUser: user.id, target: name, origin: origin)
+        await emails.notify(user, .securityChange(.passkeyRemoved, name: name))
     }
 
     static func validName(_ name: String) throws -> String {

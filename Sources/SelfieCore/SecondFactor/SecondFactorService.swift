@@ -15,6 +15,8 @@ public struct SecondFactorService: Sendable {
     let users: any UserRepository
     let protection: BruteForceProtection
     let audit: any AuditLog
+    /// Each change of the factor is mailed to the owner.
+    let emails: AccountEmails
     /// The name authenticator apps show above the code.
     let issuer: String
 
@@ -24,7 +26,8 @@ public struct SecondFactorService: Sendable {
     public static let pendingSignInLifetime: TimeInterval = 10 * 60
     static let recoveryCodeCount = 10
 
-    init(store: PostgresSecondFactorStore, box: TOTPSecretBox, users: any UserRepository, protection: BruteForceProtection, audit: any AuditLog, issuer: String) {
+    init(store: PostgresSecondFactorStore, box: TOTPSecretBox, users: any UserRepository, protection: BruteForceProtection, audit: any AuditLog, emails: AccountEmails, issuer: String) {
+        self.emails = emails
         self.store = store
         self.box = box
         self.users = users
@@ -55,6 +58,7 @@ public struct SecondFactorService: Sendable {
     /// Starts (or shows again) the set-up: the secret not yet confirmed is kept, so a reload
     /// shows the code already scanned.
     public func beginEnrolment(for user: User) async throws -> Enrolment {
+        try user.requireProvenAddress()
         let existing = try await store.totp(userID: user.id)
         if existing?.isConfirmed == true { throw SecondFactorError.alreadyEnrolled }
         let secret: [UInt8]
@@ -78,6 +82,7 @@ public struct SecondFactorService: Sendable {
     /// Turns the app on once the person typed a code from it; returns the recovery codes to
     /// show once (only their hashes are kept).
     public func confirmEnrolment(for user: User, code: String, origin: RequestOrigin) async throws -> [String] {
+        try user.requireProvenAddress()
         let stored = try await store.totp(userID: user.id)
         guard let factor = stored, !factor.isConfirmed else {
             throw stored == nil ? SecondFactorError.notEnrolled : SecondFactorError.alreadyEnrolled
@@ -89,6 +94,7 @@ public struct SecondFactorService: Sendable {
             throw SecondFactorError.alreadyEnrolled
         }
         await audit.record(.twoFactorEnabled, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+        await emails.notify(user, .securityChange(.twoFactorEnabled))
         return codes
     }
 
@@ -98,6 +104,7 @@ public struct SecondFactorService: Sendable {
         try await requireCode(code, of: user, origin: origin)
         try await store.removeAll(userID: user.id, includingPasskeys: false)
         await audit.record(.twoFactorDisabled, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+        await emails.notify(user, .securityChange(.twoFactorDisabled))
     }
 
     /// Ten new recovery codes in place of the old ones; needs a current code (or a recovery code).
@@ -106,6 +113,7 @@ public struct SecondFactorService: Sendable {
         let codes = RecoveryCodes.generate(count: Self.recoveryCodeCount)
         try await store.replaceRecoveryCodes(userID: user.id, hashes: codes.compactMap(RecoveryCodes.storageHash(of:)))
         await audit.record(.recoveryCodesRegenerated, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
+        await emails.notify(user, .securityChange(.recoveryCodesRegenerated))
         return codes
     }
 
@@ -233,6 +241,7 @@ public struct SecondFactorService: Sendable {
     public func reset(_ user: User, by admin: User?, origin: RequestOrigin) async throws {
         try await store.removeAll(userID: user.id, includingPasskeys: true)
         await audit.record(.twoFactorReset, actor: admin?.id, targetUser: user.id, target: user.handle, origin: origin)
+        await emails.notify(user, .securityChange(.twoFactorReset))
     }
 
     public func deleteExpired() async throws {

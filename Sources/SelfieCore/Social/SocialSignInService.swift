@@ -184,6 +184,7 @@ public struct SocialSignInService: Sendable {
 
     /// Links a verified identity to a signed-in user's account.
     public func link(_ identity: SocialIdentity, to user: User, origin: RequestOrigin) async throws {
+        try user.requireProvenAddress()
         let name = providers.displayName(of: identity.provider)
         do {
             try await identities.link(identity, to: user.id)
@@ -205,6 +206,7 @@ public struct SocialSignInService: Sendable {
         }
         let name = providers.displayName(of: removed.provider)
         await audit.record(.identityUnlinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
+        await emails.notify(user, .securityChange(.providerUnlinked, name: name))
     }
 
     public func identities(of user: User) async throws -> [LinkedIdentity] {
@@ -243,6 +245,7 @@ public struct SocialSignInService: Sendable {
     /// Starts a sign-in (or, with `linking`, a link) at the provider: returns the `state` the
     /// browser must bring back (it goes into a cookie too) and the URL to send the browser to.
     public func startFlow(provider: String, linking user: User?, returnTo: String) async throws -> (state: String, url: String) {
+        try user?.requireProvenAddress()
         let verifier = try codeFlowVerifier(provider)
         let configuration = verifier.configuration
         let metadata: OIDCMetadata

@@ -1,0 +1,69 @@
+import Hummingbird
+import SelfieCore
+
+/// "Confirm it's you" (`StepUp`): the page a sensitive change sends a browser to when its last
+/// proof is older than ten minutes. The password, or for an account without one a new sign-in
+/// with a passkey or a linked provider, and the browser goes back to where it was.
+struct StepUpPagesController {
+    let stepUp: StepUp
+    let accounts: AccountService
+    let passkeys: PasskeyService
+    let social: SocialSignInService
+    let pages: PageRenderer
+    let protection: BruteForceProtection
+
+    func addRoutes(to signedIn: RouterGroup<SignedInContext>) {
+        signedIn.get(RouterPath(WebPath.confirmItsYou), use: show)
+        // The password again is a guess like a sign-in: the same per-address limit.
+        signedIn.limited(.signIn, by: protection).post(RouterPath(WebPath.confirmItsYou), use: confirm)
+    }
+
+    struct ConfirmPage: Sendable {
+        let next: String
+        let hasPassword: Bool
+        let hasPasskeys: Bool
+        /// The account's linked providers that can sign in here again.
+        let providers: [ProviderButton]
+        var error: String?
+    }
+
+    struct ConfirmForm: Decodable {
+        var currentPassword: String?
+        var next: String?
+
+        enum CodingKeys: String, CodingKey {
+            case currentPassword = "current_password"
+            case next
+        }
+    }
+
+    func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        let next = SafeRedirect.localPath(request.uri.queryParameters["next"].map(String.init), default: WebPath.account)
+        return try await render(next: next, context: context).response(from: request, context: context)
+    }
+
+    func confirm(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await URLEncodedFormDecoder().decode(ConfirmForm.self, from: request, context: context)
+        let next = SafeRedirect.localPath(form.next, default: WebPath.account)
+        do {
+            try await stepUp.confirm(context.session, password: form.currentPassword ?? "", origin: context.origin(request))
+        } catch let problems as InvalidFields {
+            let message = ErrorCopy.messages(for: problems)["currentPassword"] ?? ErrorCopy.sentence(for: problems)
+            return try await render(next: next, context: context, error: message, status: .unprocessableContent)
+                .response(from: request, context: context)
+        }
+        return .seeOther(next)
+    }
+
+    private func render(next: String, context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
+        let linked = Set(try await social.identities(of: context.user).map(\.provider))
+        let page = ConfirmPage(
+            next: next,
+            hasPassword: try await accounts.hasPassword(context.user),
+            hasPasskeys: !(try await passkeys.list(of: context.user)).isEmpty,
+            providers: social.providers.oidcConfigurations.filter { linked.contains($0.name) }.map(ProviderButton.init),
+            error: error
+        )
+        return try pages.render(.confirmItsYou, title: "Confirm it's you", page: page, context: context, status: status)
+    }
+}

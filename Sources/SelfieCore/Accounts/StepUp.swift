@@ -1,0 +1,40 @@
+import Foundation
+
+/// "Confirm it's you": a sensitive change (password, address, passkeys, two-step verification,
+/// recovery codes, linked providers, deleting the account, a copy of the data) needs proof from
+/// the last ten minutes that the person at the keyboard is the account's owner — the password typed
+/// again (in the form itself, or on the "confirm it's you" page), or for an account without a
+/// password a fresh sign-in (password, passkey or provider). A browser left open or a stolen
+/// session cookie is not enough.
+public struct StepUp: Sendable {
+    /// How long a proof counts.
+    public static let window: TimeInterval = 600
+
+    let users: any UserRepository
+    let sessions: any WebSessionRepository
+    let passwordCheck: PasswordConfirmation
+
+    /// Whether a proof made at `confirmedAt` still counts.
+    public static func isRecent(_ confirmedAt: Date, now: Date = .now) -> Bool {
+        now.timeIntervalSince(confirmedAt) < window
+    }
+
+    /// Throws `AccountError.confirmItsYou` unless the proof made at `confirmedAt` still counts.
+    public static func require(confirmedAt: Date) throws {
+        guard isRecent(confirmedAt) else { throw AccountError.confirmItsYou }
+    }
+
+    /// The password typed again on the "confirm it's you" page: the session counts as confirmed
+    /// for the next ten minutes. A wrong password is `InvalidFields` (`.currentPassword:
+    /// .incorrect`) and counts toward the account's lockout; an account without a password
+    /// confirms by signing in again instead (`AccountError.confirmItsYou`).
+    public func confirm(_ session: ActiveSession, password: String, origin: RequestOrigin) async throws {
+        guard let hash = try await users.credentials(forID: session.user.id)?.passwordHash else {
+            throw AccountError.confirmItsYou
+        }
+        guard try await passwordCheck.check(password, against: hash, of: session.user, origin: origin) else {
+            throw InvalidFields([.currentPassword: .incorrect])
+        }
+        try await sessions.markConfirmed(sessionID: session.sessionID)
+    }
+}

@@ -1,0 +1,59 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Mail that tells the owner about changes to the ways into their account, and about sign-ins
+/// from somewhere new.
+@Suite("Security notices")
+struct SecurityNoticeTests {
+    @Test("two-step on and off, new recovery codes: each mailed to the owner")
+    func secondFactorChanges() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("notified")
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let (authenticator, _) = try await owner.enrolTOTP()
+            try await MailSink.waitForMessage(to: email, subject: "Two-step verification is on for your Selfie account")
+            let codes = try await owner.submit("/account/two-factor/recovery-codes", from: "/account", [("code", authenticator.code(offset: 1))])
+            #expect(codes.status == .ok)
+            try await MailSink.waitForMessage(to: email, subject: "New recovery codes for your Selfie account")
+        }
+    }
+
+    @Test("a sign-in from a browser or network the account has not used is mailed, once; the first sign-in is not")
+    func newSignIn() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("traveller")
+            try await app.browser().signUp(email: email)  // the first sign-in: nothing to report
+            try await app.browser().signIn(email: email)  // the same browser and network
+            let phone = app.browser()
+            phone.userAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1"
+            #expect(try await phone.signIn(email: email).status == .seeOther)
+            let mail = try await MailSink.waitForMessage(to: email, subject: "A new sign-in to your Selfie account")
+            #expect(mail.text.contains("Safari on iPhone") && mail.text.contains("127.0.0.0/24"))
+            #expect(mail.text.contains("/account#sessions"))
+            let samePhone = app.browser()
+            samePhone.userAgent = phone.userAgent
+            #expect(try await samePhone.signIn(email: email).status == .seeOther)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try MailSink.messages(to: email).filter { $0.subject == "A new sign-in to your Selfie account" }.count == 1)
+        }
+    }
+
+    @Test("“someone tried to sign up with your address”: at most one a day")
+    func signUpAttemptsOncePerDay() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("taken")
+            try await app.browser().signUp(email: email)
+            for _ in 1...3 { try await app.browser().submitSignUp(name: "Someone", email: email, password: "another password") }
+            try await MailSink.waitForMessage(to: email, subject: "Someone tried to sign up to Selfie with your address")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try MailSink.messages(to: email).filter { $0.subject.hasPrefix("Someone tried") }.count == 1)
+        }
+    }
+}
