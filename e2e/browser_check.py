@@ -443,7 +443,12 @@ try:
     driver.get(base + "/signup")
     fill({"full_name": "Grace Hopper", "email": grace, "password": "grace password 1", "password_confirmation": "grace password 1"})
     submit()
+    _, grace_link = wait_for_mail(grace, "Confirm your email address")
     sign_in(grace, "grace password 1")
+    # Two-step verification and passkeys wait until the address is confirmed.
+    driver.get(grace_link)
+    submit()
+    check("/gallery" in driver.current_url, "Grace confirms her address")
     driver.get(base + "/account")
     driver.execute_script("document.getElementById('two-factor').scrollIntoView()")
     shot("21-account-two-factor-off")
