@@ -130,6 +130,7 @@ struct SocialSignInWebTests {
             let browser = app.browser()
             let email = uniqueEmail("linda")
             try await browser.signUp(name: "Linda", email: email)
+            try await app.confirmAddress(of: email)
             let callback = try await goThroughProvider(browser, start: "/account/link/google", from: "/account")
             let linked = try await browser.get(callback)
             #expect(linked.location == "/account?notice=identity-linked", "\(linked.text)")
@@ -150,6 +151,8 @@ struct SocialSignInWebTests {
             #expect(unlinked.location == "/account?notice=identity-unlinked")
             let left: Int = try await app.scalar("SELECT count(*)::int FROM user_identities")
             #expect(left == 0)
+            let unlinkedNotice = try await MailSink.waitForMessage(to: email, subject: "A sign-in method was unlinked from your Selfie account")
+            #expect(unlinkedNotice.text.contains("Google was unlinked"))
         }
     }
 
