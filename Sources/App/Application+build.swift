@@ -140,30 +140,34 @@ func buildRouter(
     let signedIn = forms.group(context: SignedInContext.self)
     // Sensitive changes that ask for no password of their own: only with a recent proof.
     let sensitive = signedIn.group().add(middleware: RecentConfirmationMiddleware())
-    let auth = AuthPagesController(
+    // Every way in ends in the same cookies; no controller holds another.
+    let webSignIn = WebSignIn(signIn: core.signIn, cookies: cookies)
+    let accountPage = AccountPageRenderer(
         accounts: core.accounts,
+        social: core.social,
+        secondFactor: core.secondFactor,
+        passkeys: core.passkeys,
+        pages: pages
+    )
+    AuthPagesController(
+        accounts: core.accounts,
+        webSignIn: webSignIn,
         pages: pages,
         cookies: cookies,
         protection: core.protection,
-        secondFactor: core.secondFactor,
         providers: core.social.providers.oidcConfigurations.map(ProviderButton.init)
-    )
-    auth.addRoutes(to: forms)
-    SocialPagesController(social: core.social, auth: auth, cookies: cookies, protection: core.protection)
+    ).addRoutes(to: forms)
+    SocialPagesController(social: core.social, webSignIn: webSignIn, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, providerReturns: web, signedIn: signedIn, sensitive: sensitive)
-    let account = AccountPagesController(
+    AccountPagesController(
         accounts: core.accounts,
         emails: core.emails,
         deletion: core.deletion,
         export: core.export,
-        social: core.social,
-        pages: pages,
+        accountPage: accountPage,
         cookies: cookies,
-        protection: core.protection,
-        secondFactor: core.secondFactor,
-        passkeys: core.passkeys
-    )
-    account.addRoutes(to: signedIn, sensitive: sensitive)
+        protection: core.protection
+    ).addRoutes(to: signedIn, sensitive: sensitive)
     StepUpPagesController(
         stepUp: core.stepUp,
         accounts: core.accounts,
@@ -174,15 +178,15 @@ func buildRouter(
     ).addRoutes(to: signedIn)
     SecondFactorPagesController(
         secondFactor: core.secondFactor,
-        auth: auth,
-        account: account,
+        webSignIn: webSignIn,
+        accountPage: accountPage,
         pages: pages,
         cookies: cookies,
         protection: core.protection
     ).addRoutes(forms: forms, signedIn: signedIn, sensitive: sensitive)
-    PasskeyPagesController(passkeys: core.passkeys, auth: auth, protection: core.protection)
+    PasskeyPagesController(passkeys: core.passkeys, webSignIn: webSignIn, protection: core.protection)
         .addRoutes(forms: forms, signedIn: signedIn, sensitive: sensitive)
-    MailLinkPagesController(emails: core.emails, pages: pages, cookies: cookies, protection: core.protection)
+    MailLinkPagesController(emails: core.emails, signIn: core.signIn, pages: pages, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, signedIn: signedIn)
     PhotoPagesController(photos: core.photos, pages: pages, protection: core.protection).addRoutes(to: signedIn)
     AdminPagesController(

@@ -31,6 +31,8 @@ public struct CoreServices: Sendable {
     public let secondFactor: SecondFactorService
     public let passkeys: PasskeyService
     public let stepUp: StepUp
+    /// Every way in (password, provider, passkey, the register/login API, a reset).
+    public let signIn: SignInService
 
     public init(_ config: AppConfiguration, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
@@ -125,6 +127,7 @@ public struct CoreServices: Sendable {
             publicURL: config.publicURL,
             relyingPartyName: "Selfie"
         )
+        signIn = SignInService(accounts: accounts, secondFactor: secondFactor, passkeys: passkeys, social: social, emails: emails)
         admin = AdminService(
             admin: adminRows,
             accounts: accounts,

@@ -28,3 +28,23 @@ struct LayeringTests {
         }
     }
 }
+
+@Suite("One way in")
+struct OneWayInTests {
+    @Test("every way in goes through SignInService: sessions start only in WebSignIn, tokens only in the API, and no controller holds another")
+    func signInHasOneDoor() throws {
+        let files = try LayeringTests.sources(of: "App")
+        for (path, text) in files {
+            if text.contains("signIn.startSession(") { #expect(path.hasSuffix("Web/WebSignIn.swift"), "\(path) starts a session itself") }
+            if text.contains("signIn.issueToken(") { #expect(path.hasPrefix("API/"), "\(path) issues a token outside the API") }
+            let heldController = try Regex(#"(?m)^\s+let \w+: \w+(PagesController|Controller)\s*$"#)
+            #expect(text.firstMatch(of: heldController) == nil, "\(path) holds another controller")
+        }
+        // The core's old doors are internal to it: the surfaces cannot reach them.
+        let core = try LayeringTests.sources(of: "SelfieCore")
+        let publicDoors = try Regex(#"public func (authenticate\(login|startSession\(for|issueToken\(for|completeSignIn\(|applyingRememberedBrowser\(|startPending\(|account\(for identity)"#)
+        for (path, text) in core {
+            #expect(text.firstMatch(of: publicDoors) == nil, "\(path) opens a way in outside SignInService")
+        }
+    }
+}

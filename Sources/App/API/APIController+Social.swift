@@ -18,9 +18,9 @@ extension APIController {
         default: credential = .idToken(try fields.require("id_token"), nonce: try fields.optional("nonce"))
         }
         let identity = try await social.verify(provider: provider, credential, origin: context.origin)
-        let (account, _) = try await social.account(for: identity, origin: context.origin)
-        let credentials = try await secondFactor.completeSignIn(account, code: try fields.optional("otp"), countsAsAttempt: true, origin: context.origin)
-        let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+        let (outcome, _) = try await signIn.provider(identity, proof: .init(code: try fields.optional("otp")), origin: context.origin)
+        let credentials = try Self.signedIn(outcome)
+        let token = try await signIn.issueToken(after: credentials, appKey: context.appKey.name, origin: context.origin)
         return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
     }
 
@@ -43,7 +43,7 @@ extension APIController {
     func register(_ request: Request, context: AppKeyContext) async throws -> Response {
         try await registerLoginShaped(request, context: context) {
             let (accessType, passkey, passcode, fields) = try await registerLoginFields(request)
-            let credentials: UserCredentials
+            let outcome: SignInService.Outcome
             switch accessType {
             case 0:
                 let isEmail = passkey.contains("@")
@@ -55,11 +55,12 @@ extension APIController {
                     passwordConfirmation: nil
                 )
                 signUp.requiresEmail = false
-                credentials = try await accounts.signUp(signUp, origin: context.origin)
+                outcome = try await signIn.register(signUp, origin: context.origin)
             default:
-                credentials = try await providerAccount(accessType, passkey, passcode, mode: .signUpOnly, context: context)
+                outcome = try await providerAccount(accessType, passkey, passcode, mode: .signUpOnly, code: nil, context: context)
             }
-            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+            let credentials = try Self.signedIn(outcome)
+            let token = try await signIn.issueToken(after: credentials, appKey: context.appKey.name, origin: context.origin)
             return (.created, RegisterLoginJSON(error: false, message: "You are successfully registered", user: UserJSON(credentials.user, token: token)))
         }
     }
@@ -67,24 +68,20 @@ extension APIController {
     func login(_ request: Request, context: AppKeyContext) async throws -> Response {
         try await registerLoginShaped(request, context: context) {
             let (accessType, passkey, passcode, fields) = try await registerLoginFields(request)
-            let account: UserCredentials
+            let code = try fields.optional("otp")
+            let outcome: SignInService.Outcome
             switch accessType {
             case 0:
                 do {
-                    account = try await accounts.authenticate(login: passkey, password: passcode, origin: context.origin)
+                    outcome = try await signIn.password(login: passkey, password: passcode, proof: .init(code: code), origin: context.origin)
                 } catch AccountError.invalidCredentials {
                     throw AppError(.unauthorized, "Login failed. Incorrect credentials")
                 }
             default:
-                account = try await providerAccount(accessType, passkey, passcode, mode: .signInOnly, context: context)
+                outcome = try await providerAccount(accessType, passkey, passcode, mode: .signInOnly, code: code, context: context)
             }
-            let credentials = try await secondFactor.completeSignIn(
-                account,
-                code: try fields.optional("otp"),
-                countsAsAttempt: accessType != 0,
-                origin: context.origin
-            )
-            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+            let credentials = try Self.signedIn(outcome)
+            let token = try await signIn.issueToken(after: credentials, appKey: context.appKey.name, origin: context.origin)
             return (.ok, RegisterLoginJSON(error: false, message: "You are signed in", user: UserJSON(credentials.user, token: token)))
         }
     }
@@ -96,13 +93,14 @@ extension APIController {
         _ passkey: String,
         _ passcode: String,
         mode: SocialSignInService.Mode,
+        code: String?,
         context: AppKeyContext
-    ) async throws -> UserCredentials {
+    ) async throws -> SignInService.Outcome {
         let (provider, credential): (String, ProviderCredential) = accessType == 1
             ? ("facebook", .facebookAccessToken(passcode, userID: passkey))
             : ("twitter", .twitterPasscode(passcode, userID: passkey))
         let identity = try await social.verify(provider: provider, credential, origin: context.origin)
-        return try await social.account(for: identity, mode: mode, origin: context.origin).credentials
+        return try await signIn.provider(identity, mode: mode, proof: .init(code: code), origin: context.origin).outcome
     }
 
     /// `access_type`, `passkey` and `passcode` from a form or JSON body; missing ones are named

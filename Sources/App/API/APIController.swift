@@ -6,7 +6,7 @@ import SelfieCore
 /// app-key routes to sign up and in, token routes for everything else.
 struct APIController {
     let accounts: AccountService
-    let secondFactor: SecondFactorService
+    let signIn: SignInService
     let emails: AccountEmails
     let deletion: AccountDeletion
     let export: DataExport
@@ -21,7 +21,7 @@ struct APIController {
 
     init(services: CoreServices, paths: ResourcePaths) throws {
         self.accounts = services.accounts
-        self.secondFactor = services.secondFactor
+        self.signIn = services.signIn
         self.emails = services.emails
         self.deletion = services.deletion
         self.export = services.export
@@ -205,9 +205,9 @@ struct APIController {
         // `otp_required` asks for it); others never need the field.
         let code = try fields.optional("otp")
         do {
-            let checked = try await accounts.authenticate(login: login, password: password, origin: context.origin)
-            let credentials = try await secondFactor.completeSignIn(checked, code: code, countsAsAttempt: false, origin: context.origin)
-            let token = try await accounts.issueToken(for: credentials, appKey: context.appKey.name, origin: context.origin)
+            let outcome = try await signIn.password(login: login, password: password, proof: .init(code: code), origin: context.origin)
+            let credentials = try Self.signedIn(outcome)
+            let token = try await signIn.issueToken(after: credentials, appKey: context.appKey.name, origin: context.origin)
             return (credentials.user, token)
         } catch AccountError.invalidCredentials {
             context.logger.notice("API sign-in failed")
@@ -250,8 +250,15 @@ struct APIController {
             confirmedAt: context.token.issuedAt,
             origin: context.origin
         )
-        let token = try await accounts.issueToken(for: credentials, appKey: key.name, origin: context.origin)
+        let token = try await signIn.issueToken(after: credentials, appKey: key.name, origin: context.origin)
         return try JSONResponse(body: UserJSON(credentials.user, token: token)).response(from: request, context: context)
+    }
+
+    /// An app sends the code with the password (`otp`): a sign-in still owing it is refused with
+    /// `otp_required` (there is no code step to park it for).
+    static func signedIn(_ outcome: SignInService.Outcome) throws -> UserCredentials {
+        guard case .signedIn(let credentials) = outcome else { throw SecondFactorError.codeRequired }
+        return credentials
     }
 
     func uploadPhoto(_ request: Request, context: APITokenContext) async throws -> Response {

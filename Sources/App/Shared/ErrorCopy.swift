@@ -82,6 +82,7 @@ enum ErrorCopy {
         case .passkeyRefused: AppError(.badRequest, "The passkey could not be used. Please try again.")
         case .passkeyNotFound: AppError(.notFound, "There is no such passkey on your account.")
         case .invalidPasskeyName: AppError(.unprocessableContent, "Give the passkey a name of 1 to 100 characters.")
+        case .lastWayIn: AppError(.conflict, "This passkey is your only way to sign in. Set a password or link a provider before removing it.")
         }
     }
 

@@ -4,10 +4,10 @@ import SelfieCore
 /// Sign up, sign in and sign out in the browser.
 struct AuthPagesController {
     let accounts: AccountService
+    let webSignIn: WebSignIn
     let pages: PageRenderer
     let cookies: BrowserCookies
     let protection: BruteForceProtection
-    let secondFactor: SecondFactorService
     /// "Continue with …" buttons, one per configured OpenID Connect provider.
     let providers: [ProviderButton]
 
@@ -121,18 +121,13 @@ struct AuthPagesController {
         // The field is named `email` but takes a username as well.
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         do {
-            let credentials = try await accounts.authenticate(
+            let outcome = try await webSignIn.signIn.password(
                 login: email,
                 password: form.password ?? "",
+                proof: WebSignIn.proof(from: request),
                 origin: context.origin(request)
             )
-            return try await startSession(
-                for: credentials,
-                replacing: context.session,
-                redirectTo: SafeRedirect.localPath(form.next),
-                request: request,
-                context: context
-            )
+            return try await webSignIn.respond(to: outcome, redirectTo: SafeRedirect.localPath(form.next), request: request, context: context)
         } catch AccountError.invalidCredentials {
             context.logger.notice("sign-in failed", metadata: ["ip": "\(context.remoteAddress)"])
             return try signInRefused(email: email, next: form.next, error: "The email, username or password is incorrect.", status: .unauthorized, request: request, context: context)
@@ -153,37 +148,6 @@ struct AuthPagesController {
         let page = SignInPage(email: email, next: SafeRedirect.localPath(next, default: ""), error: error, providers: providers)
         return try pages.render(.signIn, title: "Sign in", page: page, context: context, status: status)
             .response(from: request, context: context)
-    }
-
-    /// A new session (new random id) at every sign-in; a session the browser already had is ended.
-    /// An account with two-step verification goes to the code step first, unless this browser
-    /// is remembered for it (or a passkey already satisfied it).
-    func startSession(
-        for credentials: UserCredentials,
-        replacing previous: ActiveSession?,
-        redirectTo location: String = WebPath.gallery(notice: .welcome),
-        request: Request,
-        context: WebRequestContext
-    ) async throws -> Response {
-        let credentials = try await secondFactor.applyingRememberedBrowser(
-            credentials,
-            token: request.cookies[BrowserCookies.rememberedBrowserName]?.value
-        )
-        guard credentials.secondFactor.allowsSignIn else {
-            let token = try await secondFactor.startPending(credentials, returnTo: location)
-            var response = Response.seeOther(WebPath.signInCode)
-            response.setCookie(cookies.pendingSignIn(token))
-            return response
-        }
-        if let previous { try await accounts.endSession(previous.sessionID) }
-        let token = try await accounts.startSession(
-            for: credentials,
-            userAgent: request.headers[.userAgent] ?? "",
-            ipAddress: context.remoteAddress
-        )
-        var response = Response.seeOther(location)
-        response.setCookie(cookies.session(token))
-        return response
     }
 
     // MARK: Sign out

@@ -8,6 +8,7 @@ import SelfieCore
 /// link previews open links, and a single-use link must not be used up by one of them.
 struct MailLinkPagesController {
     let emails: AccountEmails
+    let signIn: SignInService
     let pages: PageRenderer
     let cookies: BrowserCookies
     let protection: BruteForceProtection
@@ -140,9 +141,9 @@ struct MailLinkPagesController {
         let form = try await URLEncodedFormDecoder().decode(ResetPasswordForm.self, from: request, context: context)
         let token = form.token ?? ""
         do {
-            _ = try await emails.resetPassword(
+            _ = try await signIn.completeReset(
                 token: token,
-                new: form.newPassword ?? "",
+                newPassword: form.newPassword ?? "",
                 confirmation: form.newPasswordConfirmation ?? "",
                 origin: context.origin(request)
             )

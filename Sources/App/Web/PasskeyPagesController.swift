@@ -8,7 +8,7 @@ import SelfieCore
 /// the script goes where the redirect leads.
 struct PasskeyPagesController {
     let passkeys: PasskeyService
-    let auth: AuthPagesController
+    let webSignIn: WebSignIn
     let protection: BruteForceProtection
 
     /// WebAuthn JSON is small; the cap keeps a hostile body from being buffered.
@@ -117,9 +117,9 @@ struct PasskeyPagesController {
 
     func signIn(_ request: Request, context: WebRequestContext) async throws -> Response {
         let body = try await Self.decode(AssertionJSON.self, from: request)
-        let credentials: UserCredentials
+        let outcome: SignInService.Outcome
         do {
-            credentials = try await passkeys.signIn(
+            outcome = try await webSignIn.signIn.passkey(
                 .init(
                     credentialID: body.rawId,
                     clientDataJSON: body.response.clientDataJSON,
@@ -133,13 +133,7 @@ struct PasskeyPagesController {
             context.logger.notice("passkey sign-in refused", metadata: ["reason": "\(reason)", "ip": "\(context.remoteAddress)"])
             throw AppError(.unauthorized, "This passkey could not sign you in. Try again, or sign in with your password.")
         }
-        return try await auth.startSession(
-            for: credentials,
-            replacing: context.session,
-            redirectTo: SafeRedirect.localPath(body.next),
-            request: request,
-            context: context
-        )
+        return try await webSignIn.respond(to: outcome, redirectTo: SafeRedirect.localPath(body.next), request: request, context: context)
     }
 
     /// A small JSON body; malformed JSON is a 400 (`DecodingError`), a huge one a 413.

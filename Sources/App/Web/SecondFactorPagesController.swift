@@ -7,8 +7,8 @@ import SelfieCore
 /// browsers.
 struct SecondFactorPagesController {
     let secondFactor: SecondFactorService
-    let auth: AuthPagesController
-    let account: AccountPagesController
+    let webSignIn: WebSignIn
+    let accountPage: AccountPageRenderer
     let pages: PageRenderer
     let cookies: BrowserCookies
     let protection: BruteForceProtection
@@ -49,40 +49,27 @@ struct SecondFactorPagesController {
         let remember = form.remember != nil
         let credentials: UserCredentials
         do {
-            credentials = try await secondFactor.completeSignIn(
-                pending.credentials,
-                code: form.code,
-                countsAsAttempt: true,
-                origin: context.origin(request)
-            )
+            credentials = try await webSignIn.signIn.complete(pending.credentials, code: form.code, origin: context.origin(request))
         } catch let error as SecondFactorError where error == .incorrectCode || error == .codeRequired {
             context.logger.notice("second-factor code refused", metadata: ["ip": "\(context.remoteAddress)"])
             let page = CodePage(error: ErrorCopy.secondFactorError(error).message, remember: remember)
             return try renderCodeStep(page, context: context, status: .unauthorized).response(from: request, context: context)
         }
-        try await secondFactor.finishPending(token: token)
-        var response = try await auth.startSession(
-            for: credentials,
-            replacing: context.session,
-            redirectTo: pending.returnTo,
-            request: request,
-            context: context
-        )
+        try await webSignIn.signIn.unpark(token: token)
+        var response = try await webSignIn.respond(to: .signedIn(credentials), redirectTo: pending.returnTo, request: request, context: context)
         response.setCookie(cookies.clearedPendingSignIn())
         if remember {
-            response.setCookie(cookies.rememberedBrowser(try await secondFactor.rememberBrowser(for: credentials.user)))
+            response.setCookie(cookies.rememberedBrowser(try await webSignIn.signIn.rememberBrowser(for: credentials.user)))
         }
         return response
     }
 
     /// The cookie's token and the sign-in it parks, or nil when there is none (or it expired).
     private func parkedSignIn(_ request: Request) async throws -> (token: String, pending: (credentials: UserCredentials, returnTo: String))? {
-        guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value else { return nil }
-        do {
-            return (token, try await secondFactor.pending(token: token))
-        } catch SecondFactorError.signInExpired {
-            return nil
-        }
+        guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value,
+            let pending = try await webSignIn.signIn.parked(token: token)
+        else { return nil }
+        return (token, pending)
     }
 
     private func expired() -> Response {
@@ -172,7 +159,7 @@ struct SecondFactorPagesController {
 
     private func refusedOnAccountPage(context: SignedInContext, request: Request) async throws -> Response {
         let message = ErrorCopy.secondFactorError(.incorrectCode).message
-        return try await account.render(context: context, status: .unprocessableContent) { page in
+        return try await accountPage.render(context: context, status: .unprocessableContent) { page in
             page.twoFactorError = message
         }.response(from: request, context: context)
     }

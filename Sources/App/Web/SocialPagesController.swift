@@ -17,7 +17,7 @@ struct ProviderButton: Sendable {
 /// providers from the account page.
 struct SocialPagesController {
     let social: SocialSignInService
-    let auth: AuthPagesController
+    let webSignIn: WebSignIn
     let cookies: BrowserCookies
     let protection: BruteForceProtection
 
@@ -101,11 +101,10 @@ struct SocialPagesController {
             try await social.link(identity, to: user, origin: origin)
             response = .seeOther(WebPath.account(notice: .identityLinked))
         } else {
-            let (credentials, created) = try await social.account(for: identity, origin: origin)
-            context.logger.info("signed in with a provider", metadata: ["user": "\(credentials.user.id)", "provider": "\(provider)", "new": "\(created)"])
-            response = try await auth.startSession(
-                for: credentials,
-                replacing: context.session,
+            let (outcome, created) = try await webSignIn.signIn.provider(identity, proof: WebSignIn.proof(from: request), origin: origin)
+            context.logger.info("signed in with a provider", metadata: ["provider": "\(provider)", "new": "\(created)"])
+            response = try await webSignIn.respond(
+                to: outcome,
                 redirectTo: created ? WebPath.gallery(notice: .welcome) : flow.returnTo,
                 request: request,
                 context: context

@@ -177,7 +177,7 @@ public struct AccountEmails: Sendable {
     /// address: the link is used up, every session, API token, remembered browser and mailed link
     /// of the account ends, the address counts as confirmed (and what was added before it was
     /// goes, see `UserRepository.resetPassword`), and a notice goes to the address.
-    public func resetPassword(token: String, new: String, confirmation: String?, origin: RequestOrigin) async throws -> User {
+    func resetPassword(token: String, new: String, confirmation: String?, origin: RequestOrigin) async throws -> User {
         var problems = InvalidFields()
         if let problem = PasswordPolicy.problem(with: new) {
             problems[.newPassword] = problem

@@ -92,7 +92,7 @@ public struct AccountService: Sendable {
     /// An account (existing or not: lockout must not reveal which) with too many recent failures
     /// is refused with `RateLimited` before its password is even checked. Lockout counts per
     /// account, whichever of email or username was typed, so alternating them gains nothing.
-    public func authenticate(login: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
+    func authenticate(login: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
         let login = login.trimmingCharacters(in: .whitespacesAndNewlines)
         let attempted = AttemptedLogin.auditable(login)
         let account = try await lookUp(login: login)
@@ -152,6 +152,11 @@ public struct AccountService: Sendable {
         try await users.recordSignIn(userID: account.user.id)
         await audit.record(.signInSucceeded, actor: account.user.id, targetUser: account.user.id, target: attempted, origin: origin)
         return account
+    }
+
+    /// The account's ways in (password, linked providers, passkeys).
+    public func waysIn(of user: User) async throws -> WaysIn {
+        try await users.waysIn(userID: user.id) ?? WaysIn(password: false, identities: 0, passkeys: 0)
     }
 
     /// Whether the user has a password (an account made through a provider may not, yet).
@@ -221,7 +226,7 @@ public struct AccountService: Sendable {
     /// Starts a browser session and returns the token for its cookie. A fresh token every time:
     /// a session id is never taken from the client, which rules out session fixation. Throws
     /// `invalidCredentials` if the password changed or the user was disabled since it was checked.
-    public func startSession(for credentials: UserCredentials, userAgent: String, ipAddress: String) async throws
+    func startSession(for credentials: UserCredentials, userAgent: String, ipAddress: String) async throws
         -> String
     {
         guard credentials.secondFactor.allowsSignIn else { throw SecondFactorError.codeRequired }
@@ -255,7 +260,7 @@ public struct AccountService: Sendable {
     }
 
     /// Issues an API token (≥ 256 random bits; only its hash is stored) through `appKey`.
-    public func issueToken(for credentials: UserCredentials, appKey: String, origin: RequestOrigin) async throws
+    func issueToken(for credentials: UserCredentials, appKey: String, origin: RequestOrigin) async throws
         -> IssuedToken
     {
         guard credentials.secondFactor.allowsSignIn else { throw SecondFactorError.codeRequired }
@@ -299,7 +304,7 @@ public struct AccountService: Sendable {
     }
 
     /// Ends a session without it being a sign-out (a new sign-in in the same browser replaces it).
-    public func endSession(_ sessionID: Int64) async throws {
+    func endSession(_ sessionID: Int64) async throws {
         try await sessions.delete(sessionID: sessionID)
     }
 

@@ -83,6 +83,8 @@ public protocol UserRepository: Sendable {
     /// that proof (passkeys, the authenticator app, linked providers) is removed. Every session,
     /// token, remembered browser and mailed link ends, in one transaction.
     func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool
+    /// The account's ways in; nil when there is no such user.
+    func waysIn(userID: Int64) async throws -> WaysIn?
 }
 
 public struct PostgresUserRepository: UserRepository {
@@ -180,6 +182,10 @@ public struct PostgresUserRepository: UserRepository {
             }
             throw error
         }
+    }
+
+    public func waysIn(userID: Int64) async throws -> WaysIn? {
+        try await WaysIn.read(userID: userID, client: client, logger: logger)
     }
 
     public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {

@@ -122,7 +122,7 @@ public struct PasskeyService: Sendable {
     }
 
     /// The account a verified passkey belongs to, ready for a session (its second factor satisfied).
-    public func signIn(_ assertion: Assertion, origin: RequestOrigin) async throws -> UserCredentials {
+    func signIn(_ assertion: Assertion, origin: RequestOrigin) async throws -> UserCredentials {
         guard let credentialID = Base64URL.decode(assertion.credentialID),
             let clientData = Base64URL.decode(assertion.clientDataJSON),
             let authenticatorData = Base64URL.decode(assertion.authenticatorData),

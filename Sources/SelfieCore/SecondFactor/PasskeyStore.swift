@@ -133,10 +133,24 @@ struct PostgresPasskeyStore: Sendable {
         return false
     }
 
+    /// Removes the passkey, unless it is the account's last way in (`SecondFactorError.lastWayIn`);
+    /// nil when the account has no such passkey. Under the user's lock, like unlinking a provider,
+    /// so the two racing cannot together remove the last two ways in.
     func remove(id: Int64, userID: Int64) async throws -> String? {
-        let rows = try await client.query("DELETE FROM passkeys WHERE id = \(id) AND user_id = \(userID) RETURNING name", logger: logger)
-        for try await name in rows.decode(String.self) { return name }
-        return nil
+        let logger = self.logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection -> String? in
+                guard let waysIn = try await WaysIn.lockAndRead(userID: userID, on: connection, logger: logger) else { return nil }
+                let rows = try await connection.query("DELETE FROM passkeys WHERE id = \(id) AND user_id = \(userID) RETURNING name", logger: logger)
+                var removed: String?
+                for try await name in rows.decode(String.self) { removed = name }
+                guard removed == nil || waysIn.canLoseOne else { throw SecondFactorError.lastWayIn }  // rolls the DELETE back
+                return removed
+            }
+        } catch let error as PostgresTransactionError {
+            if let refusal = error.closureError as? SecondFactorError { throw refusal }
+            throw error
+        }
     }
 
     private static let columns = "id, name, backed_up, created_at, last_used_at"

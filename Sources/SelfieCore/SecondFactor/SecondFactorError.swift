@@ -17,4 +17,6 @@ public enum SecondFactorError: Error, Sendable, Equatable {
     case passkeyNotFound
     /// The passkey's name is empty or longer than 100 characters.
     case invalidPasskeyName
+    /// The passkey is the account's last way in (no password, no linked provider).
+    case lastWayIn
 }

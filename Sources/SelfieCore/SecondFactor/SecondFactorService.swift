@@ -130,7 +130,7 @@ public struct SecondFactorService: Sendable {
     /// The code step of a sign-in. Credentials that need no code pass through unchanged.
     /// - Parameter countsAsAttempt: false when this request's password check already claimed the
     ///   attempt (the API sends password and code together), true for a code sent on its own.
-    public func completeSignIn(
+    func completeSignIn(
         _ credentials: UserCredentials,
         code: String?,
         countsAsAttempt: Bool,
@@ -179,7 +179,7 @@ public struct SecondFactorService: Sendable {
     // MARK: Remembered browsers
 
     /// A token for the "remember this browser" cookie; only its hash is stored.
-    public func rememberBrowser(for user: User) async throws -> String {
+    func rememberBrowser(for user: User) async throws -> String {
         let token = RandomToken.urlSafe()
         try await store.rememberBrowser(
             userID: user.id,
@@ -191,7 +191,7 @@ public struct SecondFactorService: Sendable {
 
     /// The credentials, satisfied if this browser's cookie names a live remembered browser of
     /// this very account.
-    public func applyingRememberedBrowser(_ credentials: UserCredentials, token: String?) async throws -> UserCredentials {
+    func applyingRememberedBrowser(_ credentials: UserCredentials, token: String?) async throws -> UserCredentials {
         guard credentials.secondFactor == .required, let token, !token.isEmpty,
             try await store.isRemembered(userID: credentials.user.id, tokenHash: RandomToken.hash(token))
         else { return credentials }
@@ -207,7 +207,7 @@ public struct SecondFactorService: Sendable {
     // MARK: Pending sign-ins
 
     /// Parks a sign-in whose code is outstanding; returns the token for the browser's cookie.
-    public func startPending(_ credentials: UserCredentials, returnTo: String) async throws -> String {
+    func startPending(_ credentials: UserCredentials, returnTo: String) async throws -> String {
         let token = RandomToken.urlSafe()
         try await store.createPending(
             tokenHash: RandomToken.hash(token),
@@ -221,7 +221,7 @@ public struct SecondFactorService: Sendable {
 
     /// The parked sign-in of a cookie token: the account (as it is now, with the password that was
     /// checked then) and where to go after.
-    public func pending(token: String) async throws -> (credentials: UserCredentials, returnTo: String) {
+    func pending(token: String) async throws -> (credentials: UserCredentials, returnTo: String) {
         guard !token.isEmpty, let pending = try await store.pending(tokenHash: RandomToken.hash(token)),
             let current = try await users.credentials(forID: pending.userID), !current.user.isDisabled
         else { throw SecondFactorError.signInExpired }
@@ -229,7 +229,7 @@ public struct SecondFactorService: Sendable {
         return (credentials, pending.returnTo)
     }
 
-    public func finishPending(token: String) async throws {
+    func finishPending(token: String) async throws {
         try await store.deletePending(tokenHash: RandomToken.hash(token))
     }
 

@@ -133,18 +133,11 @@ public struct PostgresIdentityRepository: IdentityRepository {
     public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                // Lock the user first, in a statement of its own: a concurrent unlink waits here,
-                // and the count below (a later statement) then sees what it deleted.
-                let locked = try await connection.query(
-                    """
-                    SELECT password_hash IS NOT NULL AND (email IS NOT NULL OR username IS NOT NULL)
-                    FROM users WHERE id = \(userID) FOR UPDATE
-                    """,
-                    logger: logger
-                )
-                var signsInWithPassword: Bool?
-                for try await value in locked.decode(Bool.self) { signsInWithPassword = value }
-                guard let signsInWithPassword else { throw IdentityError.noSuchIdentity }
+                // The user locked first: a concurrent unlink or passkey removal waits, and the
+                // ways in are then read afresh.
+                guard let waysIn = try await WaysIn.lockAndRead(userID: userID, on: connection, logger: logger) else {
+                    throw IdentityError.noSuchIdentity
+                }
                 let deleted = try await connection.query(
                     """
                     DELETE FROM user_identities WHERE id = \(identityID) AND user_id = \(userID)
@@ -153,13 +146,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
                     logger: logger
                 )
                 guard let removed = try await LinkedIdentity.all(in: deleted).first else { throw IdentityError.noSuchIdentity }
-                let remaining = try await connection.query(
-                    "SELECT count(*)::int FROM user_identities WHERE user_id = \(userID)",
-                    logger: logger
-                )
-                var links = 0
-                for try await count in remaining.decode(Int.self) { links = count }
-                guard signsInWithPassword || links > 0 else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
+                guard waysIn.canLoseOne else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
                 return removed
             }
         } catch let error as PostgresTransactionError {

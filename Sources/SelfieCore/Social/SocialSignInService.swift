@@ -131,7 +131,7 @@ public struct SocialSignInService: Sendable {
 
     /// The account a verified identity signs in to: its linked account, else the account whose
     /// verified email the provider asserts verified, else (if `mode` allows) a new account.
-    public func account(for identity: SocialIdentity, mode: Mode = .signInOrSignUp, origin: RequestOrigin) async throws
+    func account(for identity: SocialIdentity, mode: Mode = .signInOrSignUp, origin: RequestOrigin) async throws
         -> (credentials: UserCredentials, created: Bool)
     {
         let name = providers.displayName(of: identity.provider)

@@ -1,0 +1,137 @@
+import Hummingbird
+import SelfieCore
+
+/// The account page, drawn for the account controller and for the forms of other controllers
+/// that answer a refusal on it (two-step verification's), so no controller holds another.
+struct AccountPageRenderer: Sendable {
+    let accounts: AccountService
+    let social: SocialSignInService
+    let secondFactor: SecondFactorService
+    let passkeys: PasskeyService
+    let pages: PageRenderer
+
+    struct AccountPage: Sendable {
+        struct SessionRow: Sendable {
+            let device: String
+            let ipAddress: String
+            let signedInAt: String
+            let lastSeenAt: String
+            let isCurrent: Bool
+        }
+
+        struct PasskeyRow: Sendable {
+            let id: Int64
+            let name: String
+            let addedAt: String
+            let lastUsedAt: String
+            let isSynced: Bool
+        }
+
+        struct IdentityRow: Sendable {
+            let id: Int64
+            let provider: String
+            let account: String
+            let linkedAt: String
+        }
+
+        let fullName: String
+        let email: String
+        let hasEmail: Bool
+        let username: String?
+        let memberSince: String
+        let hasPassword: Bool
+        /// An account with neither email nor username chooses a username with its first password.
+        let needsUsername: Bool
+        let identities: [IdentityRow]
+        let linkable: [ProviderButton]
+        /// Unlinking is offered only while another way to sign in remains (`WaysIn`).
+        let canUnlink: Bool
+        /// (Stored, not computed: templates read stored properties only.)
+        let mustSetPasswordToUnlink: Bool
+        /// Removing a passkey is offered only while another way to sign in remains.
+        let canRemovePasskey: Bool
+        let sessions: [SessionRow]
+        let hasOtherSessions: Bool
+        /// Whether the current address is confirmed (the profile says so, or offers the link again).
+        let emailConfirmed: Bool
+        /// An account without a password confirms its deletion with a recent sign-in.
+        let signedInRecently: Bool
+        let recentSignInMinutes: Int
+        let twoFactorEnabled: Bool
+        let unusedRecoveryCodes: Int
+        let rememberedBrowsers: Int
+        let passkeys: [PasskeyRow]
+        var twoFactorError: String?
+        var passwordErrors: [String: String] = [:]
+        var emailErrors: [String: String] = [:]
+        var newEmail = ""
+        var deletionErrors: [String: String] = [:]
+    }
+
+    /// The page, with `refused` filling in the refusal of one of its forms.
+    func render(
+        context: SignedInContext,
+        notice: String? = nil,
+        status: HTTPResponse.Status = .ok,
+        refused: (inout AccountPage) -> Void = { _ in }
+    ) async throws -> HTML {
+        let sessions = try await accounts.listSessions(of: context.user).map { session in
+            AccountPage.SessionRow(
+                device: UserAgentSummary.describe(session.userAgent),
+                ipAddress: session.ipAddress.isEmpty ? "unknown" : session.ipAddress,
+                signedInAt: session.createdAt.displayString,
+                lastSeenAt: session.lastSeenAt.displayString,
+                isCurrent: session.id == context.session.sessionID
+            )
+        }
+        let linked = try await social.identities(of: context.user)
+        let hasPassword = try await accounts.hasPassword(context.user)
+        let hasLogin = context.user.email != nil || context.user.username != nil
+        let waysIn = try await accounts.waysIn(of: context.user)
+        let providers = social.providers
+        let twoFactor = try await secondFactor.status(of: context.user)
+        let passkeyRows = try await passkeys.list(of: context.user).map { passkey in
+            AccountPage.PasskeyRow(
+                id: passkey.id,
+                name: passkey.name,
+                addedAt: passkey.createdAt.displayString,
+                lastUsedAt: passkey.lastUsedAt?.displayString ?? "never",
+                isSynced: passkey.isBackedUp
+            )
+        }
+        var page = AccountPage(
+            fullName: context.user.fullName,
+            email: context.user.email ?? "none",
+            hasEmail: context.user.email != nil,
+            username: context.user.username,
+            memberSince: context.user.createdAt.displayString,
+            hasPassword: hasPassword,
+            needsUsername: !hasLogin,
+            identities: linked.map { identity in
+                AccountPage.IdentityRow(
+                    id: identity.id,
+                    provider: providers.displayName(of: identity.provider),
+                    account: identity.email ?? identity.displayName ?? "account \(identity.subject)",
+                    linkedAt: identity.createdAt.displayString
+                )
+            },
+            linkable: providers.oidcConfigurations.filter { configuration in
+                !linked.contains { $0.provider == configuration.name }
+            }.map(ProviderButton.init),
+            canUnlink: waysIn.canLoseOne,
+            mustSetPasswordToUnlink: !waysIn.canLoseOne && !linked.isEmpty,
+            canRemovePasskey: waysIn.canLoseOne,
+            sessions: sessions,
+            hasOtherSessions: sessions.contains { !$0.isCurrent },
+            emailConfirmed: context.user.emailVerified,
+            signedInRecently: StepUp.isRecent(context.session.confirmedAt),
+            recentSignInMinutes: Int(StepUp.window / 60),
+            twoFactorEnabled: twoFactor.isEnabled,
+            unusedRecoveryCodes: twoFactor.unusedRecoveryCodes,
+            rememberedBrowsers: twoFactor.rememberedBrowsers,
+            passkeys: passkeyRows
+        )
+        refused(&page)
+        return try pages.render(.account, title: "Your account", page: page, context: context, notice: notice, status: status)
+    }
+}

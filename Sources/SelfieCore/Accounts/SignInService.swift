@@ -1,0 +1,138 @@
+import Foundation
+
+/// Every way into an account, in one place: a password (email or username), a provider's
+/// identity, a passkey, the register/login API, and a completed password reset. Each answers an
+/// `Outcome` — signed in, or a pending sign-in that still owes its second factor, which
+/// `complete(_:code:origin:)` finishes — and only signed-in credentials become a browser session
+/// (`startSession`) or an API token (`issueToken(after:)`). Lockout counting, remembered
+/// browsers and sign-ins parked for their code live here too, so a new way in (a share link's
+/// password, an upload token) is one method here, not a change in every controller.
+///
+/// The surfaces call nothing else to sign someone in: the methods that used to do it
+/// (`AccountService.authenticate`, `startSession`, `issueToken`, `SecondFactorService.completeSignIn`,
+/// `PasskeyService.signIn`, `SocialSignInService.account(for:)`) are internal to the core.
+public struct SignInService: Sendable {
+    let accounts: AccountService
+    let secondFactor: SecondFactorService
+    let passkeys: PasskeyService
+    let social: SocialSignInService
+    let emails: AccountEmails
+
+    /// Where a sign-in stands.
+    public enum Outcome: Sendable {
+        /// Ready for a session or a token.
+        case signedIn(UserCredentials)
+        /// The password (or provider) was right; the account's second factor is still owed.
+        case needsSecondFactor(UserCredentials)
+
+        init(_ credentials: UserCredentials) {
+            self = credentials.secondFactor.allowsSignIn ? .signedIn(credentials) : .needsSecondFactor(credentials)
+        }
+    }
+
+    /// What a way in may bring along for the second factor: a code sent with the password (the
+    /// API's `otp`), and the browser's "remember this browser" cookie.
+    public struct SecondFactorProof: Sendable {
+        public var code: String?
+        public var rememberedBrowser: String?
+
+        public init(code: String? = nil, rememberedBrowser: String? = nil) {
+            self.code = code
+            self.rememberedBrowser = rememberedBrowser
+        }
+    }
+
+    // MARK: Ways in
+
+    /// An email or username and its password. A code sent along is checked in the same attempt
+    /// (the password check already counted it toward the lockout).
+    public func password(login: String, password: String, proof: SecondFactorProof = .init(), origin: RequestOrigin) async throws -> Outcome {
+        let checked = try await accounts.authenticate(login: login, password: password, origin: origin)
+        return try await settle(checked, proof: proof, codeCountsAsAttempt: false, origin: origin)
+    }
+
+    /// A provider's verified identity: its linked account, the account with the address the
+    /// provider vouches for, or (if `mode` allows) a new account. A code sent along counts as an
+    /// attempt of its own (no password claimed one).
+    public func provider(
+        _ identity: SocialIdentity,
+        mode: SocialSignInService.Mode = .signInOrSignUp,
+        proof: SecondFactorProof = .init(),
+        origin: RequestOrigin
+    ) async throws -> (outcome: Outcome, created: Bool) {
+        let (account, created) = try await social.account(for: identity, mode: mode, origin: origin)
+        return (try await settle(account, proof: proof, codeCountsAsAttempt: true, origin: origin), created)
+    }
+
+    /// A passkey's assertion: the device and its lock are two factors already.
+    public func passkey(_ assertion: PasskeyService.Assertion, origin: RequestOrigin) async throws -> Outcome {
+        .signedIn(try await passkeys.signIn(assertion, origin: origin))
+    }
+
+    /// A new account through the register/login API, signed in at once (it has no second factor yet).
+    public func register(_ request: SignUpRequest, origin: RequestOrigin) async throws -> Outcome {
+        .signedIn(try await accounts.signUp(request, origin: origin))
+    }
+
+    /// A new password through an emailed reset link. It signs no one in: it ends every way in the
+    /// account had, and the person signs in with the new password.
+    public func completeReset(token: String, newPassword: String, confirmation: String?, origin: RequestOrigin) async throws -> User {
+        try await emails.resetPassword(token: token, new: newPassword, confirmation: confirmation, origin: origin)
+    }
+
+    /// The code step of a pending sign-in (a code or a recovery code), which counts toward the
+    /// account's lockout.
+    public func complete(_ pending: UserCredentials, code: String?, origin: RequestOrigin) async throws -> UserCredentials {
+        try await secondFactor.completeSignIn(pending, code: code, countsAsAttempt: true, origin: origin)
+    }
+
+    private func settle(_ credentials: UserCredentials, proof: SecondFactorProof, codeCountsAsAttempt: Bool, origin: RequestOrigin) async throws -> Outcome {
+        let credentials = try await secondFactor.applyingRememberedBrowser(credentials, token: proof.rememberedBrowser)
+        guard !credentials.secondFactor.allowsSignIn, proof.code != nil else { return Outcome(credentials) }
+        return .signedIn(try await secondFactor.completeSignIn(credentials, code: proof.code, countsAsAttempt: codeCountsAsAttempt, origin: origin))
+    }
+
+    // MARK: Sessions and tokens
+
+    /// A browser session for signed-in credentials (a session the browser had is ended); returns
+    /// the cookie's token.
+    public func startSession(
+        for credentials: UserCredentials,
+        replacing previous: ActiveSession?,
+        userAgent: String,
+        ipAddress: String
+    ) async throws -> String {
+        if let previous { try await accounts.endSession(previous.sessionID) }
+        return try await accounts.startSession(for: credentials, userAgent: userAgent, ipAddress: ipAddress)
+    }
+
+    /// An API token for signed-in credentials, through `appKey`.
+    public func issueToken(after credentials: UserCredentials, appKey: String, origin: RequestOrigin) async throws -> IssuedToken {
+        try await accounts.issueToken(for: credentials, appKey: appKey, origin: origin)
+    }
+
+    // MARK: Parked sign-ins and remembered browsers (the browser's code step)
+
+    /// Parks a sign-in that owes its code; returns the token for the browser's cookie.
+    public func park(_ credentials: UserCredentials, returnTo: String) async throws -> String {
+        try await secondFactor.startPending(credentials, returnTo: returnTo)
+    }
+
+    /// The parked sign-in of a cookie's token (the account as it is now), or nil when it expired.
+    public func parked(token: String) async throws -> (credentials: UserCredentials, returnTo: String)? {
+        do {
+            return try await secondFactor.pending(token: token)
+        } catch SecondFactorError.signInExpired {
+            return nil
+        }
+    }
+
+    public func unpark(token: String) async throws {
+        try await secondFactor.finishPending(token: token)
+    }
+
+    /// A token for "remember this browser" (skips the code for 30 days).
+    public func rememberBrowser(for user: User) async throws -> String {
+        try await secondFactor.rememberBrowser(for: user)
+    }
+}

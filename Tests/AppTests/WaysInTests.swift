@@ -1,0 +1,70 @@
+@testable import App
+@testable import SelfieCore
+import FakeProviders
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// An account keeps at least one way in (a password, a linked provider, a passkey): the account
+/// page offers removing one only while another remains, and the database refuses the last one
+/// even when two removals race (the two checks are twins: each is tested on its own).
+@Suite("Ways in")
+struct WaysInTests {
+    /// An account made through Google (no password) with one passkey: two ways in.
+    func providerAccountWithPasskey(_ app: TestApp, _ fake: FakeProviders, subject: String) async throws -> (Browser, email: String) {
+        let email = "\(subject)@example.com"
+        fake.setPerson(.init(subject: subject, email: email, emailVerified: true, name: "Wanda Ways"))
+        let browser = app.browser()
+        let callback = try await SocialSignInWebTests().goThroughProvider(browser, start: "/auth/google/start", from: "/signin")
+        #expect(try await browser.get(callback).status == .seeOther)
+        #expect(try await TestPasskey().add(in: browser).location == "/account?notice=passkey-added")
+        return (browser, email)
+    }
+
+    func ways(_ app: TestApp, _ email: String) async throws -> Int {
+        try await app.scalar(
+            """
+            SELECT ((SELECT count(*) FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.email = \(email))
+                  + (SELECT count(*) FROM passkeys p JOIN users u ON u.id = p.user_id WHERE u.email = \(email)))::int
+            """
+        )
+    }
+
+    @Test("a passkey counts: a provider-made account can unlink its provider once it has a passkey, then cannot remove that passkey")
+    func passkeyCounts() async throws {
+        try await withFakeProviders { app, fake in
+            let (browser, email) = try await providerAccountWithPasskey(app, fake, subject: "ways-1")
+            let page = try await browser.get("/account").text
+            #expect(page.contains(">Unlink</button>") && page.contains("Remove passkey"), "two ways in: either may go")
+            let identityID: Int64 = try await app.scalar("SELECT id FROM user_identities")
+            let unlinked = try await browser.submit("/account/identities/\(identityID)/unlink", from: "/account", [])
+            #expect(unlinked.location == "/account?notice=identity-unlinked")
+            let after = try await browser.get("/account").text
+            #expect(!after.contains("Remove passkey"), "the last way in is not offered for removal")
+            let passkeyID: Int64 = try await app.scalar("SELECT id FROM passkeys")
+            let refused = try await browser.submit("/account/passkeys/\(passkeyID)/remove", from: "/account", [])
+            #expect(refused.status == .conflict && refused.text.contains("only way to sign in"))
+            #expect(try await ways(app, email) == 1)
+        }
+    }
+
+    @Test("unlinking the provider and removing the passkey at once: one wins, the account keeps a way in")
+    func racingRemovals() async throws {
+        try await withFakeProviders { app, fake in
+            for round in 1...3 {
+                let (browser, email) = try await providerAccountWithPasskey(app, fake, subject: "ways-race-\(round)")
+                let userID = try await app.userID(email)
+                let identityID: Int64 = try await app.scalar("SELECT id FROM user_identities WHERE user_id = \(userID)")
+                let passkeyID: Int64 = try await app.scalar("SELECT id FROM passkeys WHERE user_id = \(userID)")
+                let token = try await browser.csrfToken(on: "/account")
+                async let unlink = browser.post("/account/identities/\(identityID)/unlink", form: [("_csrf", token)])
+                async let remove = browser.post("/account/passkeys/\(passkeyID)/remove", form: [("_csrf", token)])
+                let statuses = try await [unlink.status, remove.status]
+                #expect(statuses.filter { $0 == .seeOther }.count == 1, "exactly one removal went through: \(statuses)")
+                #expect(try await ways(app, email) == 1, "one way in is left")
+            }
+        }
+    }
+}
