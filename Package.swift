@@ -200,7 +200,11 @@ let package = Package(
             dependencies: ["ZipStream", "ExternalTools", .product(name: "NIOCore", package: "swift-nio")]
         ),
         // RFC 6238 vectors, Base32, otpauth:// read back by Python's urllib, recovery codes.
-        .testTarget(name: "OneTimePasswordTests", dependencies: ["OneTimePassword", "ExternalTools"]),
+        // HummingbirdOTP only to show why it is not used (HummingbirdOTPComparisonTests).
+        .testTarget(
+            name: "OneTimePasswordTests",
+            dependencies: ["OneTimePassword", "ExternalTools", .product(name: "HummingbirdOTP", package: "hummingbird-auth")]
+        ),
         // The browser's half of WebAuthn ceremonies, for the WebAuthn module's tests and the passkey pages'.
         .target(
             name: "WebAuthnTestSupport",

@@ -39,7 +39,7 @@ struct AppServices: Sendable {
     let assets: StaticAssets
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
-        core = try CoreServices(config, logger: logger)
+        core = try CoreServices(forWeb: config, logger: logger)
         assets = try StaticAssets(directory: paths.publicFiles)
         pages = try await PageRenderer(templatesDirectory: paths.templates, assets: AssetURLs(assets))
         mail = try MailTemplates(directory: paths.mailTemplates, publicURL: config.publicURL)

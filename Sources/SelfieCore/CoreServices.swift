@@ -34,7 +34,9 @@ public struct CoreServices: Sendable {
     /// Every way in (password, provider, passkey, the register/login API, a reset).
     public let signIn: SignInService
 
-    public init(_ config: AppConfiguration, logger: Logger) throws {
+    /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
+    ///   web's route; `PUBLIC_URL` is put in front).
+    public init(_ config: AppConfiguration, providerCallbackPath: @escaping @Sendable (_ provider: String) -> String, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
         self.config = config
         postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
@@ -77,7 +79,7 @@ public struct CoreServices: Sendable {
             flows: signInFlows,
             users: users,
             audit: audit,
-            publicURL: config.publicURL,
+            callbackURL: { [publicURL = config.publicURL.absoluteString] provider in publicURL + providerCallbackPath(provider) },
             emails: emails,
             scopedLogger: ScopedLogger(logger)
         )

@@ -194,7 +194,7 @@ struct Photos: AsyncParsableCommand {
 
         func run() async throws {
             let config = try loadConfiguration()
-            let services = try CoreServices(config, logger: makeLogger(config))
+            let services = try CoreServices(forWeb: config, logger: makeLogger(config))
             let report = try await services.whileRunning { try await services.backfill.run(missingOnly: which == .missing) }
             if report.skipped {
                 print("Another Selfie process is making renditions right now; try again when it is done.")

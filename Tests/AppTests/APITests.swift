@@ -466,7 +466,7 @@ struct OpenAPIDocumentTests {
             #expect(served.headers[.contentType]?.hasPrefix("application/yaml") == true)
             let documented = Self.documentedOperations(served.text)
 
-            let services = try CoreServices(app.config, logger: testLogger)
+            let services = try CoreServices(forWeb: app.config, logger: testLogger)
             let controller = try APIController(services: services, paths: ResourcePaths(root: repositoryRoot))
             try await services.http.client.shutdown()
             let routes = Set(controller.routes.map { "\($0.method.rawValue) \($0.path)" })

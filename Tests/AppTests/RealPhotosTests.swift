@@ -182,7 +182,7 @@ struct RealPhotosTests {
             #expect(placeholder.first?["image_url"] as? String == "http://localhost/assets/img/preparing.png")
 
             // What `selfie photos reprocess` runs (a PostgresClient runs once: one `whileRunning`).
-            let services = try CoreServices(app.config, logger: testLogger)
+            let services = try CoreServices(forWeb: app.config, logger: testLogger)
             let (missing, all, sweep, before, afterMissing, afterAll) = try await services.whileRunning {
                 let missing = try await services.backfill.run(missingOnly: true)
                 let afterMissing = Set(app.filesInBlobStore())

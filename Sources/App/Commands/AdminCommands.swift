@@ -61,7 +61,7 @@ public struct AdminCommands: Sendable {
     }
 
     private func withAdminService<T: Sendable>(_ body: @escaping @Sendable (AdminService) async throws -> T) async throws -> T {
-        let services = try CoreServices(config, logger: logger)
+        let services = try CoreServices(forWeb: config, logger: logger)
         return try await services.whileRunning { try await body(services.admin) }
     }
 }

@@ -60,5 +60,6 @@ enum WebPath {
     static func verifyEmail(token: String) -> String { "\(verifyEmail)?token=\(PercentEncoding.encode(token))" }
     static func resetPassword(token: String) -> String { "\(resetPassword)?token=\(PercentEncoding.encode(token))" }
     static func confirmEmailChange(token: String) -> String { "\(confirmEmailChange)?token=\(PercentEncoding.encode(token))" }
-    static func providerCallback(_ provider: String) -> String { SocialSignInService.callbackPath(for: provider) }
+    /// Where a provider sends the browser back (handed to the core for its `redirect_uri`).
+    @Sendable static func providerCallback(_ provider: String) -> String { "/auth/\(PercentEncoding.encode(provider))/callback" }
 }

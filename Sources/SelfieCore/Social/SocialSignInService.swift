@@ -62,7 +62,9 @@ public struct SocialSignInService: Sendable {
     let flows: any SignInFlowRepository
     let users: any UserRepository
     let audit: any AuditLog
-    let publicURL: URL
+    /// Where the provider sends the browser back for `provider`: the web's route, handed in (the
+    /// core knows no routes).
+    let callbackURL: @Sendable (_ provider: String) -> String
     let emails: AccountEmails
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -234,12 +236,7 @@ public struct SocialSignInService: Sendable {
 
     /// Where the provider sends the browser back.
     func redirectURI(for provider: String) -> String {
-        publicURL.absoluteString + Self.callbackPath(for: provider)
-    }
-
-    /// The path of the browser's return from `provider` (the web pages route it).
-    public static func callbackPath(for provider: String) -> String {
-        "/auth/\(PercentEncoding.encode(provider))/callback"
+        callbackURL(provider)
     }
 
     /// Starts a sign-in (or, with `linking`, a link) at the provider: returns the `state` the
