@@ -11,20 +11,20 @@ public struct CoreServices: Sendable {
     public let config: AppConfiguration
     public let postgres: PostgresClient
     public let http: HTTPClientService
-    public let users: any UserRepository
-    public let sessions: any WebSessionRepository
-    public let tokens: any APITokenRepository
+    public let users: UserRepository
+    public let sessions: WebSessionRepository
+    public let tokens: APITokenRepository
     public let accounts: AccountService
     public let social: SocialSignInService
-    public let signInFlows: any SignInFlowRepository
-    public let appKeys: AppKeyDirectory
-    public let audit: any AuditLog
+    public let signInFlows: SignInFlowRepository
+    public let appKeys: AppKeyService
+    public let audit: AuditRepository
     public let admin: AdminService
     public let protection: BruteForceProtection
     public let photos: PhotoService
     public let sweeper: BlobSweeper
     public let backfill: RenditionBackfill
-    public let outbox: PostgresMailOutbox
+    public let outbox: MailOutboxRepository
     public let emails: AccountEmails
     public let deletion: AccountDeletion
     public let export: DataExport
@@ -41,12 +41,12 @@ public struct CoreServices: Sendable {
         self.config = config
         postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
         http = HTTPClientService()
-        sessions = PostgresWebSessionRepository(client: postgres, logger: logger)
-        tokens = PostgresAPITokenRepository(client: postgres, logger: logger)
-        audit = PostgresAuditLog(client: postgres, logger: logger)
+        sessions = WebSessionRepository(client: postgres, logger: logger)
+        tokens = APITokenRepository(client: postgres, logger: logger)
+        audit = AuditRepository(client: postgres, logger: logger)
         protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
-        users = PostgresUserRepository(client: postgres, logger: logger)
-        outbox = PostgresMailOutbox(client: postgres, messageIDDomain: String(config.mail.from.domain), logger: logger)
+        users = UserRepository(client: postgres, logger: logger)
+        outbox = MailOutboxRepository(client: postgres, messageIDDomain: String(config.mail.from.domain), logger: logger)
         let hasher = PasswordHasher(cost: config.bcryptCost)
         emails = AccountEmails(
             client: postgres,
@@ -71,8 +71,8 @@ public struct CoreServices: Sendable {
             knownSignIns: KnownSignIns(client: postgres, emails: emails, scopedLogger: ScopedLogger(logger))
         )
         stepUp = StepUp(users: users, sessions: sessions, passwordCheck: accounts.passwordCheck)
-        signInFlows = PostgresSignInFlowRepository(client: postgres, logger: logger)
-        let identities = PostgresIdentityRepository(client: postgres, logger: logger)
+        signInFlows = SignInFlowRepository(client: postgres, logger: logger)
+        let identities = IdentityRepository(client: postgres, logger: logger)
         social = SocialSignInService(
             providers: SocialProviders(config.social, http: http.client, logger: logger),
             identities: identities,
@@ -83,12 +83,12 @@ public struct CoreServices: Sendable {
             emails: emails,
             scopedLogger: ScopedLogger(logger)
         )
-        appKeys = AppKeyDirectory(
+        appKeys = AppKeyService(
             environmentKey: AppKey(name: config.apiAuthName, password: config.apiAuthPassword),
-            keys: PostgresAppKeyRepository(client: postgres, logger: logger)
+            keys: AppKeyRepository(client: postgres, logger: logger)
         )
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
-        let photoRows = PostgresPhotoRepository(client: postgres, logger: logger)
+        let photoRows = PhotoRepository(client: postgres, logger: logger)
         let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, logger: logger)
         photos = PhotoService(
             photos: photoRows,
@@ -101,7 +101,7 @@ public struct CoreServices: Sendable {
         )
         sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
         backfill = RenditionBackfill(photos: photoRows, renditions: renditions, client: postgres, logger: logger)
-        let adminRows = PostgresAdminRepository(client: postgres, logger: logger)
+        let adminRows = AdminRepository(client: postgres, logger: logger)
         deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
         export = DataExport(
             photos: photoRows,
@@ -113,7 +113,7 @@ public struct CoreServices: Sendable {
             logger: logger
         )
         secondFactor = SecondFactorService(
-            store: PostgresSecondFactorStore(client: postgres, scopedLogger: ScopedLogger(logger)),
+            store: SecondFactorRepository(client: postgres, scopedLogger: ScopedLogger(logger)),
             box: TOTPSecretBox(secretKey: config.secretKey),
             users: users,
             protection: protection,
@@ -122,7 +122,7 @@ public struct CoreServices: Sendable {
             issuer: "Selfie"
         )
         passkeys = PasskeyService(
-            store: PostgresPasskeyStore(client: postgres, scopedLogger: ScopedLogger(logger)),
+            store: PasskeyRepository(client: postgres, scopedLogger: ScopedLogger(logger)),
             users: users,
             audit: audit,
             emails: emails,

@@ -153,7 +153,7 @@ struct Blobs: AsyncParsableCommand {
             let blobs = try makeBlobStore(config, logger: logger)
             let minimumAge = Duration.seconds(max(minimumAgeMinutes, 0) * 60)
             let report = try await PostgresClient.withClient(config.database, logger: logger) { client in
-                try await BlobSweeper(photos: PostgresPhotoRepository(client: client, logger: logger), blobs: blobs, logger: logger)
+                try await BlobSweeper(photos: PhotoRepository(client: client, logger: logger), blobs: blobs, logger: logger)
                     .sweep(minimumAge: minimumAge)
             }
             print("Deleted \(report.orphansDeleted.count) orphan blob(s).")

@@ -174,7 +174,7 @@ struct MailDeliveryTests {
 
                 let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", publicURL: config.publicURL)
                 let sender = try MailSender(
-                    outbox: PostgresMailOutbox(client: surviving, messageIDDomain: "selfie.test", logger: testLogger),
+                    outbox: MailOutboxRepository(client: surviving, messageIDDomain: "selfie.test", logger: testLogger),
                     configuration: config.mail,
                     publicURLIsHTTPS: false,
                     composer: composer,
@@ -211,7 +211,7 @@ struct MailDeliveryTests {
                 for client in clients { running.addTask { await client.run() } }
                 let senders = try clients.map { client in
                     try MailSender(
-                        outbox: PostgresMailOutbox(client: client, messageIDDomain: "selfie.test", logger: testLogger),
+                        outbox: MailOutboxRepository(client: client, messageIDDomain: "selfie.test", logger: testLogger),
                         configuration: app.config.mail,
                         publicURLIsHTTPS: false,
                         composer: composer,
@@ -219,7 +219,7 @@ struct MailDeliveryTests {
                     )
                 }
                 try await whileSending(senders) {
-                    let queue = PostgresMailOutbox(client: clients[0], messageIDDomain: "selfie.test", logger: testLogger)
+                    let queue = MailOutboxRepository(client: clients[0], messageIDDomain: "selfie.test", logger: testLogger)
                     for recipient in recipients {
                         try await queue.enqueue(.passwordChanged, to: MailRecipient(address: recipient, name: nil))
                     }

@@ -254,7 +254,7 @@ struct SocialSignInAPITests {
             let token = try await fake.idToken(audience: [iOSClientID], subject: "same-sub", email: uniqueEmail("first"), emailVerified: true)
             #expect(try await api.socialSignIn(["provider": "google", "id_token": token]).status == .ok)
             try await app.db { client in
-                let identities = PostgresIdentityRepository(client: client, logger: testLogger)
+                let identities = IdentityRepository(client: client, logger: testLogger)
                 let here = SocialIdentity(provider: "google", issuer: fake.issuer, subject: "same-sub")
                 let elsewhere = SocialIdentity(provider: "google", issuer: "https://another-issuer.example", subject: "same-sub")
                 let owner = try await identities.owner(of: here)

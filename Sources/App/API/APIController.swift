@@ -12,7 +12,7 @@ struct APIController {
     let export: DataExport
     let social: SocialSignInService
     let photos: PhotoService
-    let appKeys: any AppKeyStore
+    let appKeys: AppKeyService
     let protection: BruteForceProtection
     /// openapi.yaml, read once at start-up.
     let openAPIDocument: String

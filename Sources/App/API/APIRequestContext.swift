@@ -28,7 +28,7 @@ struct APIRequestContext: ClientAddressProviding {
 /// Requires a valid app key (HTTP Basic) on the routes it guards and records it in the context.
 struct AppKeyMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
-    let keys: any AppKeyStore
+    let keys: AppKeyService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

@@ -133,7 +133,7 @@ struct TemplateMissing: Error, CustomStringConvertible {
 // Mustache finds a value by name: through `MustacheParent` when the type has it, else by reflection
 // (a `Mirror` of the whole value for every name looked up, at every level of the context stack),
 // which took more than half of the gallery's CPU. The types every page renders (and the gallery's)
-// answer by name; `FastPathTests.mustacheViews` checks each answers every stored property as `Mirror` would.
+// answer by name; `ByteLevelEquivalenceTests.mustacheViews` checks each answers every stored property as `Mirror` would.
 
 extension PageRenderer.Page: MustacheParent {
     func child(named name: String) -> Any? {

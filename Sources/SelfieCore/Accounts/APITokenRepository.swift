@@ -15,24 +15,7 @@ public struct AuthenticatedToken: Sendable {
 }
 
 /// API tokens, stored as SHA-256 hashes.
-public protocol APITokenRepository: Sendable {
-    /// Issues a token while `passwordHash` is still the user's current hash and the user is
-    /// enabled (false otherwise), like web sessions.
-    func create(
-        userID: Int64,
-        passwordHash: String?,
-        tokenHash: [UInt8],
-        appKeyName: String,
-        expiresAt: Date
-    ) async throws -> Bool
-    /// The live token: not revoked, not expired, its user not disabled.
-    func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken?
-    func touch(tokenID: Int64) async throws
-    func revoke(tokenID: Int64) async throws
-    @discardableResult func deleteExpired() async throws -> Int
-}
-
-public struct PostgresAPITokenRepository: APITokenRepository {
+public struct APITokenRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -43,6 +26,8 @@ public struct PostgresAPITokenRepository: APITokenRepository {
         self.scopedLogger = ScopedLogger(logger)
     }
 
+    /// Issues a token while `passwordHash` is still the user's current hash and the user is
+    /// enabled (false otherwise), like web sessions.
     public func create(
         userID: Int64,
         passwordHash: String?,
@@ -63,6 +48,7 @@ public struct PostgresAPITokenRepository: APITokenRepository {
         return try await rows.collect().count == 1
     }
 
+    /// The live token: not revoked, not expired, its user not disabled.
     public func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken? {
         let rows = try await client.query(
             """

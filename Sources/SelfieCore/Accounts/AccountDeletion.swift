@@ -7,15 +7,15 @@ import Logging
 /// photo and every blob goes, every session and token ends, an audit event is written with the
 /// deletion, and a goodbye goes to the address. The last administrator cannot delete themself.
 public struct AccountDeletion: Sendable {
-    let users: any UserRepository
-    let admin: any AdminRepository
+    let users: UserRepository
+    let admin: AdminRepository
     let blobs: any BlobStore
     let emails: AccountEmails
     let passwordCheck: PasswordConfirmation
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    init(users: any UserRepository, admin: any AdminRepository, blobs: any BlobStore, emails: AccountEmails, logger: Logger) {
+    init(users: UserRepository, admin: AdminRepository, blobs: any BlobStore, emails: AccountEmails, logger: Logger) {
         self.users = users
         self.admin = admin
         self.blobs = blobs

@@ -8,12 +8,12 @@ import PostgresNIO
 /// neither.
 public struct AccountEmails: Sendable {
     let client: PostgresClient
-    let users: any UserRepository
+    let users: UserRepository
     let tokens: EmailTokens
-    let outbox: PostgresMailOutbox
+    let outbox: MailOutboxRepository
     let hasher: PasswordHasher
     let protection: BruteForceProtection
-    let audit: any AuditLog
+    let audit: AuditRepository
     /// `REQUIRE_VERIFIED_EMAIL`.
     public let requireVerifiedEmail: Bool
     let scopedLogger: ScopedLogger
@@ -22,11 +22,11 @@ public struct AccountEmails: Sendable {
 
     init(
         client: PostgresClient,
-        users: any UserRepository,
-        outbox: PostgresMailOutbox,
+        users: UserRepository,
+        outbox: MailOutboxRepository,
         hasher: PasswordHasher,
         protection: BruteForceProtection,
-        audit: any AuditLog,
+        audit: AuditRepository,
         requireVerifiedEmail: Bool,
         logger: Logger
     ) {

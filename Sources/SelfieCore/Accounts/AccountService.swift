@@ -4,11 +4,11 @@ import Logging
 /// Account rules shared by the browser pages and the API: signing up, checking a password,
 /// changing it, and starting or ending browser sessions and API tokens.
 public struct AccountService: Sendable {
-    let users: any UserRepository
-    let sessions: any WebSessionRepository
-    let tokens: any APITokenRepository
+    let users: UserRepository
+    let sessions: WebSessionRepository
+    let tokens: APITokenRepository
     let hasher: PasswordHasher
-    let audit: any AuditLog
+    let audit: AuditRepository
     let protection: BruteForceProtection
     let sessionLifetime: Duration
     let tokenLifetime: Duration
@@ -17,11 +17,11 @@ public struct AccountService: Sendable {
     var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
     init(
-        users: any UserRepository,
-        sessions: any WebSessionRepository,
-        tokens: any APITokenRepository,
+        users: UserRepository,
+        sessions: WebSessionRepository,
+        tokens: APITokenRepository,
         hasher: PasswordHasher,
-        audit: any AuditLog,
+        audit: AuditRepository,
         protection: BruteForceProtection,
         sessionLifetime: Duration,
         tokenLifetime: Duration,

@@ -6,7 +6,7 @@ import Logging
 struct PasswordConfirmation: Sendable {
     let hasher: PasswordHasher
     let protection: BruteForceProtection
-    let audit: any AuditLog
+    let audit: AuditRepository
 
     /// Whether `password` matches `hash`; throws `RateLimited` while the account is locked.
     func check(_ password: String, against hash: String, of user: User, origin: RequestOrigin) async throws -> Bool {

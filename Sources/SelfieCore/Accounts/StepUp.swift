@@ -10,8 +10,8 @@ public struct StepUp: Sendable {
     /// How long a proof counts.
     public static let window: TimeInterval = 600
 
-    let users: any UserRepository
-    let sessions: any WebSessionRepository
+    let users: UserRepository
+    let sessions: WebSessionRepository
     let passwordCheck: PasswordConfirmation
 
     /// Whether a proof made at `confirmedAt` still counts.

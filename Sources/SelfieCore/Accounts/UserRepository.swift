@@ -55,39 +55,7 @@ enum UniqueValueTaken: Error {
 }
 
 /// Storage of users.
-public protocol UserRepository: Sendable {
-    /// Inserts a user; throws `UniqueValueTaken` when a unique index
-    /// refuses it.
-    func create(_ user: NewUser) async throws -> User
-    func find(id: Int64) async throws -> User?
-    func credentials(forEmail email: String) async throws -> UserCredentials?
-    func credentials(forUsername username: String) async throws -> UserCredentials?
-    func credentials(forID id: Int64) async throws -> UserCredentials?
-    /// The account with this email, if its address is verified (and only then).
-    func verifiedEmailOwner(_ email: String) async throws -> UserCredentials?
-    /// Stores a new password hash (and, when given, the username chosen with a first password)
-    /// and, in the same transaction, ends every browser session of the user but `keepingSession`
-    /// and revokes every API token: nothing signed in with the old password outlives the change.
-    /// Throws `UniqueValueTaken.username` when the username's unique index refuses it.
-    func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws
-    func recordSignIn(userID: Int64) async throws
-    /// Marks the address confirmed — if it is still the account's address.
-    func markEmailVerified(userID: Int64, email: String) async throws -> Bool
-    /// Moves the account to a new (confirmed) address and kills every other mailed link (resets and
-    /// confirmations went to the old address); throws `UniqueValueTaken.email` when another
-    /// account has it by now.
-    func changeEmail(userID: Int64, to email: String) async throws
-    /// A password set through a reset link mailed to `email`, if that is still the account's
-    /// address (else false, and nothing changes). The reset proves the address: it is marked
-    /// confirmed, and if it was not confirmed before, whatever was added to the account without
-    /// that proof (passkeys, the authenticator app, linked providers) is removed. Every session,
-    /// token, remembered browser and mailed link ends, in one transaction.
-    func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool
-    /// The account's ways in; nil when there is no such user.
-    func waysIn(userID: Int64) async throws -> WaysIn?
-}
-
-public struct PostgresUserRepository: UserRepository {
+public struct UserRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -98,6 +66,8 @@ public struct PostgresUserRepository: UserRepository {
         self.scopedLogger = ScopedLogger(logger)
     }
 
+    /// Inserts a user; throws `UniqueValueTaken` when a unique index
+    /// refuses it.
     public func create(_ user: NewUser) async throws -> User {
         do {
             guard let credentials = try await UserCredentials.first(in: client.query(user.insertQuery, logger: logger)) else {
@@ -127,12 +97,17 @@ public struct PostgresUserRepository: UserRepository {
         try await fetchOne("SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE u.id = \(id)")
     }
 
+    /// The account with this email, if its address is verified (and only then).
     public func verifiedEmailOwner(_ email: String) async throws -> UserCredentials? {
         try await fetchOne(
             "SELECT \(unescaped: UserCredentials.columns) FROM users u WHERE lower(u.email) = lower(\(email)) AND u.email_verified"
         )
     }
 
+    /// Stores a new password hash (and, when given, the username chosen with a first password)
+    /// and, in the same transaction, ends every browser session of the user but `keepingSession`
+    /// and revokes every API token: nothing signed in with the old password outlives the change.
+    /// Throws `UniqueValueTaken.username` when the username's unique index refuses it.
     public func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws {
         do {
             try await client.withTransaction(logger: logger) { connection in
@@ -160,6 +135,7 @@ public struct PostgresUserRepository: UserRepository {
         try await client.query("UPDATE users SET last_signed_in_at = now() WHERE id = \(userID)", logger: logger)
     }
 
+    /// Marks the address confirmed — if it is still the account's address.
     public func markEmailVerified(userID: Int64, email: String) async throws -> Bool {
         try await client.query(
             "UPDATE users SET email_verified = true WHERE id = \(userID) AND lower(email) = lower(\(email)) RETURNING id",
@@ -167,6 +143,9 @@ public struct PostgresUserRepository: UserRepository {
         ).collect().count == 1
     }
 
+    /// Moves the account to a new (confirmed) address and kills every other mailed link (resets and
+    /// confirmations went to the old address); throws `UniqueValueTaken.email` when another
+    /// account has it by now.
     public func changeEmail(userID: Int64, to email: String) async throws {
         do {
             try await client.withTransaction(logger: logger) { connection in
@@ -184,10 +163,16 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
+    /// The account's ways in; nil when there is no such user.
     public func waysIn(userID: Int64) async throws -> WaysIn? {
         try await WaysIn.read(userID: userID, client: client, logger: logger)
     }
 
+    /// A password set through a reset link mailed to `email`, if that is still the account's
+    /// address (else false, and nothing changes). The reset proves the address: it is marked
+    /// confirmed, and if it was not confirmed before, whatever was added to the account without
+    /// that proof (passkeys, the authenticator app, linked providers) is removed. Every session,
+    /// token, remembered browser and mailed link ends, in one transaction.
     public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
         try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(

@@ -25,32 +25,7 @@ public struct SessionSummary: Sendable {
 }
 
 /// Server-side browser sessions. Looked up by the SHA-256 of the cookie's token.
-public protocol WebSessionRepository: Sendable {
-    /// Starts a session, but only while the user is enabled and their password hash is still
-    /// `passwordHash` (the one just verified). Returns false otherwise: a password change or a
-    /// disable that lands while bcrypt runs cannot be outlived by the session being created.
-    func create(
-        userID: Int64,
-        passwordHash: String?,
-        tokenHash: [UInt8],
-        userAgent: String,
-        ipAddress: String,
-        expiresAt: Date
-    ) async throws -> Bool
-    /// The live session for a token: not expired, and its user not disabled.
-    func findActive(tokenHash: [UInt8]) async throws -> ActiveSession?
-    func touch(sessionID: Int64) async throws
-    /// Records that the browser proved who it is just now.
-    func markConfirmed(sessionID: Int64) async throws
-    func delete(sessionID: Int64) async throws
-    func list(userID: Int64) async throws -> [SessionSummary]
-    /// Ends every session of a user but `keeping` (nil: all), and forgets the browsers that skip
-    /// the second factor ("sign out everywhere" must not leave a way back). Returns how many ended.
-    @discardableResult func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int
-    @discardableResult func deleteExpired() async throws -> Int
-}
-
-public struct PostgresWebSessionRepository: WebSessionRepository {
+public struct WebSessionRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -61,6 +36,9 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
         self.scopedLogger = ScopedLogger(logger)
     }
 
+    /// Starts a session, but only while the user is enabled and their password hash is still
+    /// `passwordHash` (the one just verified). Returns false otherwise: a password change or a
+    /// disable that lands while bcrypt runs cannot be outlived by the session being created.
     public func create(
         userID: Int64,
         passwordHash: String?,
@@ -83,6 +61,7 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
         return try await rows.collect().count == 1
     }
 
+    /// The live session for a token: not expired, and its user not disabled.
     public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {
         let rows = try await client.query(
             """
@@ -105,6 +84,7 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
         try await client.query("UPDATE web_sessions SET last_seen_at = now() WHERE id = \(sessionID)", logger: logger)
     }
 
+    /// Records that the browser proved who it is just now.
     public func markConfirmed(sessionID: Int64) async throws {
         try await client.query("UPDATE web_sessions SET confirmed_at = now() WHERE id = \(sessionID)", logger: logger)
     }
@@ -129,6 +109,8 @@ public struct PostgresWebSessionRepository: WebSessionRepository {
         return sessions
     }
 
+    /// Ends every session of a user but `keeping` (nil: all), and forgets the browsers that skip
+    /// the second factor ("sign out everywhere" must not leave a way back). Returns how many ended.
     public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
         let rows = try await client.query(
             """

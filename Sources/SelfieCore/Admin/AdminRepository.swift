@@ -48,27 +48,7 @@ public enum AdminError: Error, Equatable, Sendable {
 }
 
 /// The queries and changes behind the admin pages and the `selfie admin` commands.
-public protocol AdminRepository: Sendable {
-    func dashboard() async throws -> DashboardCounts
-    /// One page of users matching `search` (any part of the email or name, any case).
-    func users(search: String, sort: UserSort, offset: Int, limit: Int) async throws -> [UserSummary]
-    func user(id: Int64) async throws -> UserSummary?
-    func user(email: String) async throws -> User?
-    func tokens(userID: Int64) async throws -> [TokenSummary]
-    // Each change below commits together with its audit record, or not at all.
-
-    /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
-    func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws
-    /// Refuses to demote the last admin.
-    func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws
-    /// Ends every session and token of the user.
-    func revokeAccess(userID: Int64, audit: AuditRecord) async throws
-    /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
-    /// Refuses to delete the last admin.
-    func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey]
-}
-
-public struct PostgresAdminRepository: AdminRepository {
+public struct AdminRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -112,6 +92,7 @@ public struct PostgresAdminRepository: AdminRepository {
             + (SELECT coalesce(sum(r.byte_size), 0)::bigint FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.user_id = u.id)
         """
 
+    /// One page of users matching `search` (any part of the email or name, any case).
     public func users(search: String, sort: UserSort, offset: Int, limit: Int) async throws -> [UserSummary] {
         // LIKE's wildcards in the search text are matched literally.
         let pattern = "%" + search.lowercased()
@@ -153,6 +134,7 @@ public struct PostgresAdminRepository: AdminRepository {
         return tokens
     }
 
+    /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
     public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
         try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled, audit: audit) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
@@ -160,6 +142,7 @@ public struct PostgresAdminRepository: AdminRepository {
         }
     }
 
+    /// Refuses to demote the last admin.
     public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
         try await changeGuardingLastAdmin(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
             try await connection.query(
@@ -169,6 +152,7 @@ public struct PostgresAdminRepository: AdminRepository {
         }
     }
 
+    /// Ends every session and token of the user.
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
@@ -176,6 +160,8 @@ public struct PostgresAdminRepository: AdminRepository {
         }
     }
 
+    /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
+    /// Refuses to delete the last admin.
     public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
         var keys: [BlobKey] = []
         try await changeGuardingLastAdmin(userID: id, removesAdmin: true, audit: audit) { connection in

@@ -5,26 +5,26 @@ import PostgresNIO
 /// What admins (on the admin pages, or with `selfie admin`) can do, each action audited with the
 /// acting admin and the target.
 public struct AdminService: Sendable {
-    let admin: any AdminRepository
+    let admin: AdminRepository
     let accounts: AccountService
     let emails: AccountEmails
-    let outbox: PostgresMailOutbox
-    let appKeys: AppKeyDirectory
+    let outbox: MailOutboxRepository
+    let appKeys: AppKeyService
     let blobs: any BlobStore
-    let audit: any AuditLog
+    let audit: AuditRepository
     let secondFactor: SecondFactorService
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
 
     public init(
-        admin: any AdminRepository,
+        admin: AdminRepository,
         accounts: AccountService,
         emails: AccountEmails,
-        outbox: PostgresMailOutbox,
-        appKeys: AppKeyDirectory,
+        outbox: MailOutboxRepository,
+        appKeys: AppKeyService,
         blobs: any BlobStore,
-        audit: any AuditLog,
+        audit: AuditRepository,
         secondFactor: SecondFactorService,
         logger: Logger
     ) {

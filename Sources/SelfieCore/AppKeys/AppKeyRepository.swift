@@ -14,17 +14,7 @@ public struct AppKeyListing: Sendable {
 }
 
 /// App keys added by admins (only the SHA-256 of each password is kept) and every key's last use.
-public protocol AppKeyRepository: Sendable {
-    func create(name: String, passwordDigest: [UInt8], createdBy: Int64?) async throws
-    func revoke(name: String) async throws -> Bool
-    /// The key if it exists and is not revoked.
-    func activeKey(named name: String) async throws -> AppKey?
-    func all() async throws -> [(name: String, createdAt: Date, revokedAt: Date?)]
-    func recordUse(of name: String) async throws
-    func lastUses() async throws -> [String: Date]
-}
-
-public struct PostgresAppKeyRepository: AppKeyRepository {
+public struct AppKeyRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -50,6 +40,7 @@ public struct PostgresAppKeyRepository: AppKeyRepository {
         return try await rows.collect().count == 1
     }
 
+    /// The key if it exists and is not revoked.
     public func activeKey(named name: String) async throws -> AppKey? {
         for try await digest in try await client.query(
             "SELECT password_digest FROM app_keys WHERE name = \(name) AND revoked_at IS NULL",
@@ -89,25 +80,5 @@ public struct PostgresAppKeyRepository: AppKeyRepository {
             uses[name] = at
         }
         return uses
-    }
-}
-
-/// Every valid app key: the one from the environment and those admins added (not revoked).
-public struct AppKeyDirectory: AppKeyStore {
-    let environmentKey: AppKey
-    let keys: any AppKeyRepository
-
-    public init(environmentKey: AppKey, keys: any AppKeyRepository) {
-        self.environmentKey = environmentKey
-        self.keys = keys
-    }
-
-    public func key(named name: String) async throws -> AppKey? {
-        if constantTimeEquals(Array(name.utf8), Array(environmentKey.name.utf8)) { return environmentKey }
-        return try await keys.activeKey(named: name)
-    }
-
-    public func recordUse(of key: AppKey) async throws {
-        try await keys.recordUse(of: key.name)
     }
 }

@@ -26,21 +26,3 @@ public struct AppKey: Sendable {
         constantTimeEquals(Array(SHA256.hash(data: Data(password.utf8))), passwordDigest)
     }
 }
-
-/// Where app keys come from. The one from the environment always; the admin pages may add more.
-public protocol AppKeyStore: Sendable {
-    /// The key with this name, if it exists and is not revoked.
-    func key(named name: String) async throws -> AppKey?
-    /// Notes that the key was just used (shown on the admin page).
-    func recordUse(of key: AppKey) async throws
-}
-
-extension AppKeyStore {
-    /// The key with this name if `password` is its password, else nil. The password is checked
-    /// even for an unknown name, so timing does not tell names apart.
-    public func authenticate(name: String, password: String) async throws -> AppKey? {
-        let key = try await key(named: name)
-        let accepted = (key ?? AppKey(name: "", passwordDigest: Array(repeating: 0, count: 32))).accepts(password: password)
-        return accepted ? key : nil
-    }
-}

@@ -6,7 +6,7 @@ import SMTP
 /// it to the transport, and records it sent — or schedules a retry with backoff, or gives up (a
 /// permanent refusal, or too many attempts), where admins see it.
 public struct MailSender: Service {
-    let outbox: PostgresMailOutbox
+    let outbox: MailOutboxRepository
     let transport: any MailTransport
     let composer: any MailComposer
     let from: MailAddress
@@ -19,7 +19,7 @@ public struct MailSender: Service {
 
     /// - Parameter publicURLIsHTTPS: whether `PUBLIC_URL` is https (a real site: the log
     ///   transport then writes no link).
-    public init(outbox: PostgresMailOutbox, configuration: MailConfiguration, publicURLIsHTTPS: Bool, composer: any MailComposer, logger: Logger) throws {
+    public init(outbox: MailOutboxRepository, configuration: MailConfiguration, publicURLIsHTTPS: Bool, composer: any MailComposer, logger: Logger) throws {
         self.outbox = outbox
         self.transport = try configuration.makeTransport(publicURLIsHTTPS: publicURLIsHTTPS, logger: logger)
         self.composer = composer
@@ -27,7 +27,7 @@ public struct MailSender: Service {
         self.logger = logger
     }
 
-    init(outbox: PostgresMailOutbox, transport: any MailTransport, composer: any MailComposer, from: MailAddress, logger: Logger) {
+    init(outbox: MailOutboxRepository, transport: any MailTransport, composer: any MailComposer, from: MailAddress, logger: Logger) {
         self.outbox = outbox
         self.transport = transport
         self.composer = composer

@@ -5,11 +5,11 @@ import Logging
 /// (deleted once older than `minimumAge`, so uploads in flight are safe) and rows whose blob is
 /// missing (reported, never deleted: that needs a person).
 public struct BlobSweeper: Sendable {
-    let photos: any PhotoRepository
+    let photos: PhotoRepository
     let blobs: any BlobStore
     let logger: Logger
 
-    public init(photos: any PhotoRepository, blobs: any BlobStore, logger: Logger) {
+    public init(photos: PhotoRepository, blobs: any BlobStore, logger: Logger) {
         self.photos = photos
         self.blobs = blobs
         self.logger = logger

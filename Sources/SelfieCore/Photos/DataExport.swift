@@ -10,20 +10,20 @@ import ZipStream
 /// at most three an hour: each reads every original, and a stolen session must not turn it into a
 /// way to load the store.
 public struct DataExport: Sendable {
-    let photos: any PhotoRepository
+    let photos: PhotoRepository
     let blobs: any BlobStore
-    let identities: any IdentityRepository
-    let audit: any AuditLog
+    let identities: IdentityRepository
+    let audit: AuditRepository
     let protection: BruteForceProtection
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
     init(
-        photos: any PhotoRepository,
+        photos: PhotoRepository,
         blobs: any BlobStore,
-        identities: any IdentityRepository,
-        audit: any AuditLog,
+        identities: IdentityRepository,
+        audit: AuditRepository,
         protection: BruteForceProtection,
         client: PostgresClient,
         logger: Logger

@@ -17,29 +17,7 @@ public struct NewPhoto: Sendable {
 
 /// Storage of photo rows and their renditions. Every read and delete a person can cause is scoped to
 /// the owner: there is no way to ask for another user's photo.
-public protocol PhotoRepository: Sendable {
-    /// The photo and its renditions, in one transaction.
-    func insert(_ photo: NewPhoto) async throws -> Photo
-    /// Newest first, `limit` at most, older than the photo with id `before` if given (a keyset
-    /// cursor: it keeps working when that photo has been deleted since).
-    func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo]
-    /// Every photo of the user, oldest first (the API's order).
-    func all(userID: Int64) async throws -> [Photo]
-    func find(userID: Int64, publicID: String) async throws -> Photo?
-    /// Deletes the row (its renditions' rows with it) and returns it; nil when the user has no such photo.
-    func delete(userID: Int64, publicID: String) async throws -> Photo?
-    /// Which of `keys` belong to a photo, as original or rendition (the orphan sweep's question).
-    func existingBlobKeys(among keys: [BlobKey]) async throws -> Set<BlobKey>
-    /// Every blob key a row points to (to find rows whose blob is missing).
-    func allBlobKeys() async throws -> [(publicID: String, blobKey: BlobKey)]
-    /// Photos in id order after `id`, `limit` at most: all of them, or only those without renditions.
-    func photos(after id: Int64, missingRenditionsOnly: Bool, limit: Int) async throws -> [Photo]
-    /// Replaces a photo's renditions (and its dimensions) in one transaction and returns the keys
-    /// of the blobs no longer used; nil when the photo no longer exists.
-    func replaceRenditions(photoID: Int64, width: Int, height: Int, with renditions: [PhotoRendition]) async throws -> [BlobKey]?
-}
-
-public struct PostgresPhotoRepository: PhotoRepository {
+public struct PhotoRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -59,6 +37,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
         """
     private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, [String])
 
+    /// The photo and its renditions, in one transaction.
     public func insert(_ photo: NewPhoto) async throws -> Photo {
         let renditions = photo.renditions
         let rows = try await client.query(
@@ -99,6 +78,8 @@ public struct PostgresPhotoRepository: PhotoRepository {
         throw PhotoRowMissing()
     }
 
+    /// Newest first, `limit` at most, older than the photo with id `before` if given (a keyset
+    /// cursor: it keeps working when that photo has been deleted since).
     public func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo] {
         try await fetch(
             """
@@ -109,6 +90,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
         )
     }
 
+    /// Every photo of the user, oldest first (the API's order).
     public func all(userID: Int64) async throws -> [Photo] {
         try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) ORDER BY p.id")
     }
@@ -119,6 +101,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
         ).first
     }
 
+    /// Deletes the row (its renditions' rows with it) and returns it; nil when the user has no such photo.
     public func delete(userID: Int64, publicID: String) async throws -> Photo? {
         // The renditions' rows go with the photo (ON DELETE CASCADE, at the end of the statement):
         // the SELECT still sees them, so their blobs can be deleted too.
@@ -130,6 +113,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
         ).first
     }
 
+    /// Which of `keys` belong to a photo, as original or rendition (the orphan sweep's question).
     public func existingBlobKeys(among keys: [BlobKey]) async throws -> Set<BlobKey> {
         guard !keys.isEmpty else { return [] }
         var found: Set<BlobKey> = []
@@ -147,6 +131,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
         return found
     }
 
+    /// Every blob key a row points to (to find rows whose blob is missing).
     public func allBlobKeys() async throws -> [(publicID: String, blobKey: BlobKey)] {
         var keys: [(String, BlobKey)] = []
         let rows = try await client.query(
@@ -162,6 +147,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
         return keys
     }
 
+    /// Photos in id order after `id`, `limit` at most: all of them, or only those without renditions.
     public func photos(after id: Int64, missingRenditionsOnly: Bool, limit: Int) async throws -> [Photo] {
         try await fetch(
             """
@@ -172,6 +158,8 @@ public struct PostgresPhotoRepository: PhotoRepository {
         )
     }
 
+    /// Replaces a photo's renditions (and its dimensions) in one transaction and returns the keys
+    /// of the blobs no longer used; nil when the photo no longer exists.
     public func replaceRenditions(photoID: Int64, width: Int, height: Int, with renditions: [PhotoRendition]) async throws -> [BlobKey]? {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
@@ -231,7 +219,7 @@ public struct PostgresPhotoRepository: PhotoRepository {
 }
 
 extension PhotoRendition {
-    /// A rendition as `PostgresPhotoRepository.columns` packs it: six tab-separated fields.
+    /// A rendition as `PhotoRepository.columns` packs it: six tab-separated fields.
     /// Split on the UTF-8 bytes (a tab is one byte), not on Characters: every photo row read has three.
     init?(packed: String) {
         let fields = packed.utf8.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)

@@ -44,22 +44,22 @@ public struct UploadLimits: Sendable, Equatable {
 /// Photos for the browser pages and the API alike: upload, list, find, delete, and the URLs
 /// images load from. Every operation takes the owner, so one user can never reach another's photo.
 public struct PhotoService: Sendable {
-    let photos: any PhotoRepository
+    let photos: PhotoRepository
     public let blobs: any BlobStore
     public let limits: UploadLimits
     let urlLifetime: Duration
-    let audit: any AuditLog
+    let audit: AuditRepository
     let renditions: RenditionMaker
     let slots: UploadSlots
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
     public init(
-        photos: any PhotoRepository,
+        photos: PhotoRepository,
         blobs: any BlobStore,
         limits: UploadLimits,
         urlLifetime: Duration,
-        audit: any AuditLog,
+        audit: AuditRepository,
         renditions: RenditionMaker,
         logger: Logger
     ) {

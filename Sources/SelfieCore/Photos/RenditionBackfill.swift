@@ -5,13 +5,13 @@ import PostgresNIO
 /// photo (`--all`, after the pipeline changed): `selfie photos reprocess`, and in the background
 /// for photos that lack them. One photo at a time; a photo deleted meanwhile loses nothing.
 public struct RenditionBackfill: Sendable {
-    let photos: any PhotoRepository
+    let photos: PhotoRepository
     let renditions: RenditionMaker
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    public init(photos: any PhotoRepository, renditions: RenditionMaker, client: PostgresClient, logger: Logger) {
+    public init(photos: PhotoRepository, renditions: RenditionMaker, client: PostgresClient, logger: Logger) {
         self.photos = photos
         self.renditions = renditions
         self.client = client

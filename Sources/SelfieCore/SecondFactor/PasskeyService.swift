@@ -8,9 +8,9 @@ import WebAuthn
 /// removing. The relying party is `PUBLIC_URL`: its host is the RP ID, its origin the only origin
 /// accepted. Attestation "none"; user verification required; ES256 and RS256 keys.
 public struct PasskeyService: Sendable {
-    let store: PostgresPasskeyStore
-    let users: any UserRepository
-    let audit: any AuditLog
+    let store: PasskeyRepository
+    let users: UserRepository
+    let audit: AuditRepository
     /// Passkeys added and removed are mailed to the owner.
     let emails: AccountEmails
     let relyingParty: WebAuthnRelyingParty
@@ -19,7 +19,7 @@ public struct PasskeyService: Sendable {
 
     static let challengeLifetime: TimeInterval = 5 * 60
 
-    init(store: PostgresPasskeyStore, users: any UserRepository, audit: any AuditLog, emails: AccountEmails, publicURL: URL, relyingPartyName: String) {
+    init(store: PasskeyRepository, users: UserRepository, audit: AuditRepository, emails: AccountEmails, publicURL: URL, relyingPartyName: String) {
         self.emails = emails
         self.store = store
         self.users = users
@@ -188,7 +188,7 @@ public struct PasskeyService: Sendable {
 
     /// The challenge a clientDataJSON answers, taken back (single use) if this server issued it
     /// for this ceremony; the full checks follow in the relying party.
-    private func takeChallenge(in clientDataJSON: [UInt8], purpose: PostgresPasskeyStore.Purpose, userID: Int64?) async throws -> [UInt8] {
+    private func takeChallenge(in clientDataJSON: [UInt8], purpose: PasskeyRepository.Purpose, userID: Int64?) async throws -> [UInt8] {
         struct Challenged: Decodable { let challenge: String }
         guard clientDataJSON.count <= 8 * 1024,
             let challenged = try? JSONDecoder().decode(Challenged.self, from: Data(clientDataJSON)),

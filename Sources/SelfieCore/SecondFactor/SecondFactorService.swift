@@ -10,11 +10,11 @@ import OneTimePassword
 /// password does not clear the count while the code is outstanding, so knowing the password
 /// buys no extra guesses at the code.
 public struct SecondFactorService: Sendable {
-    let store: PostgresSecondFactorStore
+    let store: SecondFactorRepository
     let box: TOTPSecretBox
-    let users: any UserRepository
+    let users: UserRepository
     let protection: BruteForceProtection
-    let audit: any AuditLog
+    let audit: AuditRepository
     /// Each change of the factor is mailed to the owner.
     let emails: AccountEmails
     /// The name authenticator apps show above the code.
@@ -26,7 +26,7 @@ public struct SecondFactorService: Sendable {
     public static let pendingSignInLifetime: TimeInterval = 10 * 60
     static let recoveryCodeCount = 10
 
-    init(store: PostgresSecondFactorStore, box: TOTPSecretBox, users: any UserRepository, protection: BruteForceProtection, audit: any AuditLog, emails: AccountEmails, issuer: String) {
+    init(store: SecondFactorRepository, box: TOTPSecretBox, users: UserRepository, protection: BruteForceProtection, audit: AuditRepository, emails: AccountEmails, issuer: String) {
         self.emails = emails
         self.store = store
         self.box = box

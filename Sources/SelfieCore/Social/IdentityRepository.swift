@@ -38,22 +38,7 @@ public enum IdentityError: Error, Equatable {
 }
 
 /// Storage of provider identities.
-public protocol IdentityRepository: Sendable {
-    /// The account an identity is linked to, if any; records its use (and the latest email and name).
-    func owner(of identity: SocialIdentity) async throws -> UserCredentials?
-    /// Creates an account and links the identity to it, together. Throws
-    /// `UniqueValueTaken.email` when the email belongs to another account and
-    /// `IdentityError.linkedToAnotherAccount` when someone linked it meanwhile.
-    func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials
-    /// Links the identity to the user (nothing happens if it already is).
-    func link(_ identity: SocialIdentity, to userID: Int64) async throws
-    func identities(of userID: Int64) async throws -> [LinkedIdentity]
-    /// Removes a link, unless it is the account's last way to sign in: no other link, and no
-    /// password usable with an email or username.
-    func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity
-}
-
-public struct PostgresIdentityRepository: IdentityRepository {
+public struct IdentityRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -64,6 +49,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
         self.scopedLogger = ScopedLogger(logger)
     }
 
+    /// The account an identity is linked to, if any; records its use (and the latest email and name).
     public func owner(of identity: SocialIdentity) async throws -> UserCredentials? {
         let rows = try await client.query(
             """
@@ -80,6 +66,9 @@ public struct PostgresIdentityRepository: IdentityRepository {
         return try await UserCredentials.first(in: rows)
     }
 
+    /// Creates an account and links the identity to it, together. Throws
+    /// `UniqueValueTaken.email` when the email belongs to another account and
+    /// `IdentityError.linkedToAnotherAccount` when someone linked it meanwhile.
     public func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials {
         do {
             return try await client.withTransaction(logger: logger) { connection in
@@ -98,6 +87,7 @@ public struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
+    /// Links the identity to the user (nothing happens if it already is).
     public func link(_ identity: SocialIdentity, to userID: Int64) async throws {
         try await client.withConnection { connection in
             try await Self.link(identity, to: userID, on: connection, logger: logger)
@@ -130,6 +120,8 @@ public struct PostgresIdentityRepository: IdentityRepository {
         )
     }
 
+    /// Removes a link, unless it is the account's last way to sign in: no other link, and no
+    /// password usable with an email or username.
     public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
         do {
             return try await client.withTransaction(logger: logger) { connection in

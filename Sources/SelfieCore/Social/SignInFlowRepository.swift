@@ -13,16 +13,7 @@ public struct SignInFlow: Sendable, Equatable {
 }
 
 /// Single-use state of sign-ins with providers: code-flow states and ID-token nonces.
-public protocol SignInFlowRepository: Sendable {
-    func save(_ flow: SignInFlow, stateHash: [UInt8], expiresAt: Date) async throws
-    /// The flow with this state, deleted as it is read: a state works once.
-    func take(stateHash: [UInt8]) async throws -> SignInFlow?
-    /// Records a nonce seen in an ID token; false when it was seen before (a replay).
-    func claimNonce(_ nonce: String, issuer: String, until expiresAt: Date) async throws -> Bool
-    @discardableResult func deleteExpired() async throws -> Int
-}
-
-public struct PostgresSignInFlowRepository: SignInFlowRepository {
+public struct SignInFlowRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -44,6 +35,7 @@ public struct PostgresSignInFlowRepository: SignInFlowRepository {
         )
     }
 
+    /// The flow with this state, deleted as it is read: a state works once.
     public func take(stateHash: [UInt8]) async throws -> SignInFlow? {
         let rows = try await client.query(
             """
@@ -60,6 +52,7 @@ public struct PostgresSignInFlowRepository: SignInFlowRepository {
         return nil
     }
 
+    /// Records a nonce seen in an ID token; false when it was seen before (a replay).
     public func claimNonce(_ nonce: String, issuer: String, until expiresAt: Date) async throws -> Bool {
         let rows = try await client.query(
             """

@@ -58,10 +58,10 @@ public enum ProviderCredential: Sendable {
 /// account's address is verified too; otherwise its owner signs in and links it.
 public struct SocialSignInService: Sendable {
     public let providers: SocialProviders
-    let identities: any IdentityRepository
-    let flows: any SignInFlowRepository
-    let users: any UserRepository
-    let audit: any AuditLog
+    let identities: IdentityRepository
+    let flows: SignInFlowRepository
+    let users: UserRepository
+    let audit: AuditRepository
     /// Where the provider sends the browser back for `provider`: the web's route, handed in (the
     /// core knows no routes).
     let callbackURL: @Sendable (_ provider: String) -> String

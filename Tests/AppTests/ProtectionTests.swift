@@ -6,8 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@Suite("Hardening: lockout, rate limits, headers, body limits")
-struct HardeningTests {
+@Suite("Protection: lockout, rate limits, security headers, body limits")
+struct ProtectionTests {
     static func withProtection(_ change: @escaping @Sendable (inout ProtectionConfiguration) -> Void) -> @Sendable (inout AppConfiguration) -> Void {
         { config in
             config.protection = ProtectionConfiguration()

@@ -54,7 +54,7 @@ extension MailNotice {
 /// a sender that dies mid-attempt (its connection closes) releases it at once. A message can still
 /// go twice if a sender dies after the SMTP server took it and before the commit (at least once,
 /// as every outbox); its Message-ID stays the same, so a receiver can tell.
-public final class PostgresMailOutbox: Sendable {
+public final class MailOutboxRepository: Sendable {
     let client: PostgresClient
     /// Message-IDs are `random@domain` (the header adds the brackets), the From address's domain.
     let domain: String

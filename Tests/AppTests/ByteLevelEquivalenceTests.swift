@@ -13,8 +13,8 @@ import Testing
 
 /// The byte-level replacements on the hot paths give exactly what the Foundation code they
 /// replaced gave, and the fingerprinted stylesheet is served as a browser may cache it for good.
-@Suite("Fast paths")
-struct FastPathTests {
+@Suite("Byte-level code equals what it replaced: encoders, signed URLs, fingerprinted assets, views, escaping")
+struct ByteLevelEquivalenceTests {
     /// Random bytes of every length up to 100, and then some.
     static func randomByteStrings() -> [[UInt8]] {
         var generator = SystemRandomNumberGenerator()
@@ -276,10 +276,6 @@ struct FastPathTests {
 extension PhotoService {
     /// A service whose only use is signing rendition URLs (nothing here queries or stores).
     static func forViewTests() -> PhotoService {
-        struct NoAudit: AuditLog {
-            func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async {}
-            func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] { [] }
-        }
         let logger = Logger(label: "view-tests")
         let signer = MediaURLSigner(
             secretKey: try! SecretKey("test-secret-key-that-is-long-enough-0123456789"),
@@ -288,11 +284,11 @@ extension PhotoService {
         let blobs = try! FileBlobStore(root: temporaryBlobDirectory(), signer: signer)
         let client = PostgresClient(configuration: .init(host: "localhost", username: "unused", password: nil, database: nil, tls: .disable))
         return PhotoService(
-            photos: PostgresPhotoRepository(client: client, logger: logger),
+            photos: PhotoRepository(client: client, logger: logger),
             blobs: blobs,
             limits: UploadLimits(),
             urlLifetime: .seconds(3600),
-            audit: NoAudit(),
+            audit: AuditRepository(client: client, logger: logger),
             renditions: RenditionMaker(blobs: blobs, maxPixels: 1000, logger: logger),
             logger: logger
         )

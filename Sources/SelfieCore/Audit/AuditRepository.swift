@@ -53,20 +53,6 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case passkeySignedIn = "passkey.signed_in"
 }
 
-/// Where a request came from, for the audit log.
-public struct RequestOrigin: Sendable, Equatable {
-    public let ipAddress: String
-    public let userAgent: String
-
-    public init(ipAddress: String, userAgent: String) {
-        self.ipAddress = ipAddress
-        self.userAgent = String(userAgent.prefix(512))
-    }
-
-    /// Actions taken with the `selfie` command on the server itself.
-    public static let commandLine = RequestOrigin(ipAddress: "", userAgent: "selfie command line")
-}
-
 /// An event to record.
 public struct AuditRecord: Sendable {
     let type: AuditEventType
@@ -100,16 +86,7 @@ public struct AuditEntry: Sendable {
 }
 
 /// The append-only record of security events.
-public protocol AuditLog: Sendable {
-    /// Records an event. Never throws: a failure to audit is logged, and the action it describes
-    /// (already done) is not undone. Admin actions do not come here: their events are written in
-    /// the same transaction as the change (`AuditRecord.insertQuery`).
-    func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async
-    /// Newest first; `userID` matches actor or target; `before` pages by id.
-    func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry]
-}
-
-public struct PostgresAuditLog: AuditLog {
+public struct AuditRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
@@ -120,6 +97,9 @@ public struct PostgresAuditLog: AuditLog {
         self.scopedLogger = ScopedLogger(logger)
     }
 
+    /// Records an event. Never throws: a failure to audit is logged, and the action it describes
+    /// (already done) is not undone. Admin actions do not come here: their events are written in
+    /// the same transaction as the change (`AuditRecord.insertQuery`).
     public func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, target: String, origin: RequestOrigin) async {
         do {
             let record = AuditRecord(type: type, actor: actor, targetUser: targetUser, target: target, origin: origin)
@@ -129,6 +109,7 @@ public struct PostgresAuditLog: AuditLog {
         }
     }
 
+    /// Newest first; `userID` matches actor or target; `before` pages by id.
     public func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         let rows = try await client.query(
             """

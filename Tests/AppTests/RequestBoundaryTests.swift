@@ -8,8 +8,8 @@ import NIOCore
 import Testing
 
 /// The security findings of the HTTP-boundary review, each with the check that closes it.
-@Suite("Boundary findings: bounded parameters, secrets out of logs, throttled re-authentication, early refusals, upload caps, audit")
-struct BoundaryFindingsTests {
+@Suite("Request boundaries: bounded parameters, secrets out of logs, throttled re-authentication, early refusals, upload caps, audit")
+struct RequestBoundaryTests {
     @Test("an admin opening an absurd page number gets a 400 page, and the server keeps answering")
     func hugePageNumber() async throws {
         try await withTestApp { app in
@@ -73,7 +73,7 @@ struct BoundaryFindingsTests {
 
     @Test("wrong current passwords count like failed sign-ins: the 6th locks the account, on the account page and through the API")
     func currentPasswordLockout() async throws {
-        try await withTestApp(configure: HardeningTests.withProtection { _ in }) { app in
+        try await withTestApp(configure: ProtectionTests.withProtection { _ in }) { app in
             let email = uniqueEmail("reauth")
             let browser = app.browser()
             try await browser.signUp(email: email)

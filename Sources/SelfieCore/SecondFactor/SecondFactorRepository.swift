@@ -19,7 +19,7 @@ struct PendingSignIn: Sendable {
 /// The tables of the authenticator app, recovery codes, remembered browsers and pending sign-ins.
 /// Every "use once" rule is one conditional UPDATE or DELETE, so two instances (or two requests)
 /// racing with the same code cannot both win.
-struct PostgresSecondFactorStore: Sendable {
+struct SecondFactorRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }

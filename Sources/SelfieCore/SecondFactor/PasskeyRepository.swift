@@ -23,7 +23,7 @@ struct StoredPasskey: Sendable {
 
 /// The passkey tables: credentials, the random WebAuthn user handle of each account, and the
 /// one-time challenges (taken back with a DELETE, so each answers one ceremony).
-struct PostgresPasskeyStore: Sendable {
+struct PasskeyRepository: Sendable {
     enum Purpose: String { case register, signIn = "sign-in" }
 
     let client: PostgresClient
