@@ -44,12 +44,12 @@ public struct CoreServices: Sendable {
         sessions = WebSessionRepository(client: postgres, logger: logger)
         tokens = APITokenRepository(client: postgres, logger: logger)
         audit = AuditRepository(client: postgres, logger: logger)
-        protection = BruteForceProtection(configuration: config.protection, client: postgres, logger: logger)
+        protection = BruteForceProtection(configuration: config.protection, counters: ProtectionCounterRepository(client: postgres, logger: logger))
         users = UserRepository(client: postgres, logger: logger)
         outbox = MailOutboxRepository(client: postgres, messageIDDomain: String(config.mail.from.domain), logger: logger)
         let hasher = PasswordHasher(cost: config.bcryptCost)
         emails = AccountEmails(
-            client: postgres,
+            tokens: EmailTokenRepository(client: postgres, scopedLogger: ScopedLogger(logger)),
             users: users,
             outbox: outbox,
             hasher: hasher,
@@ -68,7 +68,7 @@ public struct CoreServices: Sendable {
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime,
             emails: emails,
-            knownSignIns: KnownSignIns(client: postgres, emails: emails, scopedLogger: ScopedLogger(logger))
+            knownSignIns: KnownSignInRepository(client: postgres, logger: logger)
         )
         stepUp = StepUp(users: users, sessions: sessions, passwordCheck: accounts.passwordCheck)
         signInFlows = SignInFlowRepository(client: postgres, logger: logger)
@@ -100,7 +100,12 @@ public struct CoreServices: Sendable {
             logger: logger
         )
         sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
-        backfill = RenditionBackfill(photos: photoRows, renditions: renditions, client: postgres, logger: logger)
+        backfill = RenditionBackfill(
+            photos: photoRows,
+            renditions: renditions,
+            lock: AdvisoryLock(client: postgres, key: RenditionBackfill.lockKey, logger: logger),
+            logger: logger
+        )
         let adminRows = AdminRepository(client: postgres, logger: logger)
         deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
         export = DataExport(
@@ -109,7 +114,7 @@ public struct CoreServices: Sendable {
             identities: identities,
             audit: audit,
             protection: protection,
-            client: postgres,
+            slots: ExportSlotRepository(client: postgres, logger: logger),
             logger: logger
         )
         secondFactor = SecondFactorService(

@@ -29,6 +29,16 @@ struct LayeringTests {
     }
 }
 
+extension LayeringTests {
+    @Test("SQL lives in repositories: only …Repository files, Database/ and the repositories' shared UserAccess import PostgresNIO (and CoreServices, which builds the pool)")
+    func sqlInRepositories() throws {
+        let allowed = ["Database/", "Accounts/UserAccess.swift", "CoreServices.swift"]
+        for (path, text) in try Self.sources(of: "SelfieCore") where text.contains("import PostgresNIO") {
+            #expect(path.hasSuffix("Repository.swift") || allowed.contains { path.hasPrefix($0) || path == $0 }, "\(path) runs SQL outside a repository")
+        }
+    }
+}
+
 @Suite("One way in")
 struct OneWayInTests {
     @Test("every way in goes through SignInService: sessions start only in WebSignIn, tokens only in the API, and no controller holds another")

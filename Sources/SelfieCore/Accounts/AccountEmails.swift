@@ -1,15 +1,13 @@
 import Foundation
 import Logging
-import PostgresNIO
 
 /// Everything that reaches a person by mail: the link that confirms their address, the link that
 /// resets a forgotten password, moving the account to a new address, and the notices of changes to
 /// it. Each link's token and its message are written in one transaction (the outbox): both or
 /// neither.
 public struct AccountEmails: Sendable {
-    let client: PostgresClient
     let users: UserRepository
-    let tokens: EmailTokens
+    let tokens: EmailTokenRepository
     let outbox: MailOutboxRepository
     let hasher: PasswordHasher
     let protection: BruteForceProtection
@@ -21,7 +19,7 @@ public struct AccountEmails: Sendable {
     var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
     init(
-        client: PostgresClient,
+        tokens: EmailTokenRepository,
         users: UserRepository,
         outbox: MailOutboxRepository,
         hasher: PasswordHasher,
@@ -30,9 +28,8 @@ public struct AccountEmails: Sendable {
         requireVerifiedEmail: Bool,
         logger: Logger
     ) {
-        self.client = client
         self.users = users
-        self.tokens = EmailTokens(client: client, scopedLogger: ScopedLogger(logger))
+        self.tokens = tokens
         self.outbox = outbox
         self.hasher = hasher
         self.protection = protection
@@ -77,12 +74,7 @@ public struct AccountEmails: Sendable {
         notice: (String) -> MailNotice
     ) async throws -> String {
         let token = RandomToken.urlSafe()
-        let message = notice(token)
-        let (tokens, outbox, logger) = (self.tokens, self.outbox, self.logger)
-        try await client.withTransaction(logger: logger) { connection in
-            try await tokens.create(purpose, userID: userID, email: recipient.address, token: token, on: connection)
-            try await outbox.enqueue(message, to: recipient, on: connection)
-        }
+        try await tokens.create(purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox)
         outbox.nudge()
         return token
     }
@@ -159,10 +151,7 @@ public struct AccountEmails: Sendable {
             token = try await mailLink(.resetPassword, to: MailRecipient(address: email, name: user.fullName), userID: user.id, notice: MailNotice.passwordReset(token:))
         } else {
             token = RandomToken.urlSafe()
-            let tokens = self.tokens
-            try await client.withConnection { connection in
-                try await tokens.create(.resetPassword, userID: user.id, email: email, token: token, on: connection)
-            }
+            try await tokens.create(.resetPassword, userID: user.id, email: email, token: token)
         }
         await audit.record(.passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
         return token

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 
@@ -13,7 +14,7 @@ public struct AccountService: Sendable {
     let sessionLifetime: Duration
     let tokenLifetime: Duration
     let emails: AccountEmails
-    let knownSignIns: KnownSignIns
+    let knownSignIns: KnownSignInRepository
     var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
     init(
@@ -26,7 +27,7 @@ public struct AccountService: Sendable {
         sessionLifetime: Duration,
         tokenLifetime: Duration,
         emails: AccountEmails,
-        knownSignIns: KnownSignIns
+        knownSignIns: KnownSignInRepository
     ) {
         self.emails = emails
         self.knownSignIns = knownSignIns
@@ -240,7 +241,7 @@ public struct AccountService: Sendable {
             expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds))
         )
         guard started else { throw AccountError.invalidCredentials }
-        await knownSignIns.record(credentials.user, userAgent: userAgent, ipAddress: ipAddress)
+        await noteSignIn(of: credentials.user, userAgent: userAgent, ipAddress: ipAddress)
         return token
     }
 
@@ -274,7 +275,7 @@ public struct AccountService: Sendable {
             expiresAt: expiresAt
         )
         guard issued else { throw AccountError.invalidCredentials }
-        await knownSignIns.record(credentials.user, userAgent: origin.userAgent, ipAddress: origin.ipAddress)
+        await noteSignIn(of: credentials.user, userAgent: origin.userAgent, ipAddress: origin.ipAddress)
         await audit.record(.tokenIssued, actor: credentials.user.id, targetUser: credentials.user.id, target: "app key \(appKey)", origin: origin)
         return IssuedToken(token: token, expiresAt: expiresAt)
     }
@@ -316,7 +317,30 @@ public struct AccountService: Sendable {
     public func endOtherSessions(of user: User, keeping sessionID: Int64) async throws -> Int {
         try await sessions.deleteAll(userID: user.id, keeping: sessionID)
     }
+
+    /// Mails the owner when the account signs in from a kind of browser or app and a network
+    /// (an IPv4 /24, an IPv6 /48) it has not used before. A failure is logged: the sign-in is done.
+    private func noteSignIn(of user: User, userAgent: String, ipAddress: String) async {
+        let device = UserAgentSummary.describe(userAgent)
+        let network = Self.network(of: ipAddress)
+        do {
+            let fingerprint = Array(SHA256.hash(data: Data("\(device)\n\(network)".utf8)))
+            if try await knownSignIns.recordIsNew(userID: user.id, fingerprint: fingerprint) {
+                await emails.notify(user, .newSignIn(device: device, network: network))
+            }
+        } catch {
+            emails.logger.error("could not record a sign-in's browser", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// The network an address belongs to, as a person would recognise it changing (home, office,
+    /// phone): an IPv4 /24, an IPv6 /48.
+    static func network(of address: String) -> String {
+        guard let parsed = IPAddress(address)?.unmapped else { return address }
+        return parsed.isIPv6 ? "\(parsed.masked(to: 48))/48" : "\(parsed.masked(to: 24))/24"
+    }
 }
+
 
 /// A new API token, shown to the client once.
 public struct IssuedToken: Sendable {

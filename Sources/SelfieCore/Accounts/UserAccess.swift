@@ -1,10 +1,10 @@
 import Logging
 import PostgresNIO
 
-/// Ending a user's ways in: every browser session (but `keepingSession`), every API token, every
-/// remembered browser and every sign-in still waiting for its code. Runs on the caller's
-/// connection, inside the transaction of the change that requires it (a password change or
-/// reset, a disable, "sign out everywhere").
+/// Statements several repositories run on their own connection, inside the transaction of the
+/// change that needs them: ending a user's ways in (every browser session but `keepingSession`,
+/// every API token, remembered browser and sign-in still waiting for its code), killing mailed
+/// links, and reading the ways in under the user's lock.
 enum UserAccess {
     static func revokeAll(userID: Int64, keepingSession: Int64? = nil, on connection: PostgresConnection, logger: Logger)
         async throws
@@ -27,5 +27,35 @@ enum UserAccess {
             "DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = ANY(\(purposes.map(\.rawValue)))",
             logger: logger
         )
+    }
+
+    /// The account's ways in, read on `connection` (inside the transaction that changes them, after
+    /// the user's row is locked in an earlier statement, so this statement's snapshot sees what a
+    /// concurrent change committed).
+    static func waysIn(userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> WaysIn? {
+        try await firstWaysIn(in: connection.query(waysInQuery(userID: userID), logger: logger))
+    }
+
+        /// Locks the user's row (a statement of its own), so concurrent changes to the ways in wait
+    /// for each other, then reads them afresh. Nil when there is no such user.
+    static func lockWaysIn(userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> WaysIn? {
+        try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).collect()
+        return try await waysIn(userID: userID, on: connection, logger: logger)
+    }
+
+    private static func waysInQuery(userID: Int64) -> PostgresQuery {
+        """
+        SELECT u.password_hash IS NOT NULL AND (u.email IS NOT NULL OR u.username IS NOT NULL),
+               (SELECT count(*)::int FROM user_identities i WHERE i.user_id = u.id),
+               (SELECT count(*)::int FROM passkeys p WHERE p.user_id = u.id)
+        FROM users u WHERE u.id = \(userID)
+        """
+    }
+
+    private static func firstWaysIn(in rows: PostgresRowSequence) async throws -> WaysIn? {
+        for try await (password, identities, passkeys) in rows.decode((Bool, Int, Int).self) {
+            return WaysIn(password: password, identities: identities, passkeys: passkeys)
+        }
+        return nil
     }
 }

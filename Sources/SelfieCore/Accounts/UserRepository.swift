@@ -165,7 +165,10 @@ public struct UserRepository: Sendable {
 
     /// The account's ways in; nil when there is no such user.
     public func waysIn(userID: Int64) async throws -> WaysIn? {
-        try await WaysIn.read(userID: userID, client: client, logger: logger)
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await UserAccess.waysIn(userID: userID, on: connection, logger: logger)
+        }
     }
 
     /// A password set through a reset link mailed to `email`, if that is still the account's

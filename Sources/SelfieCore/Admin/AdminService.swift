@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 
 /// What admins (on the admin pages, or with `selfie admin`) can do, each action audited with the
 /// acting admin and the target.
@@ -163,11 +162,7 @@ public struct AdminService: Sendable {
             throw AdminError.keyNameReserved
         }
         let password = RandomToken.urlSafe(byteCount: 24)
-        do {
-            try await appKeys.keys.create(name: name, passwordDigest: AppKey(name: name, password: password).passwordDigest, createdBy: actor.id)
-        } catch let error as PSQLError where error.isUniqueViolation() {
-            throw AdminError.keyNameTaken
-        }
+        try await appKeys.keys.create(name: name, passwordDigest: AppKey(name: name, password: password).passwordDigest, createdBy: actor.id)
         await audit.record(.appKeyCreated, actor: actor.id, targetUser: nil, target: name, origin: origin)
         return password
     }

@@ -25,11 +25,16 @@ public struct AppKeyRepository: Sendable {
         self.scopedLogger = ScopedLogger(logger)
     }
 
+    /// Adds a key; `AdminError.keyNameTaken` when a key (revoked or not) has the name.
     public func create(name: String, passwordDigest: [UInt8], createdBy: Int64?) async throws {
-        try await client.query(
-            "INSERT INTO app_keys (name, password_digest, created_by) VALUES (\(name), \(ByteBuffer(bytes: passwordDigest)), \(createdBy))",
-            logger: logger
-        )
+        do {
+            try await client.query(
+                "INSERT INTO app_keys (name, password_digest, created_by) VALUES (\(name), \(ByteBuffer(bytes: passwordDigest)), \(createdBy))",
+                logger: logger
+            )
+        } catch let error as PSQLError where error.isUniqueViolation() {
+            throw AdminError.keyNameTaken
+        }
     }
 
     public func revoke(name: String) async throws -> Bool {

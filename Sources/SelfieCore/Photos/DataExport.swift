@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import NIOCore
-import PostgresNIO
 import ZipStream
 
 /// "Download my data": a ZIP of the account (`account.json`) and every original photo, as
@@ -15,7 +14,7 @@ public struct DataExport: Sendable {
     let identities: IdentityRepository
     let audit: AuditRepository
     let protection: BruteForceProtection
-    let client: PostgresClient
+    let slots: ExportSlotRepository
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
@@ -25,7 +24,7 @@ public struct DataExport: Sendable {
         identities: IdentityRepository,
         audit: AuditRepository,
         protection: BruteForceProtection,
-        client: PostgresClient,
+        slots: ExportSlotRepository,
         logger: Logger
     ) {
         self.photos = photos
@@ -33,32 +32,8 @@ public struct DataExport: Sendable {
         self.identities = identities
         self.audit = audit
         self.protection = protection
-        self.client = client
+        self.slots = slots
         self.scopedLogger = ScopedLogger(logger)
-    }
-
-    /// Marks an export of the account as running; false while another one is (a row older than
-    /// an hour is a crashed export's and is taken over).
-    private func claimSlot(userID: Int64) async throws -> Bool {
-        try await client.query(
-            """
-            INSERT INTO data_exports_running (user_id) VALUES (\(userID))
-            ON CONFLICT (user_id) DO UPDATE SET started_at = now()
-            WHERE data_exports_running.started_at < now() - interval '1 hour'
-            RETURNING user_id
-            """,
-            logger: logger
-        ).collect().count == 1
-    }
-
-    private static func releaseSlot(userID: Int64, client: PostgresClient, logger: Logger) async {
-        do {
-            try await evenIfCancelled {
-                try await client.query("DELETE FROM data_exports_running WHERE user_id = \(userID)", logger: logger)
-            }
-        } catch {
-            logger.warning("an export's slot is left for an hour", metadata: ["error": "\(String(reflecting: error))"])
-        }
     }
 
     /// What `account.json` holds.
@@ -99,13 +74,13 @@ public struct DataExport: Sendable {
     /// `AccountError.exportInProgress` while another export of the account runs, `RateLimited`
     /// after three in an hour.
     public func archive(of user: User, origin: RequestOrigin) async throws -> BlobBody {
-        guard try await claimSlot(userID: user.id) else { throw AccountError.exportInProgress }
-        let (client, logger) = (self.client, self.logger)
+        guard try await slots.claim(userID: user.id) else { throw AccountError.exportInProgress }
+        let slots = self.slots
         do {
             try await protection.consume(.dataExport, client: "user:\(user.id)")
-            return try await archive(of: user, origin: origin) { await Self.releaseSlot(userID: user.id, client: client, logger: logger) }
+            return try await archive(of: user, origin: origin) { await slots.release(userID: user.id) }
         } catch {
-            await Self.releaseSlot(userID: user.id, client: client, logger: logger)
+            await slots.release(userID: user.id)
             throw error
         }
     }

@@ -38,7 +38,17 @@ public struct PhotoRepository: Sendable {
     private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, [String])
 
     /// The photo and its renditions, in one transaction.
+    /// Inserts the photo and its renditions in one statement. `RowRefused` when PostgreSQL refused
+    /// it (no row exists then); any other error may have committed.
     public func insert(_ photo: NewPhoto) async throws -> Photo {
+        do {
+            return try await insertRows(photo)
+        } catch let error as PSQLError where error.code == .server {
+            throw RowRefused(reason: String(reflecting: error))
+        }
+    }
+
+    private func insertRows(_ photo: NewPhoto) async throws -> Photo {
         let renditions = photo.renditions
         let rows = try await client.query(
             """

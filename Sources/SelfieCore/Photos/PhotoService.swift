@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import NIOCore
-import PostgresNIO
 
 /// Limits on uploads, from the environment.
 public struct UploadLimits: Sendable, Equatable {
@@ -114,7 +113,7 @@ public struct PhotoService: Sendable {
                 await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
                 AppMetrics.uploadStored()
                 return photo
-            } catch let error as PSQLError where error.code == .server {
+            } catch let error as RowRefused {
                 // PostgreSQL refused the row: no row exists, so the blobs must go too.
                 await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
                 throw error

@@ -1,5 +1,4 @@
 import Logging
-import PostgresNIO
 
 /// Makes renditions for photos stored before renditions existed (`--missing`), or again for every
 /// photo (`--all`, after the pipeline changed): `selfie photos reprocess`, and in the background
@@ -7,14 +6,15 @@ import PostgresNIO
 public struct RenditionBackfill: Sendable {
     let photos: PhotoRepository
     let renditions: RenditionMaker
-    let client: PostgresClient
+    /// Held for a run, so one instance backfills at a time.
+    let lock: AdvisoryLock
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    public init(photos: PhotoRepository, renditions: RenditionMaker, client: PostgresClient, logger: Logger) {
+    public init(photos: PhotoRepository, renditions: RenditionMaker, lock: AdvisoryLock, logger: Logger) {
         self.photos = photos
         self.renditions = renditions
-        self.client = client
+        self.lock = lock
         self.scopedLogger = ScopedLogger(logger)
     }
 
@@ -29,22 +29,7 @@ public struct RenditionBackfill: Sendable {
     /// Any number of instances may call this at once: one runs, the others return `skipped`
     /// (a PostgreSQL advisory lock, held on one connection for the run).
     public func run(missingOnly: Bool) async throws -> Report {
-        try await client.withConnection { connection in
-            let logger = self.logger
-            let locked = try await connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey))", logger: logger)
-                .collect().first?.decode(Bool.self) ?? false
-            guard locked else { return Report(skipped: true) }
-            // The lock belongs to the connection: released before the connection goes back to the pool.
-            let unlock = { _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger) }
-            do {
-                let report = try await backfill(missingOnly: missingOnly)
-                await unlock()
-                return report
-            } catch {
-                await unlock()
-                throw error
-            }
-        }
+        try await lock.runIfFree { try await backfill(missingOnly: missingOnly) } ?? Report(skipped: true)
     }
 
     /// Identifies the backfill's advisory lock (any fixed number other locks do not use).

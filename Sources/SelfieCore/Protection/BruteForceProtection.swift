@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 
 /// Limits on guessing, from the environment. A limit of 0 turns that protection off.
 public struct ProtectionConfiguration: Sendable, Equatable {
@@ -88,50 +87,29 @@ public struct BruteForceProtection: Sendable {
     }
 
     let configuration: ProtectionConfiguration
-    let client: PostgresClient
-    let scopedLogger: ScopedLogger
-    /// The request's logger while serving one (its id on every line), else the one given at start.
-    var logger: Logger { scopedLogger.current }
+    let counters: ProtectionCounterRepository
 
-    public init(configuration: ProtectionConfiguration, client: PostgresClient, logger: Logger) {
+    public init(configuration: ProtectionConfiguration, counters: ProtectionCounterRepository) {
         self.configuration = configuration
-        self.client = client
-        self.scopedLogger = ScopedLogger(logger)
+        self.counters = counters
     }
 
     /// Claims one sign-in attempt for the account (existing or not), before its password is
     /// checked: the attempt is counted as a failure at once (a success clears the count), under a
     /// per-account lock, so guesses sent in parallel cannot all slip past the threshold. Throws
-    /// while the account has too many recent failures. The key is made by PostgreSQL's
-    /// lower(btrim()), as the account lookup compares emails.
+    /// while the account has too many recent failures.
     public func claimAttempt(account email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
         let window = Int(configuration.lockoutWindow.components.seconds)
-        let threshold = configuration.lockoutThreshold
-        let logger = self.logger
-        let secondsLeft: Int? = try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(lower(btrim(\(email)))))", logger: logger)
-            let rows = try await connection.query(
-                """
-                SELECT count(*)::int, coalesce(extract(epoch FROM min(occurred_at) + make_interval(secs => \(window)) - now()), 0)::int
-                FROM sign_in_failures
-                WHERE email_key = lower(btrim(\(email))) AND occurred_at > now() - make_interval(secs => \(window))
-                """,
-                logger: logger
-            )
-            for try await (failures, secondsLeft) in rows.decode((Int, Int).self) where failures >= threshold {
-                return secondsLeft
-            }
-            try await connection.query("INSERT INTO sign_in_failures (email_key) VALUES (lower(btrim(\(email))))", logger: logger)
-            return nil
+        if let secondsLeft = try await counters.claimFailure(account: email, window: window, threshold: configuration.lockoutThreshold) {
+            throw RateLimited(scope: .account, retryAfter: secondsLeft)
         }
-        if let secondsLeft { throw RateLimited(scope: .account, retryAfter: secondsLeft) }
     }
 
     /// A successful sign-in: the account's count starts again.
     public func clearFailures(account email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
-        try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
+        try await counters.clearFailures(account: email)
     }
 
     /// Counts one attempt at `action` from `client` (an IPv6 client by its /64); throws once the
@@ -149,23 +127,12 @@ public struct BruteForceProtection: Sendable {
         case .dataExport: (3, 3600)
         }
         guard limit > 0 else { return }
-        let rows = try await client.query(
-            """
-            INSERT INTO rate_limit_counters (action, client, window_start, hits)
-            VALUES (\(action.rawValue), \(address), to_timestamp(floor(extract(epoch FROM now()) / \(window)) * \(window)), 1)
-            ON CONFLICT (action, client, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-            RETURNING hits, (extract(epoch FROM window_start) + \(window) - extract(epoch FROM now()))::int
-            """,
-            logger: logger
-        )
-        for try await (hits, secondsLeft) in rows.decode((Int, Int).self) where hits > limit {
-            throw RateLimited(scope: .address, retryAfter: secondsLeft)
-        }
+        let (hits, secondsLeft) = try await counters.count(action.rawValue, client: address, window: window)
+        if hits > limit { throw RateLimited(scope: .address, retryAfter: secondsLeft) }
     }
 
     /// Forgets counters and failures older than any window.
     public func deleteExpired() async throws {
-        try await client.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '2 days'", logger: logger)
-        try await client.query("DELETE FROM sign_in_failures WHERE occurred_at < now() - interval '1 day'", logger: logger)
+        try await counters.deleteExpired()
     }
 }

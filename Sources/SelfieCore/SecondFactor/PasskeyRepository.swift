@@ -140,7 +140,7 @@ struct PasskeyRepository: Sendable {
         let logger = self.logger
         do {
             return try await client.withTransaction(logger: logger) { connection -> String? in
-                guard let waysIn = try await WaysIn.lockAndRead(userID: userID, on: connection, logger: logger) else { return nil }
+                guard let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger) else { return nil }
                 let rows = try await connection.query("DELETE FROM passkeys WHERE id = \(id) AND user_id = \(userID) RETURNING name", logger: logger)
                 var removed: String?
                 for try await name in rows.decode(String.self) { removed = name }

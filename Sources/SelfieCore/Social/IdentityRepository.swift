@@ -127,7 +127,7 @@ public struct IdentityRepository: Sendable {
             return try await client.withTransaction(logger: logger) { connection in
                 // The user locked first: a concurrent unlink or passkey removal waits, and the
                 // ways in are then read afresh.
-                guard let waysIn = try await WaysIn.lockAndRead(userID: userID, on: connection, logger: logger) else {
+                guard let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger) else {
                     throw IdentityError.noSuchIdentity
                 }
                 let deleted = try await connection.query(

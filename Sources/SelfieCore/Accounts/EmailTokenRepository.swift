@@ -25,13 +25,45 @@ struct EmailTokenTarget: Sendable {
 }
 
 /// Single-use, expiring tokens for mailed links; only their SHA-256 is stored.
-struct EmailTokens: Sendable {
+struct EmailTokenRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    /// Stores a new token on `connection` (inside the transaction that queues its mail).
-    func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, on connection: PostgresConnection) async throws {
+    /// Stores a new token together with the message that carries it, in one transaction: both or
+    /// neither.
+    func create(
+        _ purpose: EmailTokenPurpose,
+        userID: Int64,
+        email: String,
+        token: String,
+        mailing message: MailNotice,
+        to recipient: MailRecipient,
+        through outbox: MailOutboxRepository
+    ) async throws {
+        let logger = self.logger
+        try await client.withTransaction(logger: logger) { connection in
+            try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
+            try await outbox.enqueue(message, to: recipient, on: connection)
+        }
+    }
+
+    /// Stores a new token that is not mailed (an admin hands the link over).
+    func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String) async throws {
+        let logger = self.logger
+        try await client.withConnection { connection in
+            try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
+        }
+    }
+
+    private static func insert(
+        _ purpose: EmailTokenPurpose,
+        userID: Int64,
+        email: String,
+        token: String,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
         try await connection.query(
             """
             INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)

@@ -1,0 +1,65 @@
+import Logging
+import PostgresNIO
+
+/// The counts behind lockout and rate limits, in PostgreSQL so every instance agrees: failed
+/// sign-ins per account (`sign_in_failures`) and attempts per action and client per window
+/// (`rate_limit_counters`).
+public struct ProtectionCounterRepository: Sendable {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    /// The request's logger while serving one (its id on every line), else the one given at start.
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    /// Counts a failure for the account under a per-account lock, unless it already has
+    /// `threshold` in the last `window` seconds: then the seconds until the oldest ages out. The
+    /// key is made by PostgreSQL's lower(btrim()), as the account lookup compares emails.
+    func claimFailure(account email: String, window: Int, threshold: Int) async throws -> Int? {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(lower(btrim(\(email)))))", logger: logger)
+            let rows = try await connection.query(
+                """
+                SELECT count(*)::int, coalesce(extract(epoch FROM min(occurred_at) + make_interval(secs => \(window)) - now()), 0)::int
+                FROM sign_in_failures
+                WHERE email_key = lower(btrim(\(email))) AND occurred_at > now() - make_interval(secs => \(window))
+                """,
+                logger: logger
+            )
+            for try await (failures, secondsLeft) in rows.decode((Int, Int).self) where failures >= threshold {
+                return secondsLeft
+            }
+            try await connection.query("INSERT INTO sign_in_failures (email_key) VALUES (lower(btrim(\(email))))", logger: logger)
+            return nil
+        }
+    }
+
+    func clearFailures(account email: String) async throws {
+        try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
+    }
+
+    /// One more hit for `action` from `address` in the current window of `window` seconds: the
+    /// hits so far and the seconds left in the window.
+    func count(_ action: String, client address: String, window: Int) async throws -> (hits: Int, secondsLeft: Int) {
+        let rows = try await client.query(
+            """
+            INSERT INTO rate_limit_counters (action, client, window_start, hits)
+            VALUES (\(action), \(address), to_timestamp(floor(extract(epoch FROM now()) / \(window)) * \(window)), 1)
+            ON CONFLICT (action, client, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+            RETURNING hits, (extract(epoch FROM window_start) + \(window) - extract(epoch FROM now()))::int
+            """,
+            logger: logger
+        )
+        for try await (hits, secondsLeft) in rows.decode((Int, Int).self) { return (hits, secondsLeft) }
+        return (0, window)
+    }
+
+    func deleteExpired() async throws {
+        try await client.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '2 days'", logger: logger)
+        try await client.query("DELETE FROM sign_in_failures WHERE occurred_at < now() - interval '1 day'", logger: logger)
+    }
+}
