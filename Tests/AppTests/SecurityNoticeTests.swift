@@ -22,6 +22,33 @@ struct SecurityNoticeTests {
             let codes = try await owner.submit("/account/two-factor/recovery-codes", from: "/account", [("code", authenticator.code(offset: 1))])
             #expect(codes.status == .ok)
             try await MailSink.waitForMessage(to: email, subject: "New recovery codes for your Selfie account")
+            let recoveryCode = try #require(codes.text.allCaptures(of: #"<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})</code></li>"#).first)
+            let off = try await owner.submit("/account/two-factor/disable", from: "/account", [("code", recoveryCode)])
+            #expect(off.location == "/account?notice=two-factor-off")
+            try await MailSink.waitForMessage(to: email, subject: "Two-step verification was turned off for your Selfie account")
+        }
+    }
+
+    @Test("a passkey removed, and an administrator's reset of two-step verification: each mailed to the owner")
+    func passkeyRemovedAndAdminReset() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("reset-notice")
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let passkey = TestPasskey()
+            #expect(try await passkey.add(in: owner).location == "/account?notice=passkey-added")
+            let passkeyID: Int64 = try await app.scalar("SELECT id FROM passkeys")
+            let removed = try await owner.submit("/account/passkeys/\(passkeyID)/remove", from: "/account", [])
+            #expect(removed.location == "/account?notice=passkey-removed")
+            let mail = try await MailSink.waitForMessage(to: email, subject: "A passkey was removed from your Selfie account")
+            #expect(mail.text.contains("Chrome on Linux"), "names the passkey")
+
+            _ = try await owner.enrolTOTP()
+            let userID = try await app.userID(email)
+            let admin = try await app.signedInAdmin()
+            _ = try await admin.submit("/admin/users/\(userID)/reset-two-factor", from: "/admin/users/\(userID)/reset-two-factor", [])
+            try await MailSink.waitForMessage(to: email, subject: "An administrator reset two-step verification on your Selfie account")
         }
     }
 
