@@ -495,7 +495,21 @@ try:
     authenticator = driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
         "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
         "isUserVerified": True, "automaticPresenceSimulation": True}})["authenticatorId"]
+    # "Confirm it's you": Grace's sign-in is made eleven minutes old (a browser left open); adding
+    # a passkey then asks for her password first and comes back.
+    subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-q", "-d", os.environ["E2E_DATABASE_NAME"], "-c",
+                    "UPDATE web_sessions SET confirmed_at = now() - interval '11 minutes', created_at = now() - interval '11 minutes'"],
+                   check=True, stdout=subprocess.DEVNULL)
     driver.get(base + "/account")
+    driver.execute_script("document.getElementById('passkeys').scrollIntoView()")
+    driver.find_element(By.ID, "add-passkey").click()
+    WebDriverWait(driver, 15).until(lambda d: "/account/confirm" in d.current_url)
+    check("Confirm it's you" in driver.page_source, "an old sign-in is asked to confirm it's you before adding a passkey")
+    check_page_hygiene("confirm it's you")
+    shot("24b-confirm-its-you")
+    fill({"current_password": "grace password 1"})
+    submit()
+    check(driver.current_url.startswith(base + "/account"), "the password brings her back to her account")
     driver.execute_script("document.getElementById('passkeys').scrollIntoView()")
     driver.find_element(By.ID, "add-passkey").click()
     WebDriverWait(driver, 15).until(lambda d: "Your passkey is ready" in d.page_source)

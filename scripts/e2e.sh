@@ -21,4 +21,6 @@ trap 'kill $server $fake $smtp 2>/dev/null || true' EXIT
 admin_email="admin+$RANDOM@example.com"
 admin_password=$(DATABASE_URL="$scratch_database_url" .build/debug/selfie admin create --email "$admin_email" --name "Ada Admin" --generate-password |
     sed -n 's/.*shown only now): //p')
+# The scratch database's name (no password: the check reaches it as the postgres user, to age a session).
+E2E_DATABASE_NAME="${scratch_database_url##*/}" \
 E2E_ADMIN_EMAIL="$admin_email" E2E_ADMIN_PASSWORD="$admin_password" E2E_SMTP_MESSAGES="$smtp_messages" python3 e2e/browser_check.py "$base" "$scratch_dir"
