@@ -196,4 +196,28 @@ struct AccountDeletionAndExportTests {
             #expect(try await app.browser().get("/account/export").status == .seeOther, "signed out: to the sign-in page")
         }
     }
+
+    @Test("'Download my data': one at a time per account, and three an hour")
+    func exportLimits() async throws {
+        try await withTestApp(configure: { $0.protection = ProtectionConfiguration() }) { app in
+            let email = uniqueEmail("exports")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            let userID = try await app.userID(email)
+            // An export of this account under way elsewhere (another tab, another instance).
+            try await app.db { try await $0.query("INSERT INTO data_exports_running (user_id) VALUES (\(userID))") }
+            let busy = try await browser.get("/account/export")
+            #expect(busy.status == .conflict && busy.text.contains("already being downloaded"))
+            try await app.db { try await $0.query("DELETE FROM data_exports_running") }
+            for _ in 1...3 {
+                let export = try await browser.get("/account/export")
+                #expect(export.status == .ok)
+                _ = try await ReadArchive.read(export.body)
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM data_exports_running") == 0, "each finished export freed its slot")
+            let fourth = try await browser.get("/account/export")
+            #expect(fourth.status == .tooManyRequests)
+            #expect(try await app.scalar("SELECT count(*)::int FROM data_exports_running") == 0, "a refused export holds no slot")
+        }
+    }
 }

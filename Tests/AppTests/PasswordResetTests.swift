@@ -279,4 +279,40 @@ struct PasswordResetTests {
             #expect(current == email)
         }
     }
+
+    @Test("a reset link works only while its address is still the account's (the twin of killing links on an address change)")
+    func resetFollowsTheAddress() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("moved")
+            try await app.browser().signUp(email: email)
+            let owner = app.browser()
+            try await owner.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            // The address changes without the change's own clean-up (which kills the link as well):
+            // the link must still not work for an account that no longer has that address.
+            let userID = try await app.userID(email)
+            try await app.db { try await $0.query("UPDATE users SET email = \(uniqueEmail("elsewhere")) WHERE id = \(userID)") }
+            let used = try await owner.submit(
+                "/password/reset", from: "/password/forgot",
+                [("token", try mail.token(in: "/password/reset")), ("new_password", "taken over 1"), ("new_password_confirmation", "taken over 1")]
+            )
+            #expect(used.status == .gone)
+            let unchanged: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'password.reset'")
+            #expect(unchanged == 0)
+        }
+    }
+
+    @Test("a password reset forgets remembered browsers and ends parked sign-ins")
+    func resetForgetsBrowsers() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("remembered")
+            try await app.browser().signUp(email: email)
+            let userID = try await app.userID(email)
+            try await app.db { client in
+                try await client.query("INSERT INTO remembered_browsers (token_hash, user_id, expires_at) VALUES (\(ByteBuffer(bytes: [UInt8](repeating: 7, count: 32))), \(userID), now() + interval '1 day')")
+            }
+            try await Self.reset(email, to: "a fresh password 1", app: app)
+            #expect(try await app.scalar("SELECT count(*)::int FROM remembered_browsers") == 0)
+        }
+    }
 }

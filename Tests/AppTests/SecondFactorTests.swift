@@ -155,7 +155,7 @@ struct SecondFactorTests {
             let owner = app.browser()
             try await owner.signUp(email: email)
             try await app.confirmAddress(of: email)
-            let (authenticator, _) = try await owner.enrolTOTP()
+            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
 
             let laptop = app.browser()
             try await laptop.signIn(email: email)
@@ -174,6 +174,12 @@ struct SecondFactorTests {
             #expect(try await owner.submit("/account/two-factor/forget-browsers", from: "/account", []).status == .seeOther)
             _ = try await laptop.submit("/signout", from: "/gallery", [])
             #expect(try await laptop.signIn(email: email).location == "/signin/code", "forgotten: the code again")
+
+            // "Sign out everywhere else" forgets remembered browsers too, so does a password reset.
+            _ = try await laptop.submitCode(recoveryCodes[0], remember: true)
+            #expect(try await app.scalar("SELECT count(*)::int FROM remembered_browsers") == 1)
+            #expect(try await owner.submit("/account/sessions/end-others", from: "/account", []).status == .seeOther)
+            #expect(try await app.scalar("SELECT count(*)::int FROM remembered_browsers") == 0, "sign out everywhere else")
         }
     }
 
