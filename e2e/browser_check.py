@@ -507,9 +507,10 @@ try:
     check("Confirm it's you" in driver.page_source, "an old sign-in is asked to confirm it's you before adding a passkey")
     check_page_hygiene("confirm it's you")
     shot("24b-confirm-its-you")
-    fill({"current_password": "grace password 1"})
+    # Two-step verification is on: the password comes with a code (here her third recovery code).
+    fill({"current_password": "grace password 1", "code": codes[2]})
     submit()
-    check(driver.current_url.startswith(base + "/account"), "the password brings her back to her account")
+    check(driver.current_url.startswith(base + "/account"), "the password and a code bring her back to her account")
     driver.execute_script("document.getElementById('passkeys').scrollIntoView()")
     driver.find_element(By.ID, "add-passkey").click()
     WebDriverWait(driver, 15).until(lambda d: "Your passkey is ready" in d.page_source)

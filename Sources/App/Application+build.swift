@@ -139,7 +139,7 @@ func buildRouter(
     let forms = web.group().add(middleware: CSRFMiddleware())
     let signedIn = forms.group(context: SignedInContext.self)
     // Sensitive changes that ask for no password of their own: only with a recent proof.
-    let sensitive = signedIn.group().add(middleware: RecentConfirmationMiddleware())
+    let sensitive = signedIn.group().add(middleware: RecentConfirmationMiddleware<SignedInContext>())
     // Every way in ends in the same cookies; no controller holds another.
     let webSignIn = WebSignIn(signIn: core.signIn, cookies: cookies)
     let accountPage = AccountPageRenderer(

@@ -70,7 +70,6 @@ public struct CoreServices: Sendable {
             emails: emails,
             knownSignIns: KnownSignInRepository(client: postgres, logger: logger)
         )
-        stepUp = StepUp(users: users, sessions: sessions, passwordCheck: accounts.passwordCheck)
         signInFlows = SignInFlowRepository(client: postgres, logger: logger)
         let identities = IdentityRepository(client: postgres, logger: logger)
         social = SocialSignInService(
@@ -134,6 +133,7 @@ public struct CoreServices: Sendable {
             publicURL: config.publicURL,
             relyingPartyName: "Selfie"
         )
+        stepUp = StepUp(users: users, sessions: sessions, passwordCheck: accounts.passwordCheck, secondFactor: secondFactor)
         signIn = SignInService(accounts: accounts, secondFactor: secondFactor, passkeys: passkeys, social: social, emails: emails)
         admin = AdminService(
             admin: adminRows,

@@ -95,5 +95,62 @@ struct StepUpTests {
             #expect(try await owner.get("/account/two-factor").status == .ok)
         }
     }
-}
 
+    @Test("with two-step verification on, confirming takes a code as well as the password (else the password alone would let a thief add a passkey and skip the code for good)")
+    func confirmWithACode() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("two-step")
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let (_, recoveryCodes) = try await owner.enrolTOTP()
+            try await app.ageSignIns(of: email, minutes: 11)
+            let page = try await owner.get("/account/confirm?next=%2Faccount")
+            #expect(page.text.contains(#"name="code""#))
+            let passwordOnly = try await owner.submit("/account/confirm", from: "/account/confirm", [("current_password", "correct horse battery"), ("next", "/account")])
+            #expect(passwordOnly.status == .unprocessableContent)
+            #expect(try await TestPasskey().add(in: owner).location?.hasPrefix("/account/confirm") == true, "still not confirmed")
+            let withCode = try await owner.submit(
+                "/account/confirm", from: "/account/confirm",
+                [("current_password", "correct horse battery"), ("code", recoveryCodes[0]), ("next", "/account")]
+            )
+            #expect(withCode.location == "/account")
+            #expect(try await TestPasskey().add(in: owner).location == "/account?notice=passkey-added")
+        }
+    }
+
+    @Test("an administrator's changes need a recent proof too; reading the admin pages does not")
+    func adminChanges() async throws {
+        try await withTestApp { app in
+            let adminEmail = uniqueEmail("admin")
+            let admin = try await app.signedInAdmin(email: adminEmail)
+            let email = uniqueEmail("member")
+            try await app.browser().signUp(email: email)
+            let userID = try await app.userID(email)
+            try await app.ageSignIns(of: adminEmail, minutes: 11)
+            #expect(try await admin.get("/admin/users/\(userID)").status == .ok)
+            let disable = try await admin.get("/admin/users/\(userID)/disable")
+            #expect(disable.location == "/account/confirm?next=%2Fadmin%2Fusers%2F\(userID)%2Fdisable")
+            #expect(try await admin.get("/admin/api-keys").location?.hasPrefix("/account/confirm") == true)
+            let confirmed = try await admin.submit(
+                "/account/confirm", from: "/account/confirm", [("current_password", "admin password 1"), ("next", "/admin/users/\(userID)/disable")]
+            )
+            #expect(confirmed.location == "/admin/users/\(userID)/disable")
+            #expect(try await admin.get("/admin/users/\(userID)/disable").status == .ok)
+        }
+    }
+
+    @Test("the API's copy of the data needs a token from the last ten minutes")
+    func apiExport() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("api-export")
+            _ = try await app.api.signUp(email: email)
+            let token = try #require(try await app.api.signIn(email: email).json()["api_authtoken"] as? String)
+            #expect(try await app.api.send(.get, "/api/export", authorization: "Token token=\(token)").status == .ok)
+            try await app.db { try await $0.query("UPDATE api_tokens SET created_at = now() - interval '11 minutes'") }
+            let stale = try await app.api.send(.get, "/api/export", authorization: "Token token=\(token)")
+            #expect(stale.status == .forbidden)
+            #expect(try stale.apiError().message.contains("confirm it's you"))
+        }
+    }
+}

@@ -20,12 +20,15 @@ struct AdminPagesController {
         admin.get(AdminPath.Pattern.dashboard, use: dashboard)
         admin.get(AdminPath.Pattern.users, use: users)
         admin.get(AdminPath.Pattern.user, use: user)
-        admin.get(AdminPath.Pattern.userAction, use: confirmUserAction)
-        admin.post(AdminPath.Pattern.userAction, use: performUserAction)
-        admin.get(AdminPath.Pattern.apiKeys, use: apiKeys)
-        admin.post(AdminPath.Pattern.apiKeys, use: createAPIKey)
-        admin.get(AdminPath.Pattern.revokeAPIKey, use: confirmRevokeAPIKey)
-        admin.post(AdminPath.Pattern.revokeAPIKey, use: revokeAPIKey)
+        // Changes (and the pages that lead to them) need a recent proof, as a person's own
+        // sensitive changes do: a stolen admin cookie alone changes nothing.
+        let changes = admin.group().add(middleware: RecentConfirmationMiddleware<AdminContext>())
+        changes.get(AdminPath.Pattern.userAction, use: confirmUserAction)
+        changes.post(AdminPath.Pattern.userAction, use: performUserAction)
+        changes.get(AdminPath.Pattern.apiKeys, use: apiKeys)
+        changes.post(AdminPath.Pattern.apiKeys, use: createAPIKey)
+        changes.get(AdminPath.Pattern.revokeAPIKey, use: confirmRevokeAPIKey)
+        changes.post(AdminPath.Pattern.revokeAPIKey, use: revokeAPIKey)
         admin.get(AdminPath.Pattern.audit, use: auditLog)
         admin.get(AdminPath.Pattern.mail, use: mail)
     }

@@ -41,6 +41,8 @@ enum ErrorCopy {
             return AppError(.insufficientStorage, "Photo storage is full right now. Please try again later.")
         case let error where DatabaseAvailability.isUnavailable(error):
             return AppError(.serviceUnavailable, genericMessage(for: .serviceUnavailable))
+        case let error as RowRefused where error.isRejectedValue:
+            return AppError(.badRequest, genericMessage(for: .badRequest))
         case let error as PSQLError where error.isRejectedValue:
             // A value our validation let through but the database refused: the input's fault.
             return AppError(.badRequest, genericMessage(for: .badRequest))

@@ -21,6 +21,8 @@ struct StepUpPagesController {
     struct ConfirmPage: Sendable {
         let next: String
         let hasPassword: Bool
+        /// Two-step verification is on: the password comes with a code.
+        let needsCode: Bool
         let hasPasskeys: Bool
         /// The account's linked providers that can sign in here again.
         let providers: [ProviderButton]
@@ -29,10 +31,12 @@ struct StepUpPagesController {
 
     struct ConfirmForm: Decodable {
         var currentPassword: String?
+        var code: String?
         var next: String?
 
         enum CodingKeys: String, CodingKey {
             case currentPassword = "current_password"
+            case code
             case next
         }
     }
@@ -46,10 +50,13 @@ struct StepUpPagesController {
         let form = try await URLEncodedFormDecoder().decode(ConfirmForm.self, from: request, context: context)
         let next = SafeRedirect.localPath(form.next, default: WebPath.account)
         do {
-            try await stepUp.confirm(context.session, password: form.currentPassword ?? "", origin: context.origin(request))
+            try await stepUp.confirm(context.session, password: form.currentPassword ?? "", code: form.code, origin: context.origin(request))
         } catch let problems as InvalidFields {
             let message = ErrorCopy.messages(for: problems)["currentPassword"] ?? ErrorCopy.sentence(for: problems)
             return try await render(next: next, context: context, error: message, status: .unprocessableContent)
+                .response(from: request, context: context)
+        } catch let error as SecondFactorError where error == .incorrectCode {
+            return try await render(next: next, context: context, error: ErrorCopy.secondFactorError(error).message, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
         return .seeOther(next)
@@ -60,6 +67,7 @@ struct StepUpPagesController {
         let page = ConfirmPage(
             next: next,
             hasPassword: try await accounts.hasPassword(context.user),
+            needsCode: try await stepUp.needsCode(context.user),
             hasPasskeys: !(try await passkeys.list(of: context.user)).isEmpty,
             providers: social.providers.oidcConfigurations.filter { linked.contains($0.name) }.map(ProviderButton.init),
             error: error

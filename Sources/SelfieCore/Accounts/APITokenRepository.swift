@@ -79,6 +79,7 @@ public struct APITokenRepository: Sendable {
         )
     }
 
+    @discardableResult
     public func deleteExpired() async throws -> Int {
         // Kept a day past expiry or revocation, so "last used" stays visible for a while.
         let rows = try await client.query(

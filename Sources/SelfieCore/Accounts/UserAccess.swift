@@ -39,7 +39,7 @@ enum UserAccess {
         /// Locks the user's row (a statement of its own), so concurrent changes to the ways in wait
     /// for each other, then reads them afresh. Nil when there is no such user.
     static func lockWaysIn(userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> WaysIn? {
-        try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).collect()
+        _ = try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR NO KEY UPDATE", logger: logger).collect()
         return try await waysIn(userID: userID, on: connection, logger: logger)
     }
 

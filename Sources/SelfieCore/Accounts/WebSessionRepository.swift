@@ -111,6 +111,7 @@ public struct WebSessionRepository: Sendable {
 
     /// Ends every session of a user but `keeping` (nil: all), and forgets the browsers that skip
     /// the second factor ("sign out everywhere" must not leave a way back). Returns how many ended.
+    @discardableResult
     public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
         let rows = try await client.query(
             """
@@ -122,6 +123,7 @@ public struct WebSessionRepository: Sendable {
         return try await rows.collect().count
     }
 
+    @discardableResult
     public func deleteExpired() async throws -> Int {
         let rows = try await client.query("DELETE FROM web_sessions WHERE expires_at <= now() RETURNING id", logger: logger)
         return try await rows.collect().count

@@ -74,13 +74,13 @@ public struct DataExport: Sendable {
     /// `AccountError.exportInProgress` while another export of the account runs, `RateLimited`
     /// after three in an hour.
     public func archive(of user: User, origin: RequestOrigin) async throws -> BlobBody {
-        guard try await slots.claim(userID: user.id) else { throw AccountError.exportInProgress }
+        guard let claim = try await slots.claim(userID: user.id) else { throw AccountError.exportInProgress }
         let slots = self.slots
         do {
             try await protection.consume(.dataExport, client: "user:\(user.id)")
-            return try await archive(of: user, origin: origin) { await slots.release(userID: user.id) }
+            return try await archive(of: user, origin: origin) { await slots.release(userID: user.id, claim: claim) }
         } catch {
-            await slots.release(userID: user.id)
+            await slots.release(userID: user.id, claim: claim)
             throw error
         }
     }

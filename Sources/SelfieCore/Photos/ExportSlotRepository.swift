@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -12,26 +13,29 @@ public struct ExportSlotRepository: Sendable {
         self.scopedLogger = ScopedLogger(logger)
     }
 
-    /// Marks an export of the account as running; false while another one is (a row older than
-    /// an hour is a crashed export's and is taken over).
-    func claim(userID: Int64) async throws -> Bool {
-        try await client.query(
+    /// Marks an export of the account as running and returns its claim; nil while another one is
+    /// (a claim older than an hour is a crashed export's and is taken over).
+    func claim(userID: Int64) async throws -> Date? {
+        let rows = try await client.query(
             """
             INSERT INTO data_exports_running (user_id) VALUES (\(userID))
             ON CONFLICT (user_id) DO UPDATE SET started_at = now()
             WHERE data_exports_running.started_at < now() - interval '1 hour'
-            RETURNING user_id
+            RETURNING started_at
             """,
             logger: logger
-        ).collect().count == 1
+        )
+        for try await startedAt in rows.decode(Date.self) { return startedAt }
+        return nil
     }
 
-    /// The export ended (written, failed or cut off); runs even in a cancelled task.
-    func release(userID: Int64) async {
+    /// The export of `claim` ended (written, failed or cut off): its slot goes, not one another
+    /// export took over. Runs even in a cancelled task.
+    func release(userID: Int64, claim: Date) async {
         let (client, logger) = (self.client, self.logger)
         do {
             try await evenIfCancelled {
-                try await client.query("DELETE FROM data_exports_running WHERE user_id = \(userID)", logger: logger)
+                _ = try await client.query("DELETE FROM data_exports_running WHERE user_id = \(userID) AND started_at = \(claim)", logger: logger)
             }
         } catch {
             logger.warning("an export's slot is left for an hour", metadata: ["error": "\(String(reflecting: error))"])

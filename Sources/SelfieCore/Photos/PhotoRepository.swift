@@ -44,7 +44,7 @@ public struct PhotoRepository: Sendable {
         do {
             return try await insertRows(photo)
         } catch let error as PSQLError where error.code == .server {
-            throw RowRefused(reason: String(reflecting: error))
+            throw RowRefused(isRejectedValue: error.isRejectedValue, reason: String(reflecting: error))
         }
     }
 

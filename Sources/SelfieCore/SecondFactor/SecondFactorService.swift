@@ -118,7 +118,7 @@ public struct SecondFactorService: Sendable {
     }
 
     /// A signed-in person proving they still hold the factor; counts toward lockout when wrong.
-    private func requireCode(_ code: String, of user: User, origin: RequestOrigin) async throws {
+    func requireCode(_ code: String, of user: User, origin: RequestOrigin) async throws {
         try await protection.claimAttempt(account: user.lockoutKey)
         guard try await accepts(code, of: user, origin: origin) else {
             await audit.record(.twoFactorFailed, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)

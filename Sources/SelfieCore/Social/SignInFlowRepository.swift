@@ -66,6 +66,7 @@ public struct SignInFlowRepository: Sendable {
         return try await rows.collect().count == 1
     }
 
+    @discardableResult
     public func deleteExpired() async throws -> Int {
         let flows = try await client.query("DELETE FROM oauth_flows WHERE expires_at < now() RETURNING 1", logger: logger)
         let nonces = try await client.query("DELETE FROM used_id_token_nonces WHERE expires_at < now() RETURNING 1", logger: logger)

@@ -144,6 +144,8 @@ public struct SocialSignInService: Sendable {
             return (try await signedIn(owner, with: identity, origin: origin), false)
         }
         if identity.emailVerified, let email = identity.email, let owner = try await users.verifiedEmailOwner(email) {
+            // Registering must not attach the identity to someone's account as a side effect.
+            guard mode != .signUpOnly else { throw SocialAccountError.alreadyRegistered(providerName: name) }
             try await link(identity, to: owner.user, origin: origin)
             return (try await signedIn(owner, with: identity, origin: origin), false)
         }
