@@ -74,6 +74,16 @@ int cvips_int_field(VipsImage *image, const char *name, int fallback) {
     return value;
 }
 
+int cvips_string_field(VipsImage *image, const char *name, char *out, size_t capacity) {
+    const char *value = NULL;
+    if (capacity == 0 || vips_image_get_typeof(image, name) == 0 || vips_image_get_string(image, name, &value) != 0 || !value) {
+        vips_error_clear();
+        return 0;
+    }
+    g_strlcpy(out, value, capacity);
+    return 1;
+}
+
 int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height,
                            CVipsFailOn fail_on, const char *export_profile, VipsImage **out) {
     // 8.14's thumbnail_buffer does not pass its own fail_on to the loader: loader options go in option_string.

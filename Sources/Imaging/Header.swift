@@ -34,7 +34,11 @@ struct Header {
             format: format,
             width: quarterTurn ? storedHeight : storedWidth,
             height: quarterTurn ? storedWidth : storedHeight,
-            frameCount: max(1, header.intField("n-pages", default: 1))
+            frameCount: max(1, header.intField("n-pages", default: 1)),
+            takenAt: CaptureTime.parse(
+                dateTimeOriginal: header.stringField("exif-ifd2-DateTimeOriginal"),
+                offset: header.stringField("exif-ifd2-OffsetTimeOriginal")
+            )
         )
         hasICCProfile = header.hasField("icc-profile-data")
         isCMYK = header.isCMYK

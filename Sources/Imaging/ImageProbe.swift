@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// The upload formats accepted.
@@ -14,12 +15,16 @@ public struct ImageProbe: Sendable, Hashable {
     public var height: Int
     /// Frames of an animation or pages of a HEIF collection; 1 for a still image.
     public var frameCount: Int
+    /// When the photo was taken (EXIF `DateTimeOriginal`, in its `OffsetTimeOriginal` when the camera
+    /// wrote one, else read as UTC), read before the metadata is stripped; nil when it has none.
+    public var takenAt: Date?
 
-    public init(format: SourceFormat, width: Int, height: Int, frameCount: Int) {
+    public init(format: SourceFormat, width: Int, height: Int, frameCount: Int, takenAt: Date? = nil) {
         self.format = format
         self.width = width
         self.height = height
         self.frameCount = frameCount
+        self.takenAt = takenAt
     }
 }
 

@@ -32,6 +32,13 @@ final class VipsImageRef {
         Int(cvips_int_field(pointer, name, Int32(clamping: fallback)))
     }
 
+    /// A string metadata field (at most 255 bytes), or nil when the image does not have it.
+    func stringField(_ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard cvips_string_field(pointer, name, &buffer, buffer.count) != 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     func copiedToMemory() -> VipsImageRef? {
         cvips_copy_memory(pointer).map(VipsImageRef.init(taking:))
     }

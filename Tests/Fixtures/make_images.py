@@ -227,6 +227,18 @@ def landscape_small():
     photo(600, 400, 6).save(path("medium.jpg"), quality=90)
 
 
+def capture_times():
+    # Taken in 2019 at 10:00 in UTC+2 (08:00 UTC), with its offset; and a HEIC taken in 2021 at
+    # 23:30 in UTC-5 (04:30 UTC the next day).
+    photo(300, 200, 7).save(path("taken-2019.jpg"), quality=90)
+    exiftool("-DateTimeOriginal=2019:05:01 10:00:00", "-OffsetTimeOriginal=+02:00", path("taken-2019.jpg"))
+    photo(300, 200, 8).save(path("heic-2021-source.jpg"), quality=92)
+    exiftool("-DateTimeOriginal=2021:12:31 23:30:00", "-OffsetTimeOriginal=-05:00", path("heic-2021-source.jpg"))
+    subprocess.run(["heif-enc", "-q", "80", "-o", path("taken-2021.heic"), path("heic-2021-source.jpg")],
+                   check=True, stdout=subprocess.DEVNULL)
+    os.remove(path("heic-2021-source.jpg"))
+
+
 camera_jpeg()
 heic()
 alpha_png()
@@ -238,3 +250,4 @@ webp_inputs()
 large_jpeg()
 broken_files()
 landscape_small()
+capture_times()

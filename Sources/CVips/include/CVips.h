@@ -44,6 +44,9 @@ int cvips_is_cmyk(const VipsImage *image);
 int cvips_has_field(VipsImage *image, const char *name);
 /// An int metadata field, or `fallback` when the image does not have it.
 int cvips_int_field(VipsImage *image, const char *name, int fallback);
+/// A string metadata field (EXIF fields read as "value (value, type, n components, n bytes)"), copied
+/// into `out` (NUL-terminated, cut at `capacity`); 1 when the image has it, else 0.
+int cvips_string_field(VipsImage *image, const char *name, char *out, size_t capacity);
 
 /// Shrink-on-load thumbnail fitting width × height, never upscaled, turned upright by EXIF orientation,
 /// first page/frame only. With `export_profile` (e.g. "srgb") an embedded ICC profile is converted to it.
