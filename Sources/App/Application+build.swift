@@ -171,7 +171,6 @@ func buildRouter(
     StepUpPagesController(
         stepUp: core.stepUp,
         accounts: core.accounts,
-        passkeys: core.passkeys,
         social: core.social,
         pages: pages,
         protection: core.protection

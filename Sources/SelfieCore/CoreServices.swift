@@ -67,8 +67,7 @@ public struct CoreServices: Sendable {
             protection: protection,
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime,
-            emails: emails,
-            knownSignIns: KnownSignInRepository(client: postgres, logger: logger)
+            emails: emails
         )
         signInFlows = SignInFlowRepository(client: postgres, logger: logger)
         let identities = IdentityRepository(client: postgres, logger: logger)
@@ -113,7 +112,6 @@ public struct CoreServices: Sendable {
             identities: identities,
             audit: audit,
             protection: protection,
-            slots: ExportSlotRepository(client: postgres, logger: logger),
             logger: logger
         )
         secondFactor = SecondFactorService(

@@ -65,7 +65,7 @@ struct MailTemplates: MailComposer {
             newEmail: notice.params["newEmail"],
             providerName: notice.params["providerName"],
             change: Self.sentence(of: notice),
-            device: notice.params["device"],
+            device: notice.params["userAgent"].map(UserAgentSummary.describe),
             network: notice.params["network"],
             forgotLink: publicURL + WebPath.forgotPassword,
             signInLink: publicURL + WebPath.signIn,

@@ -85,9 +85,11 @@ struct AccountPageRenderer: Sendable {
             )
         }
         let linked = try await social.identities(of: context.user)
-        let hasPassword = try await accounts.hasPassword(context.user)
         let hasLogin = context.user.email != nil || context.user.username != nil
         let waysIn = try await accounts.waysIn(of: context.user)
+        // A password is only ever set together with something to type next to it (the username
+        // chosen with a first password), so the way in and the stored hash go together.
+        let hasPassword = waysIn.password
         let providers = social.providers
         let twoFactor = try await secondFactor.status(of: context.user)
         let passkeyRows = try await passkeys.list(of: context.user).map { passkey in

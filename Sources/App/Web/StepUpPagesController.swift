@@ -7,7 +7,6 @@ import SelfieCore
 struct StepUpPagesController {
     let stepUp: StepUp
     let accounts: AccountService
-    let passkeys: PasskeyService
     let social: SocialSignInService
     let pages: PageRenderer
     let protection: BruteForceProtection
@@ -63,12 +62,13 @@ struct StepUpPagesController {
     }
 
     private func render(next: String, context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
-        let linked = Set(try await social.identities(of: context.user).map(\.provider))
+        let waysIn = try await accounts.waysIn(of: context.user)
+        let linked = waysIn.identities == 0 ? [] : Set(try await social.identities(of: context.user).map(\.provider))
         let page = ConfirmPage(
             next: next,
-            hasPassword: try await accounts.hasPassword(context.user),
+            hasPassword: waysIn.password,
             needsCode: try await stepUp.needsCode(context.user),
-            hasPasskeys: !(try await passkeys.list(of: context.user)).isEmpty,
+            hasPasskeys: waysIn.passkeys > 0,
             providers: social.providers.oidcConfigurations.filter { linked.contains($0.name) }.map(ProviderButton.init),
             error: error
         )

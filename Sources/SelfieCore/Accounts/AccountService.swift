@@ -14,7 +14,6 @@ public struct AccountService: Sendable {
     let sessionLifetime: Duration
     let tokenLifetime: Duration
     let emails: AccountEmails
-    let knownSignIns: KnownSignInRepository
     var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
     init(
@@ -26,11 +25,9 @@ public struct AccountService: Sendable {
         protection: BruteForceProtection,
         sessionLifetime: Duration,
         tokenLifetime: Duration,
-        emails: AccountEmails,
-        knownSignIns: KnownSignInRepository
+        emails: AccountEmails
     ) {
         self.emails = emails
-        self.knownSignIns = knownSignIns
         self.protection = protection
         self.users = users
         self.sessions = sessions
@@ -321,12 +318,12 @@ public struct AccountService: Sendable {
     /// Mails the owner when the account signs in from a kind of browser or app and a network
     /// (an IPv4 /24, an IPv6 /48) it has not used before. A failure is logged: the sign-in is done.
     private func noteSignIn(of user: User, userAgent: String, ipAddress: String) async {
-        let device = UserAgentSummary.describe(userAgent)
+        let family = UserAgentFamily(userAgent)
         let network = Self.network(of: ipAddress)
         do {
-            let fingerprint = Array(SHA256.hash(data: Data("\(device)\n\(network)".utf8)))
-            if try await knownSignIns.recordIsNew(userID: user.id, fingerprint: fingerprint) {
-                await emails.notify(user, .newSignIn(device: device, network: network))
+            let fingerprint = Array(SHA256.hash(data: Data("\(family.browser ?? "")\n\(family.system ?? "")\n\(network)".utf8)))
+            if try await users.recordSignInFrom(userID: user.id, fingerprint: fingerprint) {
+                await emails.notify(user, .newSignIn(userAgent: String(userAgent.prefix(256)), network: network))
             }
         } catch {
             emails.logger.error("could not record a sign-in's browser", metadata: ["error": "\(String(reflecting: error))"])

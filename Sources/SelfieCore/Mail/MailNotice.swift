@@ -24,7 +24,7 @@ public struct MailNotice: Sendable, Equatable {
         /// A way in or a factor of the account changed (`change`: a `SecurityChange`; passkeys and
         /// providers also name themselves in `name`).
         case securityChange = "security_change"
-        /// A sign-in from a browser or app the account has not used before (`device`, `network`).
+        /// A sign-in from a browser or app the account has not used before (`userAgent`, `network`).
         case newSignIn = "new_sign_in"
     }
 
@@ -62,8 +62,8 @@ public struct MailNotice: Sendable, Equatable {
     public static func securityChange(_ change: SecurityChange, name: String? = nil) -> MailNotice {
         MailNotice(.securityChange, ["change": change.rawValue].merging(name.map { ["name": $0] } ?? [:]) { $1 })
     }
-    public static func newSignIn(device: String, network: String) -> MailNotice {
-        MailNotice(.newSignIn, ["device": device, "network": network])
+    public static func newSignIn(userAgent: String, network: String) -> MailNotice {
+        MailNotice(.newSignIn, ["userAgent": userAgent, "network": network])
     }
 }
 

@@ -54,10 +54,11 @@ extension MailConfiguration {
     func makeTransport(publicURLIsHTTPS: Bool, logger: Logger) throws -> any MailTransport {
         switch transport {
         case .log:
-            if publicURLIsHTTPS {
+            let notSending = isNotSending(publicURLIsHTTPS: publicURLIsHTTPS)
+            if notSending {
                 logger.warning("mail is not being sent: MAIL_TRANSPORT=log writes only recipients and subjects; set MAIL_TRANSPORT=smtp and SMTP_URL")
             }
-            return LogTransport(logger: logger, withholdsLinks: publicURLIsHTTPS)
+            return LogTransport(logger: logger, withholdsLinks: notSending)
         case .smtp(let smtp):
             return try SMTPTransport(configuration: smtp, logger: logger)
         }

@@ -14,7 +14,6 @@ public struct DataExport: Sendable {
     let identities: IdentityRepository
     let audit: AuditRepository
     let protection: BruteForceProtection
-    let slots: ExportSlotRepository
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
@@ -24,7 +23,6 @@ public struct DataExport: Sendable {
         identities: IdentityRepository,
         audit: AuditRepository,
         protection: BruteForceProtection,
-        slots: ExportSlotRepository,
         logger: Logger
     ) {
         self.photos = photos
@@ -32,7 +30,6 @@ public struct DataExport: Sendable {
         self.identities = identities
         self.audit = audit
         self.protection = protection
-        self.slots = slots
         self.scopedLogger = ScopedLogger(logger)
     }
 
@@ -74,13 +71,13 @@ public struct DataExport: Sendable {
     /// `AccountError.exportInProgress` while another export of the account runs, `RateLimited`
     /// after three in an hour.
     public func archive(of user: User, origin: RequestOrigin) async throws -> BlobBody {
-        guard let claim = try await slots.claim(userID: user.id) else { throw AccountError.exportInProgress }
-        let slots = self.slots
+        guard let claim = try await photos.claimExportSlot(userID: user.id) else { throw AccountError.exportInProgress }
+        let photos = self.photos
         do {
             try await protection.consume(.dataExport, client: "user:\(user.id)")
-            return try await archive(of: user, origin: origin) { await slots.release(userID: user.id, claim: claim) }
+            return try await archive(of: user, origin: origin) { await photos.releaseExportSlot(userID: user.id, claim: claim) }
         } catch {
-            await slots.release(userID: user.id, claim: claim)
+            await photos.releaseExportSlot(userID: user.id, claim: claim)
             throw error
         }
     }
