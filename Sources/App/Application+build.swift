@@ -187,7 +187,13 @@ func buildRouter(
         .addRoutes(forms: forms, signedIn: signedIn, sensitive: sensitive)
     MailLinkPagesController(emails: core.emails, signIn: core.signIn, pages: pages, cookies: cookies, protection: core.protection)
         .addRoutes(forms: forms, signedIn: signedIn)
-    PhotoPagesController(photos: core.photos, pages: pages, protection: core.protection).addRoutes(to: signedIn)
+    let photoPages = PhotoPagesController(photos: core.photos, albums: core.albums, pages: pages, protection: core.protection)
+    photoPages.addRoutes(to: signedIn)
+    AlbumPagesController(albums: core.albums, photos: core.photos, sharing: core.sharing, photoPages: photoPages, pages: pages)
+        .addRoutes(to: signedIn)
+    ShareLinkPagesController(sharing: core.sharing, pages: pages).addRoutes(to: signedIn)
+    SharedPagesController(sharing: core.sharing, pages: pages, cookies: cookies, publicURL: config.publicURL.absoluteString)
+        .addRoutes(to: forms)
     AdminPagesController(
         service: core.admin,
         accounts: core.accounts,

@@ -33,6 +33,8 @@ public struct CoreServices: Sendable {
     public let stepUp: StepUp
     /// Every way in (password, provider, passkey, the register/login API, a reset).
     public let signIn: SignInService
+    public let albums: AlbumService
+    public let sharing: ShareLinkService
 
     /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
     ///   web's route; `PUBLIC_URL` is put in front).
@@ -96,6 +98,17 @@ public struct CoreServices: Sendable {
             audit: audit,
             renditions: renditions,
             logger: logger
+        )
+        albums = AlbumService(albums: AlbumRepository(client: postgres, logger: logger), photos: photoRows)
+        sharing = ShareLinkService(
+            links: ShareLinkRepository(client: postgres, logger: logger),
+            photos: photoRows,
+            blobs: blobs,
+            hasher: hasher,
+            audit: audit,
+            protection: protection,
+            publicURL: config.publicURL,
+            secretKey: config.secretKey
         )
         sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
         backfill = RenditionBackfill(

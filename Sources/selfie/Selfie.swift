@@ -175,7 +175,7 @@ struct Photos: AsyncParsableCommand {
 
     struct Reprocess: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make the renditions (thumbnails, display copy) of photos from their originals."
+            abstract: "Make the renditions (thumbnails, display copy) of photos from their originals, and read when they were taken."
         )
 
         enum Which: EnumerableFlag {
@@ -184,7 +184,7 @@ struct Photos: AsyncParsableCommand {
 
             static func help(for value: Which) -> ArgumentHelp? {
                 switch value {
-                case .missing: "only photos without renditions (stored before renditions existed)"
+                case .missing: "only photos without renditions or capture time (stored before Selfie made or read them)"
                 case .all: "every photo (after the image pipeline changed)"
                 }
             }
@@ -195,8 +195,11 @@ struct Photos: AsyncParsableCommand {
         func run() async throws {
             let config = try loadConfiguration()
             let services = try CoreServices(forWeb: config, logger: makeLogger(config))
-            let report = try await services.whileRunning { try await services.backfill.run(missingOnly: which == .missing) }
-            if report.skipped {
+            let (report, captureTimes) = try await services.whileRunning {
+                let report = try await services.backfill.run(missingOnly: which == .missing)
+                return (report, report.skipped ? report : try await services.backfill.fillCaptureTimes())
+            }
+            if report.skipped || captureTimes.skipped {
                 print("Another Selfie process is making renditions right now; try again when it is done.")
                 return
             }
@@ -205,6 +208,7 @@ struct Photos: AsyncParsableCommand {
                 print("\(report.failed.count) photo(s) could not be processed (original missing or unreadable):")
                 for id in report.failed { print("  \(id)") }
             }
+            print("Read when \(captureTimes.processed) more photo(s) were taken; the others' files do not say.")
         }
     }
 }

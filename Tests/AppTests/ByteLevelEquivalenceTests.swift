@@ -224,18 +224,20 @@ struct ByteLevelEquivalenceTests {
         }
         func photo(_ renditions: [PhotoRendition], title: String) -> Photo {
             Photo(id: 1, publicID: "p1", userID: 1, title: title, blobKey: key, contentType: "image/jpeg", byteSize: 10,
-                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, renditions: renditions)
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, takenAt: nil, renditions: renditions)
         }
         let service = PhotoService.forViewTests()
-        let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoPagesController.PhotoCard($0, photos: service) }
+        let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoCard($0, photos: service) }
         for card in cards {
             Self.expectSameAsMirror(card)
             if let thumbnail = card.thumbnail { Self.expectSameAsMirror(thumbnail) }
-            Self.expectSameAsMirror(PhotoPagesController.PhotoPage(photo: card))
         }
-        for older in [nil, "/gallery?before=3"] {
+        let months = MonthGroup.grouping([photo(renditions, title: "Sea"), photo([], title: "")]) { PhotoCard($0, photos: service) }
+        for month in months { Self.expectSameAsMirror(month) }
+        let selection = PhotoPagesController.SelectionBar(albums: [.init(id: "a1", title: "Holidays")], albumID: nil)
+        for older in [nil, "/gallery?after=3_1"] {
             Self.expectSameAsMirror(
-                PhotoPagesController.GalleryPage(firstName: "Ada", photos: cards, isEmpty: false, olderPageURL: older, isFirstPage: true)
+                PhotoPagesController.GalleryPage(firstName: "Ada", months: months, isEmpty: false, olderPageURL: older, isFirstPage: true, selection: selection)
             )
         }
         let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false))

@@ -257,7 +257,7 @@ struct PhotoPagesTests {
             let first = try await browser.galleryPhotos()
             #expect(first.map(\.title) == (4...27).reversed().map { "Photo \($0)" })
             let html = try await browser.get("/gallery").text
-            let older = try #require(html.firstCapture(of: #"<a href="(/gallery\?before=[^"]+)">Older photos"#))
+            let older = try #require(html.firstCapture(of: #"<a href="(/gallery\?after=[^"]+)">Older photos"#))
             let second = try await browser.galleryPhotos(older)
             #expect(second.map(\.title) == ["Photo 3", "Photo 2", "Photo 1"])
             #expect(!(try await browser.get(older).text.contains("Older photos →")))

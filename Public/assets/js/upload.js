@@ -1,42 +1,246 @@
-// Upload with a progress bar. Without JavaScript the form posts normally; this only adds progress.
+// Uploading many photos: each file goes in its own request, three at a time (the most the
+// server takes from one person at once), with its own progress bar and its own error. Files can
+// also be dropped on the drop zone. Without JavaScript the form posts one file as before.
 (function () {
   "use strict";
   var form = document.getElementById("upload-form");
-  if (!form || !window.XMLHttpRequest || !window.FormData) return;
-  var progress = document.getElementById("upload-progress");
-  var bar = document.getElementById("upload-progress-bar");
+  var input = document.getElementById("image");
+  var list = document.getElementById("upload-list");
+  if (!form || !input || !list || !window.XMLHttpRequest || !window.FormData || !form.classList) return;
+  var zone = document.getElementById("drop-zone");
+  var summary = document.getElementById("upload-summary");
   var button = form.querySelector("button[type=submit]");
+  var csrf = form.getAttribute("data-csrf") || "";
+  var maxBytes = Number(form.getAttribute("data-max-bytes")) || Infinity;
+  var maxSize = form.getAttribute("data-max-size") || "the limit";
+  var PARALLEL = 3;
+  var RETRIES = 3;
+  var LONGEST_WAIT = 30; // seconds, whatever Retry-After says
+  var NETWORK_ERROR = "The upload failed. Check your connection and try again.";
+  var SERVER_ERROR = "The upload failed. Reload the page and try again.";
 
-  form.addEventListener("submit", function (event) {
-    if (!form.checkValidity()) return;
-    event.preventDefault();
+  var items = []; // one per chosen file: { file, li, progress, status, error }
+  var running = false;
+
+  function formatSize(bytes) {
+    if (bytes < 1024) return bytes + " bytes";
+    if (bytes < 1024 * 1024) return Math.round(bytes / 1024) + " KB";
+    return (bytes / (1024 * 1024)).toFixed(1) + " MB";
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function setStatus(item, text, state) {
+    item.status.textContent = text;
+    item.li.classList.toggle("is-error", state === "error");
+    item.li.classList.toggle("is-done", state === "done");
+  }
+
+  // Lists the chosen files, ready to go; a file over the size limit is refused here already.
+  function choose(files) {
+    items = [];
+    list.textContent = "";
+    if (summary) summary.hidden = true;
+    Array.prototype.forEach.call(files, function (file) {
+      var li = element("li", "upload-item");
+      var item = {
+        file: file,
+        li: li,
+        progress: element("progress", "upload-progress"),
+        status: element("span", "upload-status"),
+        error: null
+      };
+      item.progress.max = 100;
+      item.progress.value = 0;
+      item.progress.setAttribute("aria-label", "Uploading " + file.name);
+      li.appendChild(element("span", "upload-name", file.name));
+      li.appendChild(element("span", "upload-size", formatSize(file.size)));
+      li.appendChild(item.progress);
+      li.appendChild(item.status);
+      list.appendChild(li);
+      if (file.size > maxBytes) {
+        item.error = "This photo is larger than " + maxSize + ".";
+        setStatus(item, item.error, "error");
+      } else {
+        setStatus(item, "Ready");
+      }
+      items.push(item);
+    });
+    list.hidden = items.length === 0;
+  }
+
+  input.addEventListener("change", function () {
+    input.required = true;
+    choose(input.files || []);
+  });
+
+  function hasFiles(event) {
+    var types = event.dataTransfer && event.dataTransfer.types;
+    return !!types && Array.prototype.indexOf.call(types, "Files") !== -1;
+  }
+
+  if (zone) {
+    var depth = 0; // dragenter and dragleave fire for each child the pointer crosses
+    zone.addEventListener("dragenter", function (event) {
+      if (!hasFiles(event) || running) return;
+      event.preventDefault();
+      depth++;
+      zone.classList.add("is-dragover");
+    });
+    zone.addEventListener("dragover", function (event) {
+      if (!hasFiles(event) || running) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+    });
+    zone.addEventListener("dragleave", function () {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) zone.classList.remove("is-dragover");
+    });
+    zone.addEventListener("drop", function (event) {
+      depth = 0;
+      zone.classList.remove("is-dragover");
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      if (running) return;
+      var files = event.dataTransfer.files;
+      // Put them on the input too, so what it shows matches; where browsers cannot, the list
+      // alone holds them and the input must not insist on a file of its own.
+      try {
+        var transfer = new DataTransfer();
+        Array.prototype.forEach.call(files, function (file) { transfer.items.add(file); });
+        input.files = transfer.files;
+        input.required = true;
+      } catch (error) {
+        input.required = false;
+      }
+      choose(files);
+    });
+    // A drop that misses the zone would otherwise open the photo in place of this page.
+    ["dragover", "drop"].forEach(function (type) {
+      document.addEventListener(type, function (event) {
+        if (hasFiles(event) && !zone.contains(event.target)) event.preventDefault();
+      });
+    });
+  }
+
+  function retryDelay(request) {
+    var header = request.getResponseHeader("Retry-After");
+    var seconds = Number(header);
+    if (header && isNaN(seconds)) seconds = (Date.parse(header) - Date.now()) / 1000;
+    if (!(seconds >= 1)) seconds = 1;
+    return Math.min(seconds, LONGEST_WAIT) * 1000;
+  }
+
+  function answer(request) {
+    try { return JSON.parse(request.responseText); } catch (error) { return null; }
+  }
+
+  // Sends one file; calls done() once it has succeeded or failed for good.
+  function send(item, fields, retriesLeft, done) {
+    var data = new FormData();
+    fields.forEach(function (field) { data.append(field[0], field[1]); });
+    data.append("image", item.file, item.file.name);
+
     var request = new XMLHttpRequest();
     request.open("POST", form.action);
-    request.setRequestHeader("X-CSRF-Token", form.getAttribute("data-csrf"));
-    request.upload.addEventListener("progress", function (e) {
-      if (!e.lengthComputable) return;
-      var percent = Math.round((e.loaded / e.total) * 100);
-      bar.value = percent;
-      bar.textContent = percent + "%";
+    request.setRequestHeader("Accept", "application/json");
+    request.setRequestHeader("X-CSRF-Token", csrf);
+    request.upload.addEventListener("progress", function (event) {
+      if (!event.lengthComputable) return;
+      var percent = Math.min(100, Math.round((event.loaded / event.total) * 100));
+      item.progress.value = percent;
+      setStatus(item, "Uploading " + percent + " %");
     });
     request.addEventListener("load", function () {
-      if (request.status >= 200 && request.status < 300) {
-        // The server redirected to the gallery; show where it went.
-        window.location.assign(request.responseURL || "/gallery");
+      var body = answer(request);
+      if (request.status >= 200 && request.status < 300 && body && typeof body.url === "string") {
+        item.progress.value = 100;
+        setStatus(item, "Uploaded ", "done");
+        // Only a path on this site becomes a link.
+        if (/^\/(?!\/)/.test(body.url)) {
+          var open = element("a", "", "Open");
+          open.href = body.url;
+          open.setAttribute("aria-label", "Open " + item.file.name);
+          item.status.appendChild(open);
+        }
+        done();
+      } else if ((request.status === 429 || request.status === 503) && retriesLeft > 0) {
+        item.progress.value = 0;
+        setStatus(item, "Waiting");
+        setTimeout(function () { send(item, fields, retriesLeft - 1, done); }, retryDelay(request));
       } else {
-        // The server answered with the form and its error: show that page.
-        document.open();
-        document.write(request.responseText);
-        document.close();
+        item.error = body && typeof body.message === "string" ? body.message : SERVER_ERROR;
+        setStatus(item, item.error, "error");
+        done();
       }
     });
     request.addEventListener("error", function () {
-      progress.hidden = true;
-      button.disabled = false;
-      window.alert("The upload failed. Check your connection and try again.");
+      item.error = NETWORK_ERROR;
+      setStatus(item, item.error, "error");
+      done();
     });
-    progress.hidden = false;
-    button.disabled = true;
-    request.send(new FormData(form));
+    setStatus(item, "Uploading 0 %");
+    request.send(data);
+  }
+
+  function finish() {
+    running = false;
+    var failed = items.filter(function (item) { return item.error; }).length;
+    var uploaded = items.length - failed;
+    if (summary) {
+      summary.textContent = (uploaded === 1 ? "1 photo uploaded" : uploaded + " photos uploaded")
+        + (failed ? ", " + failed + " failed. " : ". ");
+      if (uploaded > 0) {
+        var link = element("a", "", "See them in your gallery");
+        link.href = "/gallery";
+        summary.appendChild(link);
+      }
+      summary.classList.toggle("has-failures", failed > 0);
+      summary.hidden = false;
+    }
+    if (button) button.disabled = false;
+    input.disabled = false;
+    input.value = "";
+    input.required = true;
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    if (running) return;
+    var queue = items.filter(function (item) { return !item.error && !item.sent; });
+    if (!queue.length) {
+      if (items.length) finish(); // every file was refused already: say so and start over
+      return;
+    }
+    // The caption (and album) as they are now, for every file of this batch, before the file.
+    var fields = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.disabled || /^(file|submit|button|reset)$/.test(field.type)) return;
+      if ((field.type === "checkbox" || field.type === "radio") && !field.checked) return;
+      fields.push([field.name, field.value]);
+    });
+    running = true;
+    if (button) button.disabled = true;
+    input.disabled = true;
+    if (summary) summary.hidden = true;
+    queue.forEach(function (item) { item.sent = true; setStatus(item, "Waiting"); });
+
+    var active = 0;
+    function next() {
+      while (active < PARALLEL && queue.length) {
+        active++;
+        send(queue.shift(), fields, RETRIES, function () {
+          active--;
+          if (queue.length) next();
+          else if (active === 0) finish();
+        });
+      }
+    }
+    next();
   });
 })();

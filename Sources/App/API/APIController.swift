@@ -12,6 +12,8 @@ struct APIController {
     let export: DataExport
     let social: SocialSignInService
     let photos: PhotoService
+    let albums: AlbumService
+    let sharing: ShareLinkService
     let appKeys: AppKeyService
     let protection: BruteForceProtection
     /// openapi.yaml, read once at start-up.
@@ -27,6 +29,8 @@ struct APIController {
         self.export = services.export
         self.social = services.social
         self.photos = services.photos
+        self.albums = services.albums
+        self.sharing = services.sharing
         self.appKeys = services.appKeys
         self.protection = services.protection
         self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
@@ -67,7 +71,7 @@ struct APIController {
             Route(method: .post, path: "/api/delete_account", handler: .token(deleteAccount), rateLimit: .signIn),
             Route(method: .get, path: "/api/export", handler: .token(exportData)),
             Route(method: .get, path: "/api/openapi.yaml", handler: .open(serveOpenAPIDocument)),
-        ]
+        ] + albumRoutes
     }
 
     /// Registers every route on the API's group, each behind what its handler needs (an app key
@@ -153,11 +157,23 @@ struct APIController {
         let title: String
         let randomID: String
         let imageURL: String
+        /// When it was taken (`yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`), null when its file did not say.
+        let takenAt: String?
 
         enum CodingKeys: String, CodingKey {
             case name, title
             case randomID = "random_id"
             case imageURL = "image_url"
+            case takenAt = "taken_at"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(title, forKey: .title)
+            try container.encode(randomID, forKey: .randomID)
+            try container.encode(imageURL, forKey: .imageURL)
+            try container.encode(takenAt, forKey: .takenAt)
         }
     }
 
@@ -337,11 +353,12 @@ struct APIController {
 
     /// The photo as the app reads it. Its image is the display copy (≤ 2048 px, JPEG, upright, no
     /// metadata), never the original; a photo whose copies are still being made shows a placeholder.
-    private func json(for photo: Photo) -> PhotoJSON {
+    func json(for photo: Photo) -> PhotoJSON {
+        let takenAt = photo.takenAt.map(APIDate.format)
         guard let display = photo.rendition(.display), let url = photos.url(of: .display, for: photo) else {
-            return PhotoJSON(name: "", title: photo.title, randomID: photo.publicID, imageURL: placeholderURL)
+            return PhotoJSON(name: "", title: photo.title, randomID: photo.publicID, imageURL: placeholderURL, takenAt: takenAt)
         }
-        return PhotoJSON(name: display.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: url)
+        return PhotoJSON(name: display.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: url, takenAt: takenAt)
     }
 
     func decryptPassword(_ ciphertext: String, key: AppKey) throws -> String {
@@ -362,12 +379,18 @@ extension APIController.PhotoJSON: JSONBytesWritable {
         json.string(name)
         json.raw(#","random_id":"#)
         json.string(randomID)
+        if let takenAt {
+            json.raw(#","taken_at":"#)
+            json.string(takenAt)
+        } else {
+            json.raw(#","taken_at":null"#)
+        }
         json.raw(#","title":"#)
         json.string(title)
         json.raw("}")
     }
 
-    var estimatedJSONBytes: Int { 50 + imageURL.utf8.count + name.utf8.count + randomID.utf8.count + title.utf8.count }
+    var estimatedJSONBytes: Int { 80 + imageURL.utf8.count + name.utf8.count + randomID.utf8.count + title.utf8.count }
 }
 
 /// `authtoken_expiry`'s format: `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC.

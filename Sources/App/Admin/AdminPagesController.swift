@@ -149,7 +149,7 @@ struct AdminPagesController {
 
     func user(_ request: Request, context: AdminContext) async throws -> Response {
         let summary = try await target(context)
-        let (shown, more) = try await photos.page(for: summary.user, before: nil, size: 24)
+        let (shown, more) = try await photos.page(for: summary.user, after: nil, size: 24)
         let sessions = try await accounts.listSessions(of: summary.user).map {
             UserPage.Device(
                 description: UserAgentSummary.describe($0.userAgent),

@@ -140,6 +140,12 @@ struct AssetURLs: Sendable {
     let favicon: String
     let uploadScript: String
     let passkeysScript: String
+    /// Selecting many photos in a grid (shift-click ranges, the selection bar).
+    let selectionScript: String
+    /// The photo page as a viewer (arrow keys, swipes).
+    let viewerScript: String
+    /// "Copy" next to a new share link.
+    let shareScript: String
 
     init(_ assets: StaticAssets) throws {
         try self.init { try assets.url(for: $0) }
@@ -154,6 +160,9 @@ struct AssetURLs: Sendable {
         favicon = try url("/assets/favicon.svg")
         uploadScript = try url("/assets/js/upload.js")
         passkeysScript = try url("/assets/js/passkeys.js")
+        selectionScript = try url("/assets/js/selection.js")
+        viewerScript = try url("/assets/js/viewer.js")
+        shareScript = try url("/assets/js/share.js")
     }
 }
 

@@ -30,6 +30,10 @@ enum ErrorCopy {
             return adminError(error)
         case let error as SecondFactorError:
             return secondFactorError(error)
+        case let error as AlbumError:
+            return albumError(error)
+        case let error as ShareLinkError:
+            return shareLinkError(error)
         case let error as HTTPError:
             return AppError(error.status, error.body ?? genericMessage(for: error.status))
         case let error as any HTTPResponseError:
@@ -149,6 +153,7 @@ enum ErrorCopy {
         let message = switch error.scope {
         case .account: "Too many failed sign-ins for this account. Try again in \(wait)."
         case .address: "Too many attempts from your network. Try again in \(wait)."
+        case .shareLink: "Too many wrong passwords for this link. Try again in \(wait)."
         }
         return AppError(.tooManyRequests, message, headers: [.retryAfter: String(error.retryAfter)])
     }
@@ -190,6 +195,33 @@ enum ErrorCopy {
             )
         case .timedOut:
             AppError(.requestTimeout, "The upload took too long to arrive. Please try again on a better connection.")
+        }
+    }
+
+    // MARK: Albums and share links
+
+    static func albumError(_ error: AlbumError) -> AppError {
+        switch error {
+        case .notFound: AppError(.notFound, "There is no such album.")
+        case .titleMissing: AppError(.unprocessableContent, "Give the album a name.")
+        case .titleTooLong(let maximum): AppError(.unprocessableContent, "Use at most \(maximum) characters for the album's name.")
+        case .descriptionTooLong(let maximum): AppError(.unprocessableContent, "Use at most \(maximum) characters for the description.")
+        case .controlCharacters: AppError(.unprocessableContent, "The name or description contains characters that cannot be shown.")
+        case .coverNotInAlbum: AppError(.unprocessableContent, "The cover must be one of the album's photos.")
+        case .noPhotos: AppError(.unprocessableContent, "Select at least one photo first.")
+        case .tooManyPhotos(let maximum): AppError(.unprocessableContent, "Select at most \(maximum) photos at once.")
+        }
+    }
+
+    static func shareLinkError(_ error: ShareLinkError) -> AppError {
+        switch error {
+        case .notFound: AppError(.notFound, "This link does not exist, has expired or was turned off. Ask whoever shared it for a new one.")
+        case .unknownExpiry: AppError(.unprocessableContent, "Choose how long the link works: 1, 7 or 30 days, or never.")
+        case .targetMissing: AppError(.unprocessableContent, "Choose one album or one photo to share.")
+        case .password(let problem): AppError(.unprocessableContent, "The link's password: \(message(for: .password, problem))")
+        case .passwordRequired: AppError(.unauthorized, "This link has a password. Open the link and enter it first.")
+        case .wrongPassword: AppError(.unauthorized, "That is not the link's password.")
+        case .downloadNotAllowed: AppError(.forbidden, "Whoever shared these photos did not allow downloading them.")
         }
     }
 

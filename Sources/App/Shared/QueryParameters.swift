@@ -14,6 +14,18 @@ extension Request {
     }
 }
 
+extension Request {
+    /// A grid's "older photos" cursor (`after=<microseconds>_<id>`); nil without one, a 400 for
+    /// anything else.
+    func queryPosition(_ name: String) throws -> PhotoPosition? {
+        guard let raw = uri.queryParameters[name[...]] else { return nil }
+        guard let position = PhotoPosition(text: String(raw)) else {
+            throw AppError(.badRequest, "The \(name) parameter is not a position in the gallery. Go back to the newest photos and page from there.")
+        }
+        return position
+    }
+}
+
 extension PhotoService {
     /// Stores the photo a request uploads (the same for the upload form and the API).
     func upload(for user: User, request: Request, origin: RequestOrigin) async throws -> Photo {

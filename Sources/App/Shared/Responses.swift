@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SelfieCore
 
@@ -48,5 +49,15 @@ extension ResponseBody {
             try await blob.write { try await writer.write($0) }
             try await writer.finish(nil)
         }
+    }
+}
+
+extension Response {
+    /// A small value as JSON with sorted keys (the pages' scripts read these).
+    static func encodedJSON(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(value)
+        return .json(body: ByteBuffer(bytes: data), status: status)
     }
 }

@@ -42,7 +42,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.xRequestID] = context.id
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
-        response.headers[.referrerPolicy] = "same-origin"
+        // Pages that must not send a referrer at all (a share link's) have said so already.
+        if response.headers[.referrerPolicy] == nil { response.headers[.referrerPolicy] = "same-origin" }
         if strictTransportSecurity {
             response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains"
         }

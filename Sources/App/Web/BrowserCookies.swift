@@ -18,6 +18,10 @@ struct BrowserCookies: Sendable {
     /// "forget remembered browsers", turning two-step verification off, or an admin's reset).
     static let rememberedBrowserName = "selfie_remembered_browser"
 
+    /// A share link's password was right: a proof scoped to that link's path (`/s/<token>`), for
+    /// a day at most and never past the link's expiry.
+    static let shareUnlockName = "selfie_share"
+
     let secure: Bool
     let sessionLifetime: Duration
 
@@ -44,6 +48,12 @@ struct BrowserCookies: Sendable {
 
     func rememberedBrowser(_ token: String) -> Cookie {
         cookie(Self.rememberedBrowserName, token, maxAge: Int(SecondFactorService.rememberedBrowserLifetime))
+    }
+
+    func shareUnlock(_ proof: String, token: String, expiresAt: Date?) -> Cookie {
+        let day = 86400
+        let untilExpiry = expiresAt.map { max(0, Int($0.timeIntervalSinceNow)) } ?? day
+        return cookie(Self.shareUnlockName, proof, maxAge: min(day, untilExpiry), path: WebPath.shared(token))
     }
 
     private func cookie(_ name: String, _ value: String, maxAge: Int?, path: String = "/") -> Cookie {

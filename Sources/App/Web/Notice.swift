@@ -32,6 +32,15 @@ enum Notice: String {
     case passkeyRenamed = "passkey-renamed"
     case passkeyRemoved = "passkey-removed"
     case twoFactorReset = "two-factor-reset"
+    case photosDeleted = "photos-deleted"
+    case albumCreated = "album-created"
+    case albumUpdated = "album-updated"
+    case albumDeleted = "album-deleted"
+    case photosAdded = "photos-added"
+    case photosRemoved = "photos-removed"
+    case coverChosen = "cover-chosen"
+    case linkRevoked = "link-revoked"
+    case linksRevoked = "links-revoked"
 
     var message: String {
         switch self {
@@ -65,6 +74,15 @@ enum Notice: String {
         case .passkeyRenamed: "The passkey was renamed."
         case .passkeyRemoved: "The passkey was removed. It can no longer be used to sign in."
         case .twoFactorReset: "This user's two-step verification and passkeys were removed. Their password alone signs them in now."
+        case .photosDeleted: "The photos were deleted."
+        case .albumCreated: "The album is ready."
+        case .albumUpdated: "The album was saved."
+        case .albumDeleted: "The album was deleted. Its photos are still in your gallery."
+        case .photosAdded: "The photos are in the album."
+        case .photosRemoved: "The photos were taken out of this album. They are still in your gallery."
+        case .coverChosen: "The album has a new cover."
+        case .linkRevoked: "The link was turned off. Its page and images no longer open."
+        case .linksRevoked: "Every share link of this user was turned off."
         }
     }
 

@@ -12,6 +12,18 @@ enum Template: String, CaseIterable, Sendable {
     case upload
     case photo
     case photoDelete = "photo-delete"
+    /// "Delete these N photos?" for the selection.
+    case photosDelete = "photos-delete"
+    case albums
+    case album
+    case albumDelete = "album-delete"
+    case links
+    /// A new link's address, shown once.
+    case linkCreated = "link-created"
+    /// What a share link opens: the album's grid or the photo, and a photo of the album.
+    case shared
+    case sharedPhoto = "shared-photo"
+    case sharedPassword = "shared-password"
     case account
     case error
     /// A heading, a few sentences, maybe one button: "check your mail", "confirm this address",
@@ -168,6 +180,9 @@ extension AssetURLs: MustacheParent {
         case "favicon": favicon
         case "uploadScript": uploadScript
         case "passkeysScript": passkeysScript
+        case "selectionScript": selectionScript
+        case "viewerScript": viewerScript
+        case "shareScript": shareScript
         default: nil
         }
     }

@@ -3,9 +3,11 @@ import Hummingbird
 import Mustache
 import SelfieCore
 
-/// The gallery, the upload form, a photo's page and deleting it, in the browser.
+/// The gallery, the upload form, a photo's page and deleting it, and what the selection bar does
+/// with many photos at once, in the browser.
 struct PhotoPagesController {
     let photos: PhotoService
+    let albums: AlbumService
     let pages: PageRenderer
     let protection: BruteForceProtection
     static let pageSize = 24
@@ -14,70 +16,52 @@ struct PhotoPagesController {
         group.get(RouterPath(WebPath.gallery), use: gallery)
         group.get(RouterPath(WebPath.newPhoto), use: newPhoto)
         group.limited(.upload, by: protection).post(RouterPath(WebPath.photos), use: upload)
+        group.post(RouterPath(WebPath.photoSelection), use: selection)
+        group.post(RouterPath(WebPath.deleteSelection), use: deleteSelection)
         group.get(WebPath.photoPattern, use: show)
         group.get(WebPath.originalPattern, use: downloadOriginal)
         group.get(WebPath.deletePhotoPattern, use: confirmDelete)
         group.post(WebPath.deletePhotoPattern, use: delete)
     }
 
-    /// A photo as pages show it: never its original, only renditions (upright, without metadata).
-    /// A photo stored before renditions existed shows a placeholder until they are made.
-    struct PhotoCard: Sendable {
-        struct Image: Sendable {
-            let url: String
-            let width: Int
-            let height: Int
+    /// The selection bar above a grid: the albums photos can be put in, and the album the grid
+    /// shows (on an album's page).
+    struct SelectionBar: Sendable {
+        struct Choice: Sendable {
+            let id: String
+            let title: String
         }
 
-        let id: String
-        let title: String
-        let date: String
-        let altText: String
-        /// The grid's image (400 px) and the larger one for dense screens (800 px).
-        let thumbnail: Image?
-        let srcset: String?
-        /// The photo page's image (≤ 2048 px).
-        let display: Image?
-        let isPreparing: Bool
-
-        init(_ photo: Photo, photos: PhotoService) {
-            self.id = photo.publicID
-            self.title = photo.title
-            self.date = photo.createdAt.displayString
-            self.altText = photo.title.isEmpty ? "Selfie from \(photo.createdAt.displayString)" : photo.title
-            func image(_ name: RenditionName) -> Image? {
-                guard let rendition = photo.rendition(name), let url = photos.url(of: name, for: photo) else { return nil }
-                return Image(url: url, width: rendition.width, height: rendition.height)
-            }
-            self.thumbnail = image(.thumbnail400)
-            self.display = image(.display)
-            let sizes = [image(.thumbnail400), image(.thumbnail800)].compactMap { $0 }
-            self.srcset = sizes.isEmpty ? nil : sizes.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
-            self.isPreparing = photo.renditions.isEmpty
-        }
+        let albums: [Choice]
+        let albumID: String?
     }
 
     struct GalleryPage: Sendable {
         let firstName: String
-        let photos: [PhotoCard]
+        let months: [MonthGroup]
         let isEmpty: Bool
         let olderPageURL: String?
         let isFirstPage: Bool
+        let selection: SelectionBar
     }
 
     func gallery(_ request: Request, context: SignedInContext) async throws -> Response {
-        let before = try request.queryInteger("before", in: 1...Int64.max)
-        let (found, hasMore) = try await photos.page(for: context.user, before: before, size: Self.pageSize)
-        let cards = found.map { PhotoCard($0, photos: photos) }
+        let after = try request.queryPosition("after")
+        let (found, hasMore) = try await photos.page(for: context.user, after: after, size: Self.pageSize)
         let page = GalleryPage(
             firstName: context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName,
-            photos: cards,
-            isEmpty: cards.isEmpty && before == nil,
-            olderPageURL: hasMore ? found.last.map { WebPath.gallery(before: $0.id) } : nil,
-            isFirstPage: before == nil
+            months: MonthGroup.grouping(found) { PhotoCard($0, photos: photos) },
+            isEmpty: found.isEmpty && after == nil,
+            olderPageURL: hasMore ? found.last.map { WebPath.gallery(after: $0.position) } : nil,
+            isFirstPage: after == nil,
+            selection: try await selectionBar(for: context.user, album: nil)
         )
         return try pages.render(.gallery, title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
+    }
+
+    func selectionBar(for user: User, album: String?) async throws -> SelectionBar {
+        SelectionBar(albums: try await albums.names(for: user).map { SelectionBar.Choice(id: $0.publicID, title: $0.title) }, albumID: album)
     }
 
     struct UploadPage: Sendable {
@@ -90,18 +74,33 @@ struct PhotoPagesController {
         try renderUploadForm(error: nil, status: .ok, context: context).response(from: request, context: context)
     }
 
+    /// The upload form's target. The page's script uploads each file on its own and asks for JSON
+    /// (`Accept: application/json`): `201 {"id","url"}`, or the refusal's status with
+    /// `{"status","message"}`; without the script, the gallery or the form with its error.
     func upload(_ request: Request, context: SignedInContext) async throws -> Response {
+        let wantsJSON = request.headers[.accept]?.contains("application/json") ?? false
         do {
-            _ = try await photos.upload(for: context.user, request: request, origin: context.origin(request))
-            return .seeOther(WebPath.gallery(notice: .photoUploaded))
+            let photo = try await photos.upload(for: context.user, request: request, origin: context.origin(request))
+            guard wantsJSON else { return .seeOther(WebPath.gallery(notice: .photoUploaded)) }
+            return try .encodedJSON(UploadedJSON(id: photo.publicID, url: WebPath.photo(photo.publicID)), status: .created)
         } catch let error as PhotoError {
             let refusal = ErrorCopy.photoError(error)
             ErrorLogging.record(error, answer: refusal, request: request, logger: context.logger)
+            if wantsJSON {
+                var response = APIErrorBody(status: refusal.status, message: refusal.message).response()
+                response.headers.append(contentsOf: refusal.headers)
+                return response
+            }
             var response = try renderUploadForm(error: refusal.message, status: refusal.status, context: context)
                 .response(from: request, context: context)
             response.headers.append(contentsOf: refusal.headers)
             return response
         }
+    }
+
+    struct UploadedJSON: Encodable {
+        let id: String
+        let url: String
     }
 
     private func renderUploadForm(error: String?, status: HTTPResponse.Status, context: SignedInContext) throws -> HTML {
@@ -114,14 +113,47 @@ struct PhotoPagesController {
     }
 
     struct PhotoPage: Sendable {
+        struct AlbumLink: Sendable {
+            let title: String
+            let href: String
+        }
+
         let photo: PhotoCard
+        let newerURL: String?
+        let olderURL: String?
+        /// The album the viewer moves through (from `?album=`), else the gallery.
+        let context: AlbumLink
+        let albums: [AlbumLink]
+        let share: ShareForm
+        let isInAlbums: Bool
     }
 
+    /// The photo's page: the display copy sized to the screen, previous and next in the gallery
+    /// (or in the album it was opened from), the albums that hold it, and sharing it.
     func show(_ request: Request, context: SignedInContext) async throws -> Response {
         let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
+        var album: Album?
+        if let albumID = request.uri.queryParameters["album"].map(String.init) {
+            album = try await albums.album(albumID, of: context.user)
+        }
+        let (newer, older) = try await photos.neighbours(of: photo, album: album?.id)
+        let holding = try await albums.albums(holding: photo)
+        let page = PhotoPage(
+            photo: PhotoCard(photo, photos: photos),
+            newerURL: newer.map { WebPath.photo($0, inAlbum: album?.publicID) },
+            olderURL: older.map { WebPath.photo($0, inAlbum: album?.publicID) },
+            context: album.map { PhotoPage.AlbumLink(title: $0.title, href: WebPath.album($0.publicID)) }
+                ?? PhotoPage.AlbumLink(title: "your gallery", href: WebPath.gallery),
+            albums: holding.map { PhotoPage.AlbumLink(title: $0.title, href: WebPath.album($0.publicID)) },
+            share: ShareForm(photo: photo.publicID),
+            isInAlbums: !holding.isEmpty
+        )
         let title = photo.title.isEmpty ? "Photo" : photo.title
-        return try pages.render(.photo, title: title, page: PhotoPage(photo: PhotoCard(photo, photos: photos)), context: context)
-            .response(from: request, context: context)
+        return try pages.render(.photo, title: title, page: page, context: context).response(from: request, context: context)
+    }
+
+    struct DeletePage: Sendable {
+        let photo: PhotoCard
     }
 
     func confirmDelete(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -129,7 +161,7 @@ struct PhotoPagesController {
         return try pages.render(
             .photoDelete,
             title: "Delete this photo?",
-            page: PhotoPage(photo: PhotoCard(photo, photos: photos)),
+            page: DeletePage(photo: PhotoCard(photo, photos: photos)),
             context: context
         ).response(from: request, context: context)
     }
@@ -161,50 +193,99 @@ struct PhotoPagesController {
     }
 }
 
+extension PhotoPagesController {
+    /// What the selection bar posts: the checked photos (`photo`, repeated), the button pressed
+    /// (`action`), the album to add them to (`target_album`, or a new one named `new_album_title`)
+    /// and, on an album's page, that album (`album`).
+    struct SelectionForm {
+        let photoIDs: [String]
+        let action: String
+        let targetAlbum: String
+        let newAlbumTitle: String
+        let album: String?
+
+        init(_ request: Request) async throws {
+            var request = request
+            let body = try await request.collectBody(upTo: CSRFMiddleware.maximumFormBytes)
+            let pairs = URLEncodedForm.pairs(in: String(buffer: body))
+            func value(_ name: String) -> String { pairs.first { $0.name == name }?.value ?? "" }
+            photoIDs = pairs.filter { $0.name == "photo" }.map { $0.value }
+            action = value("action")
+            targetAlbum = value("target_album")
+            newAlbumTitle = value("new_album_title")
+            album = value("album").isEmpty ? nil : value("album")
+            guard !photoIDs.isEmpty else { throw AppError(.badRequest, "Select at least one photo first.") }
+        }
+    }
+
+    /// Adds the selection to an album (a new one, if so chosen), takes it out of this album, makes
+    /// it the cover, downloads its originals, or asks to confirm deleting it.
+    func selection(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await SelectionForm(request)
+        let user = context.user
+        switch form.action {
+        case "add":
+            var target = form.targetAlbum
+            if target.isEmpty {
+                guard !form.newAlbumTitle.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw AppError(.unprocessableContent, "Give the new album a name, or choose one of your albums.")
+                }
+                target = try await albums.create(for: user, title: form.newAlbumTitle).publicID
+            }
+            try await albums.add(form.photoIDs, to: target, of: user)
+            return .seeOther(WebPath.album(target, notice: .photosAdded))
+        case "remove":
+            guard let album = form.album else { throw AppError(.badRequest, "Removing photos needs the album they are in.") }
+            try await albums.remove(form.photoIDs, from: album, of: user)
+            return .seeOther(WebPath.album(album, notice: .photosRemoved))
+        case "cover":
+            guard let album = form.album else { throw AppError(.badRequest, "A cover needs the album it is for.") }
+            guard form.photoIDs.count == 1 else { throw AppError(.unprocessableContent, "Select just one photo to make it the album's cover.") }
+            try await albums.setCover(form.photoIDs[0], of: album, of: user)
+            return .seeOther(WebPath.album(album, notice: .coverChosen))
+        case "download":
+            try AlbumService.checkCount(form.photoIDs)
+            let archive = try await photos.originalsArchive(form.photoIDs, of: user)
+            return .download(archive, filename: "selfie-\(form.photoIDs.count)-photos.zip", contentType: "application/zip")
+        case "delete":
+            try AlbumService.checkCount(form.photoIDs)
+            let chosen = try await photos.photos(form.photoIDs, of: user)
+            let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos) }, count: chosen.count, album: form.album)
+            return try pages.render(.photosDelete, title: "Delete \(chosen.count) photo(s)?", page: page, context: context)
+                .response(from: request, context: context)
+        default:
+            throw AppError(.badRequest, "Choose what to do with the selected photos.")
+        }
+    }
+
+    struct DeleteSelectionPage: Sendable {
+        let photos: [PhotoCard]
+        let count: Int
+        let album: String?
+    }
+
+    /// Deletes the confirmed selection, then returns to where it was made.
+    func deleteSelection(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await SelectionForm(request)
+        try AlbumService.checkCount(form.photoIDs)
+        _ = try await photos.delete(form.photoIDs, of: context.user, origin: context.origin(request))
+        if let album = form.album { return .seeOther(WebPath.album(album, notice: .photosDeleted)) }
+        return .seeOther(WebPath.gallery(notice: .photosDeleted))
+    }
+}
+
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): the gallery renders 24 cards.
 
 extension PhotoPagesController.GalleryPage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "firstName": firstName
-        case "photos": photos
+        case "months": months
         case "isEmpty": isEmpty
         case "olderPageURL": olderPageURL
         case "isFirstPage": isFirstPage
+        case "selection": selection
         default: nil
         }
-    }
-}
-
-extension PhotoPagesController.PhotoCard: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "id": id
-        case "title": title
-        case "date": date
-        case "altText": altText
-        case "thumbnail": thumbnail
-        case "srcset": srcset
-        case "display": display
-        case "isPreparing": isPreparing
-        default: nil
-        }
-    }
-}
-
-extension PhotoPagesController.PhotoCard.Image: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "url": url
-        case "width": width
-        case "height": height
-        default: nil
-        }
-    }
-}
-
-extension PhotoPagesController.PhotoPage: MustacheParent {
-    func child(named name: String) -> Any? {
-        name == "photo" ? photo : nil
     }
 }

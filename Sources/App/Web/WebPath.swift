@@ -15,6 +15,22 @@ enum WebPath {
     static let photoPattern: RouterPath = "/photos/:id"
     static let deletePhotoPattern: RouterPath = "/photos/:id/delete"
     static let originalPattern: RouterPath = "/photos/:id/original"
+    /// POST: what the gallery's and albums' selection bar does with the selected photos.
+    static let photoSelection = "/photos/selection"
+    /// POST: deleting the selected photos, once confirmed.
+    static let deleteSelection = "/photos/selection/delete"
+    static let albums = "/albums"
+    static let albumPattern: RouterPath = "/albums/:id"
+    static let editAlbumPattern: RouterPath = "/albums/:id/edit"
+    static let deleteAlbumPattern: RouterPath = "/albums/:id/delete"
+    /// GET: the owner's links; POST: a new one.
+    static let links = "/links"
+    static let revokeLinkPattern: RouterPath = "/links/:id/revoke"
+    /// What a share link opens (no account needed); its photos, images and ZIP below it.
+    static let sharedPattern: RouterPath = "/s/:token"
+    static let sharedPhotoPattern: RouterPath = "/s/:token/photos/:photo"
+    static let sharedImagePattern: RouterPath = "/s/:token/photos/:photo/:rendition"
+    static let sharedDownloadPattern: RouterPath = "/s/:token/download"
     static let account = "/account"
     static let accountPassword = "/account/password"
     static let endOtherSessions = "/account/sessions/end-others"
@@ -51,7 +67,26 @@ enum WebPath {
     static func confirmItsYou(returningTo path: String) -> String { "\(confirmItsYou)?next=\(PercentEncoding.encode(path))" }
     static func signIn(notice: Notice) -> String { "\(signIn)?notice=\(notice.rawValue)" }
     static func gallery(notice: Notice) -> String { "\(gallery)?notice=\(notice.rawValue)" }
-    static func gallery(before photoID: Int64) -> String { "\(gallery)?before=\(photoID)" }
+    static func gallery(after position: PhotoPosition) -> String { "\(gallery)?after=\(position.text)" }
+    static func photo(_ publicID: String, inAlbum albumID: String?) -> String {
+        albumID.map { "\(photo(publicID))?album=\(PercentEncoding.encode($0))" } ?? photo(publicID)
+    }
+    static func album(_ publicID: String) -> String { "\(albums)/\(PercentEncoding.encode(publicID))" }
+    static func album(_ publicID: String, notice: Notice) -> String { "\(album(publicID))?notice=\(notice.rawValue)" }
+    static func album(_ publicID: String, after position: PhotoPosition) -> String { "\(album(publicID))?after=\(position.text)" }
+    static func editAlbum(_ publicID: String) -> String { "\(album(publicID))/edit" }
+    static func deleteAlbum(_ publicID: String) -> String { "\(album(publicID))/delete" }
+    static func albums(notice: Notice) -> String { "\(albums)?notice=\(notice.rawValue)" }
+    static func links(notice: Notice) -> String { "\(links)?notice=\(notice.rawValue)" }
+    static func revokeLink(_ publicID: String) -> String { "\(links)/\(PercentEncoding.encode(publicID))/revoke" }
+    /// A share link's pages, relative to its token (which is base64url: nothing to encode).
+    static func shared(_ token: String) -> String { "\(ShareLinkService.path)/\(token)" }
+    static func shared(_ token: String, after position: PhotoPosition) -> String { "\(shared(token))?after=\(position.text)" }
+    static func sharedPhoto(_ token: String, _ publicID: String) -> String { "\(shared(token))/photos/\(PercentEncoding.encode(publicID))" }
+    static func sharedImage(_ token: String, _ publicID: String, _ name: RenditionName) -> String {
+        "\(sharedPhoto(token, publicID))/\(name.rawValue)"
+    }
+    static func sharedDownload(_ token: String) -> String { "\(shared(token))/download" }
     static func account(notice: Notice) -> String { "\(account)?notice=\(notice.rawValue)" }
     static func photo(_ publicID: String) -> String { "\(photos)/\(PercentEncoding.encode(publicID))" }
     static func deletePhoto(_ publicID: String) -> String { "\(photo(publicID))/delete" }

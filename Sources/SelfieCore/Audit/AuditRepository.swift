@@ -51,6 +51,11 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case passkeyAdded = "passkey.added"
     case passkeyRemoved = "passkey.removed"
     case passkeySignedIn = "passkey.signed_in"
+    case shareLinkCreated = "share_link.created"
+    case shareLinkRevoked = "share_link.revoked"
+    /// Repeated wrong passwords locked a share link for a while (target: the link's public id).
+    case shareLinkPasswordLocked = "share_link.password_locked"
+    case shareLinksRevokedByAdmin = "admin.share_links_revoked"
 }
 
 /// An event to record.

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import NIOCore
-import ZipStream
 
 /// "Download my data": a ZIP of the account (`account.json`) and every original photo, as
 /// uploaded, written while it is read — from either store — so memory does not grow with the
@@ -85,7 +84,7 @@ public struct DataExport: Sendable {
     private func archive(of user: User, origin: RequestOrigin, whenWritten release: @escaping @Sendable () async -> Void) async throws -> BlobBody {
         let all = try await photos.all(userID: user.id)
         let linked = try await identities.identities(of: user.id)
-        let files = all.map { "photos/\(Self.stamp($0.createdAt))-\($0.publicID).\(Self.fileExtension(of: $0.blobKey))" }
+        let files = all.map { "photos/\(PhotoArchive.stamp($0.createdAt))-\($0.publicID).\(PhotoArchive.fileExtension(of: $0.blobKey))" }
         let record = AccountRecord(
             fullName: user.fullName,
             email: user.email,
@@ -112,48 +111,15 @@ public struct DataExport: Sendable {
         let json = ByteBuffer(bytes: try encoder.encode(record))
         await audit.record(.dataExported, actor: user.id, targetUser: user.id, target: "\(all.count) photo(s)", origin: origin)
         let (blobs, logger) = (self.blobs, self.logger)
-        let entries = Array(zip(all, files))
+        let entries = zip(all, files).map { PhotoArchive.Entry(blob: $0.blobKey, name: $1, modified: $0.createdAt) }
         return BlobBody(write: { sink in
             do {
-                try await Self.write(json: json, entries: entries, blobs: blobs, logger: logger, to: sink)
+                try await PhotoArchive.write(leading: [("account.json", json)], entries: entries, blobs: blobs, logger: logger, to: sink)
                 await release()
             } catch {
                 await release()
                 throw error
             }
         })
-    }
-
-    private static func write(
-        json: ByteBuffer,
-        entries: [(Photo, String)],
-        blobs: any BlobStore,
-        logger: Logger,
-        to sink: (ByteBuffer) async throws -> Void
-    ) async throws {
-        var archive = ZipArchiveEncoder()
-        try await sink(try archive.beginEntry(name: "account.json", modified: .now, size: UInt64(json.readableBytes)))
-        try await sink(try archive.entryData(json))
-        try await sink(try archive.endEntry())
-        for (photo, file) in entries {
-            guard let content = try await blobs.read(photo.blobKey, range: nil) else {
-                logger.warning("photo left out of an export: its original is missing", metadata: ["photo": "\(photo.publicID)"])
-                continue
-            }
-            try await sink(try archive.beginEntry(name: file, modified: photo.createdAt, size: UInt64(content.totalSize)))
-            try await content.body.write { chunk in try await sink(try archive.entryData(chunk)) }
-            try await sink(try archive.endEntry())
-        }
-        try await sink(try archive.finish())
-    }
-
-    /// `2026-11-22T101500Z`: sorts by time, safe in any file system.
-    static func stamp(_ date: Date) -> String {
-        ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withFullDate, .withTime, .withTimeZone])
-            .replacingOccurrences(of: ":", with: "")
-    }
-
-    static func fileExtension(of key: BlobKey) -> String {
-        key.value.split(separator: ".").last.map(String.init) ?? "bin"
     }
 }

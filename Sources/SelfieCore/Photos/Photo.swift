@@ -14,12 +14,20 @@ public struct Photo: Sendable, Equatable {
     /// The original's dimensions as shown (after its EXIF orientation); nil until it is processed.
     public let width: Int?
     public let height: Int?
+    /// When it was taken (EXIF DateTimeOriginal), if the file said.
+    public let takenAt: Date?
     /// Empty for a photo stored before renditions existed, until `selfie photos reprocess` runs.
     public let renditions: [PhotoRendition]
 
     public func rendition(_ name: RenditionName) -> PhotoRendition? {
         renditions.first { $0.name == name }
     }
+
+    /// Where galleries and albums put it: when it was taken, else when it was uploaded.
+    public var shownAt: Date { takenAt ?? createdAt }
+
+    /// Its place in a gallery or album, for the next page's cursor.
+    public var position: PhotoPosition { PhotoPosition(shownAt: shownAt, id: id) }
 
     /// Every blob of the photo: the original and each rendition.
     public var blobKeys: [BlobKey] { [blobKey] + renditions.map(\.blobKey) }
@@ -43,4 +51,29 @@ public struct PhotoRendition: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public let byteSize: Int64
+}
+
+/// A photo's place in the order galleries and albums show (latest `shownAt` first, then highest
+/// id): the keyset cursor of "older photos" links. It keeps working when that photo is deleted.
+public struct PhotoPosition: Sendable, Hashable {
+    /// Microseconds since 1970, PostgreSQL's precision (a `Date` rounds to it exactly).
+    public let microseconds: Int64
+    public let id: Int64
+
+    public init(shownAt: Date, id: Int64) {
+        self.microseconds = Int64((shownAt.timeIntervalSince1970 * 1_000_000).rounded())
+        self.id = id
+    }
+
+    /// As a link carries it: `<microseconds>_<id>`.
+    public var text: String { "\(microseconds)_\(id)" }
+
+    public init?(text: String) {
+        let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, let microseconds = Int64(parts[0]), let id = Int64(parts[1]), id > 0,
+            abs(microseconds) < 253_402_300_800_000_000  // before the year 10000
+        else { return nil }
+        self.microseconds = microseconds
+        self.id = id
+    }
 }

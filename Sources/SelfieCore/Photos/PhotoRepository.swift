@@ -12,6 +12,7 @@ public struct NewPhoto: Sendable {
     public var byteSize: Int64
     public var width: Int
     public var height: Int
+    public var takenAt: Date?
     public var renditions: [PhotoRendition]
 }
 
@@ -31,11 +32,11 @@ public struct PhotoRepository: Sendable {
     /// The photo's columns from `photos` aliased `p`, then its renditions packed one per text
     /// (fields separated by tabs, which none of them can contain), in one round trip.
     private static let columns = """
-        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height,
+        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at,
         coalesce((SELECT array_agg(r.name || E'\\t' || r.blob_key || E'\\t' || r.content_type || E'\\t' || r.width || E'\\t'
             || r.height || E'\\t' || r.byte_size ORDER BY r.name) FROM photo_renditions r WHERE r.photo_id = p.id), '{}')
         """
-    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, [String])
+    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, Date?, [String])
 
     /// The photo and its renditions, in one transaction.
     /// Inserts the photo and its renditions in one statement. `RowRefused` when PostgreSQL refused
@@ -53,9 +54,9 @@ public struct PhotoRepository: Sendable {
         let rows = try await client.query(
             """
             WITH p AS (
-                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height)
+                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height, taken_at)
                 VALUES (\(photo.publicID), \(photo.userID), \(photo.title), \(photo.blobKey.value), \(photo.contentType),
-                        \(photo.byteSize), \(photo.width), \(photo.height))
+                        \(photo.byteSize), \(photo.width), \(photo.height), \(photo.takenAt))
                 RETURNING id, created_at
             ), r AS (
                 INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size)
@@ -82,15 +83,17 @@ public struct PhotoRepository: Sendable {
                 createdAt: createdAt,
                 width: photo.width,
                 height: photo.height,
+                takenAt: photo.takenAt,
                 renditions: renditions
             )
         }
         throw PhotoRowMissing()
     }
 
-    /// Newest first, `limit` at most, older than the photo with id `before` if given (a keyset
-    /// cursor: it keeps working when that photo has been deleted since).
-    public func page(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo] {
+    /// The most recently uploaded first, `limit` at most, uploaded before the photo with id
+    /// `before` if given (the API's pages: a keyset cursor that keeps working when that photo has
+    /// been deleted since).
+    public func pageByUpload(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo] {
         try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM photos p
@@ -100,15 +103,78 @@ public struct PhotoRepository: Sendable {
         )
     }
 
+    /// What galleries and albums show, in their order: the latest taken (else uploaded) first,
+    /// `limit` at most, after `position` if given. `album` limits it to that album's photos
+    /// (which are all the owner's).
+    public func page(userID: Int64, album: Int64? = nil, after position: PhotoPosition?, limit: Int) async throws -> [Photo] {
+        try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM photos p
+            WHERE p.user_id = \(userID)
+              AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
+              AND (\(position?.id)::bigint IS NULL OR (coalesce(p.taken_at, p.created_at), p.id)
+                   < (timestamptz 'epoch' + \(position?.microseconds) * interval '1 microsecond', \(position?.id)))
+            ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT \(limit)
+            """
+        )
+    }
+
+    /// The photos on either side of `photo` in the order of `page(userID:album:after:limit:)`:
+    /// the one shown before it (newer) and the one after it (older).
+    public func neighbours(of photo: Photo, album: Int64? = nil) async throws -> (newer: String?, older: String?) {
+        let position = photo.position
+        let rows = try await client.query(
+            """
+            WITH q AS (
+                SELECT p.public_id, coalesce(p.taken_at, p.created_at) AS shown_at, p.id FROM photos p
+                WHERE p.user_id = \(photo.userID)
+                  AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
+            ), here AS (SELECT timestamptz 'epoch' + \(position.microseconds) * interval '1 microsecond' AS shown_at, \(position.id)::bigint AS id)
+            SELECT
+                (SELECT q.public_id FROM q, here WHERE (q.shown_at, q.id) > (here.shown_at, here.id) ORDER BY q.shown_at, q.id LIMIT 1),
+                (SELECT q.public_id FROM q, here WHERE (q.shown_at, q.id) < (here.shown_at, here.id) ORDER BY q.shown_at DESC, q.id DESC LIMIT 1)
+            """,
+            logger: logger
+        )
+        for try await (newer, older) in rows.decode((String?, String?).self) { return (newer, older) }
+        return (nil, nil)
+    }
+
+    /// The user's photos among `publicIDs` (those that are not theirs or do not exist are left out),
+    /// in gallery order.
+    public func find(userID: Int64, publicIDs: [String]) async throws -> [Photo] {
+        guard !publicIDs.isEmpty else { return [] }
+        return try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = ANY(\(publicIDs))
+            ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC
+            """
+        )
+    }
+
+    /// Photos by row id (album covers), in no particular order.
+    func find(ids: [Int64]) async throws -> [Photo] {
+        guard !ids.isEmpty else { return [] }
+        return try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.id = ANY(\(ids))")
+    }
+
+    /// The photo, if it is the user's and (given `album`) in that album.
+    public func find(userID: Int64, publicID: String, album: Int64?) async throws -> Photo? {
+        try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = \(publicID)
+              AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
+            """
+        ).first
+    }
+
     /// Every photo of the user, oldest first (the API's order).
     public func all(userID: Int64) async throws -> [Photo] {
         try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) ORDER BY p.id")
     }
 
     public func find(userID: Int64, publicID: String) async throws -> Photo? {
-        try await fetch(
-            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = \(publicID)"
-        ).first
+        try await find(userID: userID, publicID: publicID, album: nil)
     }
 
     /// Deletes the row (its renditions' rows with it) and returns it; nil when the user has no such photo.
@@ -121,6 +187,18 @@ public struct PhotoRepository: Sendable {
             SELECT \(unescaped: Self.columns) FROM p
             """
         ).first
+    }
+
+    /// Deletes those of `publicIDs` that are the user's photos and returns them (their renditions
+    /// with them, for their blobs).
+    public func delete(userID: Int64, publicIDs: [String]) async throws -> [Photo] {
+        guard !publicIDs.isEmpty else { return [] }
+        return try await fetch(
+            """
+            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) RETURNING *)
+            SELECT \(unescaped: Self.columns) FROM p
+            """
+        )
     }
 
     /// Which of `keys` belong to a photo, as original or rendition (the orphan sweep's question).
@@ -170,12 +248,12 @@ public struct PhotoRepository: Sendable {
 
     /// Replaces a photo's renditions (and its dimensions) in one transaction and returns the keys
     /// of the blobs no longer used; nil when the photo no longer exists.
-    public func replaceRenditions(photoID: Int64, width: Int, height: Int, with renditions: [PhotoRendition]) async throws -> [BlobKey]? {
+    public func replaceRenditions(photoID: Int64, width: Int, height: Int, takenAt: Date?, with renditions: [PhotoRendition]) async throws -> [BlobKey]? {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             // The row lock keeps a concurrent delete from taking the old keys with it unseen.
             let exists = try await connection.query(
-                "UPDATE photos SET width = \(width), height = \(height) WHERE id = \(photoID) RETURNING id",
+                "UPDATE photos SET width = \(width), height = \(height), taken_at = \(takenAt) WHERE id = \(photoID) RETURNING id",
                 logger: logger
             ).collect().count == 1
             guard exists else { return nil }
@@ -199,6 +277,17 @@ public struct PhotoRepository: Sendable {
             )
             return unused
         }
+    }
+
+    /// Photos in id order after `id` whose capture time is not known, `limit` at most (those
+    /// stored before it was read, and those whose file does not say).
+    func photosWithoutCaptureTime(after id: Int64, limit: Int) async throws -> [Photo] {
+        try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.id > \(id) AND p.taken_at IS NULL ORDER BY p.id LIMIT \(limit)")
+    }
+
+    /// Records when a photo was taken.
+    func setCaptureTime(photoID: Int64, takenAt: Date) async throws {
+        try await client.query("UPDATE photos SET taken_at = \(takenAt) WHERE id = \(photoID)", logger: logger)
     }
 
     /// "Download my data" under way, one per account across instances (`data_exports_running`):
@@ -233,7 +322,7 @@ public struct PhotoRepository: Sendable {
 
     private func fetch(_ query: PostgresQuery) async throws -> [Photo] {
         var photos: [Photo] = []
-        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, packed) in try await client.query(
+        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, packed) in try await client.query(
             query,
             logger: logger
         ).decode(Row.self) {
@@ -250,6 +339,7 @@ public struct PhotoRepository: Sendable {
                     createdAt: created,
                     width: width,
                     height: height,
+                    takenAt: takenAt,
                     renditions: packed.compactMap(PhotoRendition.init(packed:))
                 )
             )

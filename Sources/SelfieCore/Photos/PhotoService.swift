@@ -107,6 +107,7 @@ public struct PhotoService: Sendable {
                         byteSize: received.byteSize,
                         width: made.width,
                         height: made.height,
+                        takenAt: made.takenAt,
                         renditions: made.renditions
                     )
                 )
@@ -140,10 +141,42 @@ public struct PhotoService: Sendable {
         }
     }
 
-    /// One page of the gallery, newest first, and whether older photos follow.
-    public func page(for user: User, before: Int64?, size: Int) async throws -> (photos: [Photo], hasMore: Bool) {
-        let found = try await photos.page(userID: user.id, before: before, limit: size + 1)
+    /// One page of the gallery (or of one of the user's albums, by its row id), latest taken
+    /// first, after `position`, and whether more follow.
+    public func page(for user: User, album: Int64? = nil, after position: PhotoPosition?, size: Int) async throws -> (photos: [Photo], hasMore: Bool) {
+        let found = try await photos.page(userID: user.id, album: album, after: position, limit: size + 1)
         return (Array(found.prefix(size)), found.count > size)
+    }
+
+    /// The photos shown before (newer) and after (older) `photo` in the gallery, or in the album.
+    public func neighbours(of photo: Photo, album: Int64? = nil) async throws -> (newer: String?, older: String?) {
+        try await photos.neighbours(of: photo, album: album)
+    }
+
+    /// The user's photos among `publicIDs`, in gallery order; `PhotoError.notFound` if any of them
+    /// is not theirs (someone else's photo is not revealed, and nothing is done to the others).
+    public func photos(_ publicIDs: [String], of user: User) async throws -> [Photo] {
+        let wanted = Set(publicIDs)
+        let found = try await photos.find(userID: user.id, publicIDs: Array(wanted))
+        guard found.count == wanted.count else { throw PhotoError.notFound }
+        return found
+    }
+
+    /// The user's photos by row id (an album's cover), those that are theirs only.
+    public func photos(ids: [Int64], of user: User) async throws -> [Photo] {
+        try await photos.find(ids: ids).filter { $0.userID == user.id }
+    }
+
+    /// Deletes several of the user's photos at once (all of them or, when one is not theirs, none),
+    /// then their blobs.
+    public func delete(_ publicIDs: [String], of user: User, origin: RequestOrigin) async throws -> Int {
+        _ = try await photos(publicIDs, of: user)
+        let deleted = try await photos.delete(userID: user.id, publicIDs: Array(Set(publicIDs)))
+        await renditions.delete(deleted.flatMap(\.blobKeys))
+        for photo in deleted {
+            await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+        }
+        return deleted.count
     }
 
     /// All of the user's photos, oldest first.
@@ -166,6 +199,20 @@ public struct PhotoService: Sendable {
         await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: publicID, origin: origin)
     }
 
+    /// The originals of the user's photos among `publicIDs` as one ZIP, streamed; `PhotoError.notFound`
+    /// if one is not theirs.
+    public func originalsArchive(_ publicIDs: [String], of user: User) async throws -> BlobBody {
+        let chosen = try await photos(publicIDs, of: user)
+        let entries = chosen.map {
+            PhotoArchive.Entry(
+                blob: $0.blobKey,
+                name: "selfie-\(PhotoArchive.stamp($0.shownAt))-\($0.publicID).\(PhotoArchive.fileExtension(of: $0.blobKey))",
+                modified: $0.shownAt
+            )
+        }
+        return PhotoArchive.body(entries: entries, blobs: blobs, logger: logger)
+    }
+
     /// A signed URL for one of the photo's renditions, valid for the configured lifetime (and the
     /// same for a while, so that browsers cache it); nil while the photo has none.
     public func url(of name: RenditionName, for photo: Photo) -> String? {
@@ -185,6 +232,6 @@ public struct PhotoService: Sendable {
     public func page(for user: User, before publicID: String?, limit: Int) async throws -> [Photo] {
         var before: Int64?
         if let publicID { before = try await photo(publicID, of: user).id }
-        return try await photos.page(userID: user.id, before: before, limit: limit).reversed()
+        return try await photos.pageByUpload(userID: user.id, before: before, limit: limit).reversed()
     }
 }

@@ -35,6 +35,31 @@ public struct RenditionBackfill: Sendable {
     /// Identifies the backfill's advisory lock (any fixed number other locks do not use).
     static let lockKey: Int64 = 0x5e1f_1e_0009
 
+    /// Reads when each photo without a capture time was taken, from its original's header (photos
+    /// stored before Selfie read it): `selfie photos reprocess --capture-times`. Returns how many
+    /// gained one; a photo whose file does not say keeps none.
+    public func fillCaptureTimes() async throws -> Report {
+        try await lock.runIfFree {
+            var report = Report()
+            var after: Int64 = 0
+            while true {
+                let batch = try await photos.photosWithoutCaptureTime(after: after, limit: 50)
+                guard let last = batch.last else { return report }
+                after = last.id
+                for photo in batch {
+                    do {
+                        guard let takenAt = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize) else { continue }
+                        try await photos.setCaptureTime(photoID: photo.id, takenAt: takenAt)
+                        report.processed += 1
+                    } catch let error as PhotoError {
+                        report.failed.append(photo.publicID)
+                        logger.warning("no capture time for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])
+                    }
+                }
+            }
+        } ?? Report(skipped: true)
+    }
+
     private func backfill(missingOnly: Bool) async throws -> Report {
         var report = Report()
         var after: Int64 = 0
@@ -45,7 +70,9 @@ public struct RenditionBackfill: Sendable {
             for photo in batch {
                 do {
                     let made = try await renditions.make(from: photo.blobKey, byteSize: photo.byteSize)
-                    guard let unused = try await photos.replaceRenditions(photoID: photo.id, width: made.width, height: made.height, with: made.renditions)
+                    guard let unused = try await photos.replaceRenditions(
+                        photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
+                    )
                     else {
                         await renditions.delete(made.renditions.map(\.blobKey))  // deleted meanwhile
                         continue

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import Logging
 import NIOCore
@@ -42,6 +43,8 @@ public struct RenditionMaker: Sendable {
     public struct Made: Sendable {
         public let width: Int
         public let height: Int
+        /// When the photo was taken, if its metadata said (read before it was stripped).
+        public let takenAt: Date?
         public let renditions: [PhotoRendition]
     }
 
@@ -58,7 +61,23 @@ public struct RenditionMaker: Sendable {
                 guard let problem = ImageProblem(error) else { throw error }
                 throw PhotoError.unprocessable(problem)
             }
-            return Made(width: processed.probe.width, height: processed.probe.height, renditions: try await store(processed.renditions))
+            return Made(
+                width: processed.probe.width,
+                height: processed.probe.height,
+                takenAt: processed.probe.takenAt,
+                renditions: try await store(processed.renditions)
+            )
+        }
+    }
+
+    /// When the photo under `original` was taken, from its header alone (nothing is decoded).
+    public func captureTime(of original: BlobKey, byteSize: Int64) async throws -> Date? {
+        let bytes = try await readWhole(original, byteSize: byteSize)
+        let processor = self.processor
+        do {
+            return try await Self.pool.runIfActive { try processor.probe(bytes).takenAt }
+        } catch is ImageError {
+            return nil
         }
     }
 

@@ -55,6 +55,8 @@ public struct RateLimited: Error, Equatable, Sendable {
         case account
         /// Too many attempts from one client address.
         case address
+        /// Too many wrong passwords for one share link.
+        case shareLink
     }
 
     public let scope: Scope
@@ -84,6 +86,8 @@ public struct BruteForceProtection: Sendable {
         case signUpAttemptNotice = "sign-up-notice"
         /// "Download my data" by one account (`user:<id>`): three an hour, whatever the configuration.
         case dataExport = "data-export"
+        /// Share-link passwords tried from one client address (at the sign-in rate).
+        case shareLinkPassword = "share-link-password"
     }
 
     let configuration: ProtectionConfiguration
@@ -125,6 +129,7 @@ public struct BruteForceProtection: Sendable {
         case .passwordResetRequest: (configuration.signInsPerMinute, 60)
         case .signUpAttemptNotice: (1, 86400)
         case .dataExport: (3, 3600)
+        case .shareLinkPassword: (configuration.signInsPerMinute, 60)
         }
         guard limit > 0 else { return }
         let (hits, secondsLeft) = try await counters.count(action.rawValue, client: address, window: window)

@@ -1,0 +1,141 @@
+import Foundation
+import Mustache
+import SelfieCore
+
+/// A photo as pages show it — the owner's pages and shared ones alike: never its original, only
+/// renditions (upright, without metadata), at the URLs the page gives. A photo stored before
+/// renditions existed shows a placeholder until they are made.
+struct PhotoCard: Sendable {
+    struct Image: Sendable {
+        let url: String
+        let width: Int
+        let height: Int
+    }
+
+    let id: String
+    /// Its page (`/photos/<id>`, or the shared page's).
+    let href: String
+    let title: String
+    /// When it was taken, else when it was uploaded: what the grid shows.
+    let date: String
+    let takenDate: String?
+    let uploadedDate: String
+    let altText: String
+    /// The grid's image (400 px) and the larger one for dense screens (800 px).
+    let thumbnail: Image?
+    let srcset: String?
+    /// The photo page's image (≤ 2048 px), with the 800 px copy for small screens.
+    let display: Image?
+    let displaySrcset: String?
+    let isPreparing: Bool
+
+    /// - Parameter imageURL: the URL of one of the photo's renditions (signed media, or a share
+    ///   link's image route); nil when it cannot be shown.
+    init(_ photo: Photo, href: String, imageURL: (PhotoRendition) -> String?) {
+        self.id = photo.publicID
+        self.href = href
+        self.title = photo.title
+        self.date = photo.shownAt.displayString
+        self.takenDate = photo.takenAt?.displayString
+        self.uploadedDate = photo.createdAt.displayString
+        self.altText = photo.title.isEmpty ? "Photo from \(photo.shownAt.displayString)" : photo.title
+        func image(_ name: RenditionName) -> Image? {
+            guard let rendition = photo.rendition(name), let url = imageURL(rendition) else { return nil }
+            return Image(url: url, width: rendition.width, height: rendition.height)
+        }
+        self.thumbnail = image(.thumbnail400)
+        let dense = image(.thumbnail800)
+        let display = image(.display)
+        self.display = display
+        let sizes = [thumbnail, dense].compactMap { $0 }
+        self.srcset = sizes.isEmpty ? nil : sizes.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+        let large = [dense, display].compactMap { $0 }
+        self.displaySrcset = large.count < 2 ? nil : large.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+        self.isPreparing = photo.renditions.isEmpty
+    }
+
+    /// The owner's card: their photo's page, signed media URLs.
+    init(_ photo: Photo, photos: PhotoService) {
+        self.init(photo, href: WebPath.photo(photo.publicID)) { photos.url(of: $0.name, for: photo) }
+    }
+}
+
+/// The photos of one month, as the gallery and albums group them ("May 2019").
+struct MonthGroup: Sendable {
+    /// `2019-05`: the heading's id.
+    let id: String
+    let label: String
+    let photos: [PhotoCard]
+
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+
+    /// Consecutive photos of the same month (UTC) together, in the order given.
+    static func grouping(_ photos: [Photo], card: (Photo) -> PhotoCard) -> [MonthGroup] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        var groups: [(key: (Int, Int), cards: [PhotoCard])] = []
+        for photo in photos {
+            let parts = calendar.dateComponents([.year, .month], from: photo.shownAt)
+            let key = (parts.year ?? 0, parts.month ?? 1)
+            if let last = groups.last, last.key == key {
+                groups[groups.count - 1].cards.append(card(photo))
+            } else {
+                groups.append((key, [card(photo)]))
+            }
+        }
+        return groups.map { group in
+            let (year, month) = group.key
+            return MonthGroup(
+                id: "month-\(year)-\(month < 10 ? "0" : "")\(month)",
+                label: "\(monthNames[month - 1]) \(year)",
+                photos: group.cards
+            )
+        }
+    }
+}
+
+// Looked up by name rather than by reflection (see `PageRenderer.Page`): a grid renders 24 cards.
+
+extension PhotoCard: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "href": href
+        case "title": title
+        case "date": date
+        case "takenDate": takenDate
+        case "uploadedDate": uploadedDate
+        case "altText": altText
+        case "thumbnail": thumbnail
+        case "srcset": srcset
+        case "display": display
+        case "displaySrcset": displaySrcset
+        case "isPreparing": isPreparing
+        default: nil
+        }
+    }
+}
+
+extension PhotoCard.Image: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "url": url
+        case "width": width
+        case "height": height
+        default: nil
+        }
+    }
+}
+
+extension MonthGroup: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "label": label
+        case "photos": photos
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Storage of albums and which photos they hold. Every statement is scoped to the owner: there is
+/// no way to reach another user's album, nor to put another user's photo in one.
+public struct AlbumRepository: Sendable {
+    let client: PostgresClient
+    let scopedLogger: ScopedLogger
+    var logger: Logger { scopedLogger.current }
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    /// The album's columns from `albums` aliased `a`, with its photo count.
+    private static let columns = """
+        a.id, a.public_id, a.user_id, a.title, a.description, a.cover_photo_id,
+        (SELECT count(*)::int FROM album_photos ap WHERE ap.album_id = a.id), a.created_at, a.updated_at
+        """
+    private typealias Row = (Int64, String, Int64, String, String, Int64?, Int, Date, Date)
+
+    func insert(userID: Int64, publicID: String, title: String, description: String) async throws -> Album {
+        let inserted = try await fetch(
+            """
+            WITH a AS (INSERT INTO albums (public_id, user_id, title, description) VALUES (\(publicID), \(userID), \(title), \(description)) RETURNING *)
+            SELECT \(unescaped: Self.columns) FROM a
+            """
+        )
+        guard let album = inserted.first else { throw AlbumRowMissing() }
+        return album
+    }
+
+    /// The user's albums, the latest made first, each with the row id of the photo its card shows:
+    /// the chosen cover, else the album's latest photo.
+    func list(userID: Int64) async throws -> [(album: Album, coverID: Int64?)] {
+        var found: [(Album, Int64?)] = []
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns), coalesce(a.cover_photo_id, (
+                SELECT p.id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id WHERE ap.album_id = a.id
+                ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT 1))
+            FROM albums a WHERE a.user_id = \(userID) ORDER BY a.id DESC
+            """,
+            logger: logger
+        )
+        for try await (id, publicID, userID, title, description, cover, count, created, updated, shownCover) in rows.decode(
+            (Int64, String, Int64, String, String, Int64?, Int, Date, Date, Int64?).self
+        ) {
+            found.append((Album(id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count, createdAt: created, updatedAt: updated), shownCover))
+        }
+        return found
+    }
+
+    /// The user's albums' public ids and titles, by title (the "add to album" choices).
+    func names(userID: Int64) async throws -> [(publicID: String, title: String)] {
+        var names: [(String, String)] = []
+        let rows = try await client.query("SELECT public_id, title FROM albums WHERE user_id = \(userID) ORDER BY lower(title), id", logger: logger)
+        for try await (id, title) in rows.decode((String, String).self) { names.append((id, title)) }
+        return names
+    }
+
+    func find(userID: Int64, publicID: String) async throws -> Album? {
+        try await fetch("SELECT \(unescaped: Self.columns) FROM albums a WHERE a.user_id = \(userID) AND a.public_id = \(publicID)").first
+    }
+
+    /// The user's albums that hold the photo, by title.
+    func containing(photoID: Int64, userID: Int64) async throws -> [Album] {
+        try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM albums a JOIN album_photos ap ON ap.album_id = a.id
+            WHERE a.user_id = \(userID) AND ap.photo_id = \(photoID) ORDER BY a.title, a.id
+            """
+        )
+    }
+
+    func update(userID: Int64, publicID: String, title: String, description: String) async throws -> Album? {
+        try await fetch(
+            """
+            WITH a AS (
+                UPDATE albums SET title = \(title), description = \(description), updated_at = now()
+                WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING *
+            )
+            SELECT \(unescaped: Self.columns) FROM a
+            """
+        ).first
+    }
+
+    /// Deletes the album (its share links with it); its photos stay. False: the user has no such album.
+    func delete(userID: Int64, publicID: String) async throws -> Bool {
+        try await client.query("DELETE FROM albums WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING 1", logger: logger)
+            .collect().count == 1
+    }
+
+    /// What adding photos to an album came to.
+    enum AddOutcome: Equatable {
+        case albumMissing
+        /// Some of the photos are not the user's (or do not exist): none was added.
+        case photosMissing
+        /// How many were added (photos already in the album are not counted twice).
+        case added(Int)
+    }
+
+    /// Adds the user's photos to the user's album in one statement: all of them, or none when one
+    /// of `photoIDs` is not the user's photo.
+    func add(photoIDs: [String], toAlbum albumID: String, userID: Int64) async throws -> AddOutcome {
+        let wanted = Array(Set(photoIDs))
+        let rows = try await client.query(
+            """
+            WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID) FOR NO KEY UPDATE),
+            p AS (SELECT id FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(wanted))),
+            added AS (
+                INSERT INTO album_photos (album_id, photo_id)
+                SELECT a.id, p.id FROM a, p WHERE (SELECT count(*) FROM p) = \(wanted.count)
+                ON CONFLICT DO NOTHING RETURNING 1
+            ), touched AS (
+                UPDATE albums SET updated_at = now() WHERE id = (SELECT id FROM a) AND EXISTS (SELECT 1 FROM added) RETURNING 1
+            )
+            SELECT (SELECT count(*)::int FROM a), (SELECT count(*)::int FROM p), (SELECT count(*)::int FROM added)
+            """,
+            logger: logger
+        )
+        for try await (albums, photos, added) in rows.decode((Int, Int, Int).self) {
+            if albums == 0 { return .albumMissing }
+            if photos != wanted.count { return .photosMissing }
+            return .added(added)
+        }
+        return .albumMissing
+    }
+
+    /// Takes photos out of the user's album (they stay in the gallery); nil: no such album. The
+    /// cover goes too when it is one of them.
+    func remove(photoIDs: [String], fromAlbum albumID: String, userID: Int64) async throws -> Int? {
+        let rows = try await client.query(
+            """
+            WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID) FOR NO KEY UPDATE),
+            removed AS (
+                DELETE FROM album_photos ap USING a, photos p
+                WHERE ap.album_id = a.id AND p.id = ap.photo_id AND p.public_id = ANY(\(photoIDs))
+                RETURNING ap.photo_id
+            ), uncovered AS (
+                UPDATE albums SET cover_photo_id = CASE WHEN cover_photo_id IN (SELECT photo_id FROM removed) THEN NULL ELSE cover_photo_id END,
+                    updated_at = now()
+                WHERE id = (SELECT id FROM a) RETURNING 1
+            )
+            SELECT (SELECT count(*)::int FROM a), (SELECT count(*)::int FROM removed), (SELECT count(*)::int FROM uncovered)
+            """,
+            logger: logger
+        )
+        for try await (albums, removed, _) in rows.decode((Int, Int, Int).self) {
+            return albums == 0 ? nil : removed
+        }
+        return nil
+    }
+
+    /// What choosing a cover came to.
+    enum CoverOutcome: Equatable {
+        case albumMissing
+        case photoNotInAlbum
+        case set
+    }
+
+    /// Makes one of the album's photos its cover (nil: back to its latest photo).
+    func setCover(photoID: String?, album albumID: String, userID: Int64) async throws -> CoverOutcome {
+        let rows = try await client.query(
+            """
+            WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID)),
+            p AS (
+                SELECT ap.photo_id AS id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id
+                WHERE ap.album_id = (SELECT id FROM a) AND p.public_id = \(photoID)
+            ), changed AS (
+                UPDATE albums SET cover_photo_id = (SELECT id FROM p), updated_at = now()
+                WHERE id = (SELECT id FROM a) AND (\(photoID)::text IS NULL OR EXISTS (SELECT 1 FROM p)) RETURNING 1
+            )
+            SELECT (SELECT count(*)::int FROM a), (SELECT count(*)::int FROM changed)
+            """,
+            logger: logger
+        )
+        for try await (albums, changed) in rows.decode((Int, Int).self) {
+            if albums == 0 { return .albumMissing }
+            return changed == 1 ? .set : .photoNotInAlbum
+        }
+        return .albumMissing
+    }
+
+    private func fetch(_ query: PostgresQuery) async throws -> [Album] {
+        var albums: [Album] = []
+        for try await (id, publicID, userID, title, description, cover, count, created, updated) in try await client.query(query, logger: logger)
+            .decode(Row.self)
+        {
+            albums.append(
+                Album(id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count, createdAt: created, updatedAt: updated)
+            )
+        }
+        return albums
+    }
+}
+
+struct AlbumRowMissing: Error {}

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import NIOCore
+import ZipStream
+
+/// ZIP archives of photos, written to the response while they are read from the store (nothing is
+/// held whole): "Download my data", the originals of selected photos, a share link's display copies.
+public enum PhotoArchive {
+    /// One file of the archive: a blob under a name.
+    public struct Entry: Sendable {
+        let blob: BlobKey
+        let name: String
+        let modified: Date
+    }
+
+    /// The archive of `entries` after the in-memory `leading` files. A blob that has gone missing
+    /// is left out (and logged) rather than ending the download.
+    static func body(leading: [(name: String, bytes: ByteBuffer)] = [], entries: [Entry], blobs: any BlobStore, logger: Logger) -> BlobBody {
+        BlobBody(write: { sink in try await write(leading: leading, entries: entries, blobs: blobs, logger: logger, to: sink) })
+    }
+
+    static func write(
+        leading: [(name: String, bytes: ByteBuffer)],
+        entries: [Entry],
+        blobs: any BlobStore,
+        logger: Logger,
+        to sink: (ByteBuffer) async throws -> Void
+    ) async throws {
+        var archive = ZipArchiveEncoder()
+        for (name, bytes) in leading {
+            try await sink(try archive.beginEntry(name: name, modified: .now, size: UInt64(bytes.readableBytes)))
+            try await sink(try archive.entryData(bytes))
+            try await sink(try archive.endEntry())
+        }
+        for entry in entries {
+            guard let content = try await blobs.read(entry.blob, range: nil) else {
+                logger.warning("a photo left out of an archive: its blob is missing", metadata: ["blob": "\(entry.blob.value)"])
+                continue
+            }
+            try await sink(try archive.beginEntry(name: entry.name, modified: entry.modified, size: UInt64(content.totalSize)))
+            try await content.body.write { chunk in try await sink(try archive.entryData(chunk)) }
+            try await sink(try archive.endEntry())
+        }
+        try await sink(try archive.finish())
+    }
+
+    /// `2026-11-22T101500Z`: sorts by time, safe in any file system.
+    static func stamp(_ date: Date) -> String {
+        ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withFullDate, .withTime, .withTimeZone])
+            .replacingOccurrences(of: ":", with: "")
+    }
+
+    static func fileExtension(of key: BlobKey) -> String {
+        key.value.split(separator: ".").last.map(String.init) ?? "bin"
+    }
+}
