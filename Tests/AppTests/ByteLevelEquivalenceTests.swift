@@ -59,7 +59,7 @@ struct ByteLevelEquivalenceTests {
         encoder.outputFormatting = .sortedKeys
         for count in [0, 1, 2, 20, 57] {
             let photos = (0..<count).map { _ in
-                APIController.PhotoJSON(name: randomText(), title: randomText(), randomID: randomText(), imageURL: randomText())
+                APIController.PhotoJSON(name: randomText(), title: randomText(), randomID: randomText(), imageURL: randomText(), takenAt: Bool.random() ? randomText() : nil)
             }
             var json = JSONBytes(capacity: 16)
             photos.write(to: &json)

@@ -42,7 +42,7 @@ public struct ShareLinkRepository: Sendable {
             """
             WITH l AS (
                 INSERT INTO share_links (public_id, user_id, token_hash, album_id, photo_id, expires_at, password_hash, allow_download)
-                SELECT \(link.publicID), \(link.userID), \(link.tokenHash), a.id, p.id, \(link.expiresAt), \(link.passwordHash), \(link.allowDownload)
+                SELECT \(link.publicID), \(link.userID), \(ByteBuffer(bytes: link.tokenHash)), a.id, p.id, \(link.expiresAt), \(link.passwordHash), \(link.allowDownload)
                 FROM (SELECT 1) one
                 LEFT JOIN albums a ON a.user_id = \(link.userID) AND a.public_id = \(link.album)
                 LEFT JOIN photos p ON p.user_id = \(link.userID) AND p.public_id = \(link.photo)
@@ -68,7 +68,7 @@ public struct ShareLinkRepository: Sendable {
 
     /// The link whose token hashes to `tokenHash`, whatever its state (the service decides).
     func find(tokenHash: [UInt8]) async throws -> ShareLink? {
-        try await fetch("SELECT \(unescaped: Self.columns) FROM share_links l \(unescaped: Self.joins) WHERE l.token_hash = \(tokenHash)").first
+        try await fetch("SELECT \(unescaped: Self.columns) FROM share_links l \(unescaped: Self.joins) WHERE l.token_hash = \(ByteBuffer(bytes: tokenHash))").first
     }
 
     func recordView(linkID: Int64, at now: Date) async throws {

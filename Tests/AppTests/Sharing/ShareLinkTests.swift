@@ -1,0 +1,276 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Imaging
+import Testing
+
+@Suite("Share links: renditions only, to whoever holds the link, until it expires or is turned off")
+struct ShareLinkTests {
+    static func fixture(_ name: String) throws -> [UInt8] { Array(try PhotoFixtures.bytes(name).readableBytesView) }
+
+    /// An owner with an album of two photos (one straight from a camera: GPS, serial, capture
+    /// time) and a third photo outside it.
+    struct Setup {
+        let owner: Browser
+        let email: String
+        let album: String
+        let camera: String
+        let plain: String
+        let outside: String
+    }
+
+    static func setUp(_ app: TestApp) async throws -> Setup {
+        let owner = app.browser()
+        let email = uniqueEmail()
+        try await owner.signUp(email: email)
+        let camera = try await owner.uploadPhoto(try fixture("camera.jpg"), title: "At the lake", filename: "IMG_4242.JPG")
+        let plain = try await owner.uploadPhoto(TestImage.jpeg(size: 1500, seed: 5), title: "", filename: "secret-name.jpg")
+        let outside = try await owner.uploadPhoto(TestImage.jpeg(size: 1500, seed: 6), title: "Not shared")
+        let album = try await owner.makeAlbum("Lake trip", of: [camera, plain])
+        return Setup(owner: owner, email: email, album: album, camera: camera, plain: plain, outside: outside)
+    }
+
+    @Test("an album's link: no account needed, private headers, thumbnails and display copies only, nothing of the owner's; turned off, page and images stop")
+    func albumLink() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            let token = try await s.owner.makeLink(("album", s.album))
+            let stored: String = try await app.scalar("SELECT encode(token_hash, 'hex') FROM share_links")
+            #expect(stored == sha256Hex(Array(token.utf8)), "only the token's SHA-256 is kept")
+
+            let visitor = app.browser()
+            let page = try await visitor.get("/s/\(token)")
+            #expect(page.status == .ok)
+            #expect(page.headers[.init("X-Robots-Tag")!] == "noindex, nofollow")
+            #expect(page.headers[.init("Referrer-Policy")!] == "no-referrer")
+            #expect(page.text.contains("<h1>Lake trip</h1>"))
+            #expect(page.text.contains(#"<meta property="og:title" content="Lake trip">"#))
+            #expect(page.text.contains(#"<meta property="og:image" content="http://localhost/s/\#(token)/photos/"#) && page.text.contains("/thumb-800\">"))
+            let originals: [String] = try await app.db { client in
+                try await client.query("SELECT blob_key FROM photos").collect().map { try $0.decode(String.self) }
+            }
+            for secret in [s.email, "IMG_4242", "secret-name", "/media/", "Not shared", s.outside] + originals {
+                #expect(!page.text.contains(secret), "the shared page never shows \(secret)")
+            }
+            let images = try page.text.captures(of: #"<img src="(/s/[^"]+)""#)
+            #expect(images.count == 2)
+            for image in images {
+                let fetched = try await visitor.get(image)
+                #expect(fetched.status == .ok && fetched.headers[.contentType] == "image/webp", "\(image)")
+                #expect(fetched.headers[.init("Referrer-Policy")!] == "no-referrer")
+                #expect(fetched.headers[.cacheControl] == "private, no-cache", "checked again at every view")
+            }
+            let display = try await visitor.get("/s/\(token)/photos/\(s.camera)/display-2048")
+            #expect(display.status == .ok && display.headers[.contentType] == "image/jpeg")
+            #expect(Array(display.body.readableBytesView) != (try Self.fixture("camera.jpg")))
+            let exif = try ImageProcessor().probe(display.body)
+            #expect(exif.takenAt == nil, "no EXIF left in what a link serves")
+
+            // The original is out of reach, with or without the link.
+            for path in ["/s/\(token)/photos/\(s.camera)/original", "/s/\(token)/photos/\(s.camera)/\(originals[0])"] {
+                #expect(try await visitor.get(path).status == .notFound, "\(path)")
+            }
+            #expect(try await visitor.get("/photos/\(s.camera)/original").status == .seeOther, "the owner's download asks a visitor to sign in")
+            // A photo outside the album is not the link's.
+            #expect(try await visitor.get("/s/\(token)/photos/\(s.outside)").status == .notFound)
+            #expect(try await visitor.get("/s/\(token)/photos/\(s.outside)/thumb-400").status == .notFound)
+            // Its photo page moves through the album.
+            let photoPage = try await visitor.get("/s/\(token)/photos/\(s.plain)").text
+            #expect(photoPage.contains("href=\"/s/\(token)/photos/\(s.camera)\""))
+            #expect(try await visitor.get("/s/\(token)/download").status == .forbidden, "downloading was not allowed")
+
+            let views: Int64 = try await app.scalar("SELECT views FROM share_links")
+            #expect(views == 1)
+            let links = try await s.owner.get("/links").text
+            #expect(links.contains("Lake trip") && links.contains("<td>1</td>"))
+
+            // Someone else cannot turn it off; its owner can.
+            let linkID: String = try await app.scalar("SELECT public_id FROM share_links")
+            let bob = app.browser()
+            try await bob.signUp(name: "Bob", email: uniqueEmail())
+            #expect(try await bob.submit("/links/\(linkID)/revoke", from: "/links", []).status == .notFound)
+            #expect(try await visitor.get("/s/\(token)").status == .ok)
+            let revoked = try await s.owner.submit("/links/\(linkID)/revoke", from: "/links", [])
+            #expect(revoked.location == "/links?notice=link-revoked")
+            let gone = try await visitor.get("/s/\(token)")
+            #expect(gone.status == .notFound && gone.text.contains("has expired or was turned off"))
+            #expect(gone.headers[.init("X-Robots-Tag")!] == "noindex, nofollow", "its error page is private too")
+            for image in images { #expect(try await visitor.get(image).status == .notFound, "\(image) stopped") }
+            let audited: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event IN ('share_link.created', 'share_link.revoked')")
+            #expect(audited == 2)
+        }
+    }
+
+    @Test("a password: asked first, wrong refused, right gives a cookie for this link's path only; images need it; the original stays out of reach")
+    func password() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            let token = try await s.owner.makeLink(("album", s.album), expires: "1", password: "open sesame 1", allowDownload: true)
+            let other = try await s.owner.makeLink(("photo", s.plain), password: "open sesame 1")
+            let visitor = app.browser()
+            let asked = try await visitor.get("/s/\(token)")
+            #expect(asked.status == .unauthorized && asked.text.contains("This link has a password"))
+            #expect(!asked.text.contains("Lake trip") && !asked.text.contains("og:image"), "nothing shown before the password")
+            #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)/thumb-400").status == .unauthorized)
+            #expect(try await visitor.get("/s/\(token)/download").status == .unauthorized)
+
+            let wrong = try await visitor.submit("/s/\(token)", from: "/s/\(token)", [("password", "open sesame 2")])
+            #expect(wrong.status == .unauthorized && wrong.text.contains("That is not the password."))
+            let right = try await visitor.submit("/s/\(token)", from: "/s/\(token)", [("password", "open sesame 1")])
+            #expect(right.status == .seeOther && right.location == "/s/\(token)")
+            let cookie = try #require(right.setCookieHeader(named: "selfie_share"))
+            #expect(cookie.contains("Path=/s/\(token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+            #expect(try await visitor.get("/s/\(token)").status == .ok)
+            #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)/thumb-400").status == .ok)
+            let zip = try await visitor.get("/s/\(token)/download")
+            #expect(zip.status == .ok && zip.headers[.contentType] == "application/zip")
+            let members = try await zipMembers(zip.body)
+            #expect(members.intact && Set(members.sha256.keys) == ["photo-1.jpg", "photo-2.jpg"], "numbered display copies, no file names")
+
+            // The proof is this link's: the other link with the same password still asks.
+            #expect(try await visitor.get("/s/\(other)").status == .unauthorized)
+            // With the cookie the original is still not reachable.
+            #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)/original").status == .notFound)
+            #expect(try await visitor.get("/photos/\(s.camera)/original").status == .seeOther)
+            let forged = app.browser()
+            forged.setCookie("selfie_share", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+            #expect(try await forged.get("/s/\(token)").status == .unauthorized)
+        }
+    }
+
+    @Test("wrong passwords are limited per link — guesses sent at once too — and the owner hears of it in the audit log")
+    func passwordLimitPerLink() async throws {
+        try await withTestApp(configure: { config in
+            config.protection.lockoutThreshold = 3
+            config.protection.signInsPerMinute = 1000
+        }) { app in
+            let s = try await Self.setUp(app)
+            let token = try await s.owner.makeLink(("photo", s.camera), password: "open sesame 1")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for guess in 0..<8 {
+                    group.addTask {
+                        try await app.browser().submit("/s/\(token)", from: "/s/\(token)", [("password", "wrong guess \(guess)")]).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 3, "only three guesses checked: \(statuses)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 5)
+            let locked = try await app.browser().submit("/s/\(token)", from: "/s/\(token)", [("password", "open sesame 1")])
+            #expect(locked.status == .tooManyRequests && locked.text.contains("Too many wrong passwords for this link"))
+            #expect(locked.headers[.retryAfter].flatMap(Int.init).map { $0 > 800 } == true)
+            let audited: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'share_link.password_locked'")
+            #expect(audited == 1, "once per lockout, not once per refused guess")
+        }
+    }
+
+    @Test("wrong passwords are limited per client across links")
+    func passwordLimitPerClient() async throws {
+        try await withTestApp(configure: { config in
+            config.protection.signInsPerMinute = 3
+        }) { app in
+            let s = try await Self.setUp(app)
+            let first = try await s.owner.makeLink(("photo", s.camera), password: "open sesame 1")
+            let second = try await s.owner.makeLink(("photo", s.plain), password: "open sesame 1")
+            let visitor = app.browser()
+            for guess in 0..<3 {
+                #expect(try await visitor.submit("/s/\(first)", from: "/s/\(first)", [("password", "guess \(guess)")]).status == .unauthorized)
+            }
+            #expect(try await visitor.submit("/s/\(second)", from: "/s/\(second)", [("password", "open sesame 1")]).status == .tooManyRequests)
+        }
+    }
+
+    @Test("expiry: a week unless chosen, 'never' only when picked, any other choice refused; an expired link opens nothing (the test moves the clock)")
+    func expiry() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            let week = try await s.owner.makeLink(("album", s.album), expires: nil)
+            let day = try await s.owner.makeLink(("album", s.album), expires: "1")
+            let never = try await s.owner.makeLink(("album", s.album), expires: "never")
+            #expect(try await s.owner.submit("/links", from: "/albums/\(s.album)", [("album", s.album), ("expires", "3")]).status == .unprocessableContent)
+            #expect(try await s.owner.submit("/links", from: "/albums/\(s.album)", [("album", s.album), ("photo", s.plain)]).status == .unprocessableContent)
+            let lifetimes: [Double?] = try await app.db { client in
+                try await client.query("SELECT extract(epoch FROM expires_at - created_at)::float8 FROM share_links ORDER BY id").collect()
+                    .map { try $0.decode(Double?.self) }
+            }
+            #expect(lifetimes.count == 3)
+            #expect(abs((lifetimes[0] ?? 0) - 7 * 86400) < 5 && abs((lifetimes[1] ?? 0) - 86400) < 5 && lifetimes[2] == nil)
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let now = Date()
+            let checks: [(String, TimeInterval, Bool)] = [
+                (day, 86400 - 60, true), (day, 86400 + 60, false), (week, 6 * 86400, true), (week, 7 * 86400 + 60, false),
+                (never, 3650 * 86400, true),
+            ]
+            let opened = try await core.whileRunning {
+                var opened: [Bool] = []
+                for (token, seconds, _) in checks {
+                    let later = core.sharing.withClock { now.addingTimeInterval(seconds) }
+                    do {
+                        _ = try await later.open(token: token)
+                        opened.append(true)
+                    } catch ShareLinkError.notFound {
+                        opened.append(false)
+                    }
+                }
+                return opened
+            }
+            #expect(opened == checks.map(\.2), "a day, a week and never, just before and after")
+            // Expired for real: the page and its images are gone, and "my links" says so.
+            try await app.db { try await $0.query("UPDATE share_links SET expires_at = now() - interval '1 second' WHERE expires_at - created_at < interval '2 days'") }
+            #expect(try await app.browser().get("/s/\(day)").status == .notFound)
+            #expect(try await app.browser().get("/s/\(day)/photos/\(s.camera)/thumb-400").status == .notFound)
+            #expect(try await s.owner.get("/links").text.contains("Expired "))
+            #expect(try await app.browser().get("/s/\(week)").status == .ok)
+        }
+    }
+
+    @Test("a link dies with its photo, its album and its owner, and shows nothing while the owner is disabled; a deleted photo leaves its albums")
+    func linkLifetime() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            let albumLink = try await s.owner.makeLink(("album", s.album))
+            let photoLink = try await s.owner.makeLink(("photo", s.plain))
+            let visitor = app.browser()
+            #expect(try await visitor.get("/s/\(photoLink)").status == .ok)
+
+            try await app.db { try await $0.query("UPDATE users SET disabled = true") }
+            #expect(try await visitor.get("/s/\(albumLink)").status == .notFound)
+            #expect(try await visitor.get("/s/\(albumLink)/photos/\(s.camera)/thumb-400").status == .notFound)
+            try await app.db { try await $0.query("UPDATE users SET disabled = false") }
+            #expect(try await visitor.get("/s/\(albumLink)").status == .ok)
+
+            // The photo goes: its link goes, and it leaves the album (whose link shows the rest).
+            #expect(try await s.owner.submit("/photos/\(s.plain)/delete", from: "/photos/\(s.plain)/delete", []).status == .seeOther)
+            #expect(try await visitor.get("/s/\(photoLink)").status == .notFound)
+            #expect(try await s.owner.gridIDs("/albums/\(s.album)") == [s.camera])
+            let shown = try await visitor.get("/s/\(albumLink)").text
+            #expect(shown.contains(s.camera) && !shown.contains(s.plain))
+
+            // The album goes: its link goes.
+            _ = try await s.owner.submit("/albums/\(s.album)/delete", from: "/albums/\(s.album)/delete", [])
+            #expect(try await visitor.get("/s/\(albumLink)").status == .notFound)
+            let left: Int = try await app.scalar("SELECT count(*)::int FROM share_links")
+            #expect(left == 0)
+
+            // The owner goes: every link goes.
+            let again = try await s.owner.makeLink(("photo", s.camera))
+            try await app.db { try await $0.query("DELETE FROM users") }
+            #expect(try await visitor.get("/s/\(again)").status == .notFound)
+        }
+    }
+
+    @Test("tokens that are not tokens are not looked up; an unknown one is the same 404 as a revoked one")
+    func malformedTokens() async throws {
+        try await withTestApp { app in
+            let visitor = app.browser()
+            for token in ["short", String(repeating: "A", count: 32), String(repeating: "%", count: 32), String(repeating: "A", count: 33)] {
+                let answer = try await visitor.get("/s/\(token)")
+                #expect(answer.status == .notFound, "\(token)")
+            }
+        }
+    }
+}
