@@ -199,6 +199,8 @@ func buildRouter(
         accounts: core.accounts,
         social: core.social,
         photos: core.photos,
+        albums: core.albums,
+        sharing: core.sharing,
         pages: pages,
         mailIsNotSent: config.mail.isNotSending(publicURLIsHTTPS: config.usesHTTPS)
     )

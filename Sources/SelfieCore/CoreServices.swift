@@ -155,6 +155,7 @@ public struct CoreServices: Sendable {
             blobs: blobs,
             audit: audit,
             secondFactor: secondFactor,
+            sharing: sharing,
             logger: logger
         )
     }

@@ -8,6 +8,8 @@ struct AdminPagesController {
     let accounts: AccountService
     let social: SocialSignInService
     let photos: PhotoService
+    let albums: AlbumService
+    let sharing: ShareLinkService
     let pages: PageRenderer
     /// The log transport on an https site: nobody receives their links.
     let mailIsNotSent: Bool
@@ -145,6 +147,10 @@ struct AdminPagesController {
         let sessions: [Device]
         let tokens: [Device]
         let identities: [Device]
+        /// Their albums ("Holidays · 12 photos") and the share links that open now ("album
+        /// Holidays · until … · 3 views"): what they show to people without an account.
+        let albums: [Device]
+        let liveLinks: [Device]
     }
 
     func user(_ request: Request, context: AdminContext) async throws -> Response {
@@ -177,7 +183,19 @@ struct AdminPagesController {
             morePhotos: more,
             sessions: sessions,
             tokens: tokens,
-            identities: identities
+            identities: identities,
+            albums: try await albums.cards(for: summary.user).map {
+                UserPage.Device(description: $0.album.title, detail: $0.album.photoCount == 1 ? "1 photo" : "\($0.album.photoCount) photos")
+            },
+            liveLinks: try await sharing.liveLinks(ofUserID: summary.user.id).map { link in
+                let what = link.albumID != nil ? "Album" : "Photo"
+                let expiry = link.expiresAt.map { "until \($0.displayString)" } ?? "never expires"
+                let password = link.hasPassword ? " · password" : ""
+                return UserPage.Device(
+                    description: "\(what) “\(link.targetTitle.isEmpty ? "untitled" : link.targetTitle)”",
+                    detail: "made \(link.createdAt.displayString) · \(expiry)\(password) · \(link.views) view(s)"
+                )
+            }
         )
         return try pages.render(.adminUser, title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
@@ -185,7 +203,9 @@ struct AdminPagesController {
 
     static func actions(for user: User) -> [AdminService.UserAction] {
         let reset: [AdminService.UserAction] = user.email != nil && !user.isDisabled ? [.sendResetLink] : []
-        return reset + [user.isDisabled ? .enable : .disable, .revokeAccess, .resetSecondFactor, user.role == .admin ? .demote : .promote, .delete]
+        return reset + [
+            user.isDisabled ? .enable : .disable, .revokeAccess, .resetSecondFactor, .revokeLinks, user.role == .admin ? .demote : .promote, .delete,
+        ]
     }
 
     static func label(_ action: AdminService.UserAction) -> String {
@@ -198,6 +218,7 @@ struct AdminPagesController {
         case .demote: "Remove admin role"
         case .sendResetLink: "Send a password reset link"
         case .resetSecondFactor: "Reset two-step verification and passkeys"
+        case .revokeLinks: "Turn off every share link"
         }
     }
 
@@ -223,6 +244,8 @@ struct AdminPagesController {
         case .demote: "They will no longer be able to use these admin pages."
         case .resetSecondFactor:
             "Their authenticator app, recovery codes, remembered browsers and passkeys are removed: their password alone signs them in until they set it up again. Do this only once you are sure it is them (they lost their phone)."
+        case .revokeLinks:
+            "Every album and photo they shared stops opening for whoever has the link, at once. Their photos and albums stay; they can share again."
         case .sendResetLink:
             "A link to choose a new password goes to \(summary.user.email ?? "their address"); it works once, for one hour. Their current password keeps working until they use it."
         }
@@ -248,6 +271,7 @@ struct AdminPagesController {
         if action == .delete { return .seeOther(AdminPath.users(notice: .userDeleted)) }
         if action == .sendResetLink { return .seeOther(AdminPath.user(summary.user.id, notice: .resetLinkSent)) }
         if action == .resetSecondFactor { return .seeOther(AdminPath.user(summary.user.id, notice: .twoFactorReset)) }
+        if action == .revokeLinks { return .seeOther(AdminPath.user(summary.user.id, notice: .linksRevoked)) }
         // An admin who removed their own admin role has no admin pages left to return to.
         if summary.user.id == context.admin.id, action == .demote { return .seeOther(WebPath.gallery) }
         return .seeOther(AdminPath.user(summary.user.id, notice: .userUpdated))

@@ -12,6 +12,7 @@ public struct AdminService: Sendable {
     let blobs: any BlobStore
     let audit: AuditRepository
     let secondFactor: SecondFactorService
+    let sharing: ShareLinkService
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
@@ -25,9 +26,11 @@ public struct AdminService: Sendable {
         blobs: any BlobStore,
         audit: AuditRepository,
         secondFactor: SecondFactorService,
+        sharing: ShareLinkService,
         logger: Logger
     ) {
         self.secondFactor = secondFactor
+        self.sharing = sharing
         self.admin = admin
         self.accounts = accounts
         self.emails = emails
@@ -52,6 +55,8 @@ public struct AdminService: Sendable {
         /// Removes the user's authenticator app, recovery codes, remembered browsers and passkeys
         /// (they lost their phone): their password alone signs them in until they set it up again.
         case resetSecondFactor = "reset-two-factor"
+        /// Turns off every share link of the user at once (their photos stay).
+        case revokeLinks = "revoke-links"
 
         var event: AuditEventType {
             switch self {
@@ -63,6 +68,7 @@ public struct AdminService: Sendable {
             case .demote: .userDemoted
             case .sendResetLink: .passwordResetLinkIssued
             case .resetSecondFactor: .twoFactorReset
+            case .revokeLinks: .shareLinksRevokedByAdmin
             }
         }
     }
@@ -80,6 +86,9 @@ public struct AdminService: Sendable {
             try await emails.issuePasswordReset(for: target, mailed: true, by: actor, origin: origin)
         case .resetSecondFactor:
             try await secondFactor.reset(target, by: actor, origin: origin)
+        case .revokeLinks:
+            let count = try await sharing.revokeAll(ofUserID: userID)
+            await audit.record(action.event, actor: actor?.id, targetUser: target.id, target: "\(count) link(s)", origin: origin)
         case .delete:
             let keys = try await admin.deleteUser(id: userID, audit: record)
             for key in keys {

@@ -117,11 +117,10 @@ public struct ShareLinkService: Sendable {
         await audit.record(.shareLinkRevoked, actor: user.id, targetUser: user.id, target: link.publicID, origin: origin)
     }
 
-    /// Ends every link of a user (an administrator's "revoke every link"); how many there were.
-    public func revokeAll(ofUserID userID: Int64, by actor: Int64, origin: RequestOrigin) async throws -> Int {
-        let count = try await links.deleteAll(userID: userID)
-        await audit.record(.shareLinksRevokedByAdmin, actor: actor, targetUser: userID, target: "\(count) link(s)", origin: origin)
-        return count
+    /// Ends every link of a user (an administrator's "turn off every link", audited there); how
+    /// many there were.
+    func revokeAll(ofUserID userID: Int64) async throws -> Int {
+        try await links.deleteAll(userID: userID)
     }
 
     // MARK: The visitor's

@@ -263,6 +263,29 @@ struct ShareLinkTests {
         }
     }
 
+    @Test("an administrator sees a user's albums and live links, and turns every link off at once (audited)")
+    func adminTurnsLinksOff() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            let live = try await s.owner.makeLink(("album", s.album), password: "open sesame 1")
+            let expired = try await s.owner.makeLink(("photo", s.plain))
+            try await app.db { try await $0.query("UPDATE share_links SET expires_at = now() - interval '1 minute' WHERE photo_id IS NOT NULL") }
+            let admin = try await app.signedInAdmin()
+            let ownerID = try await app.userID(s.email)
+            let page = try await admin.get("/admin/users/\(ownerID)").text
+            #expect(page.contains("<strong>Lake trip</strong><span class=\"meta\">2 photos</span>"))
+            #expect(page.contains("Album “Lake trip”") && page.contains("· password · 0 view(s)"))
+            #expect(!page.contains("Photo “"), "the expired link is not live")
+            #expect(try await app.browser().get("/s/\(live)").status == .unauthorized, "open before")
+            let done = try await admin.submit("/admin/users/\(ownerID)/revoke-links", from: "/admin/users/\(ownerID)/revoke-links", [])
+            #expect(done.location == "/admin/users/\(ownerID)?notice=links-revoked")
+            #expect(try await app.browser().get("/s/\(live)").status == .notFound)
+            #expect(try await app.browser().get("/s/\(expired)").status == .notFound)
+            #expect(try await app.auditCount("admin.share_links_revoked", target: ownerID) == 1)
+            #expect(try await s.owner.gridIDs("/albums/\(s.album)").count == 2, "albums and photos stay")
+        }
+    }
+
     @Test("tokens that are not tokens are not looked up; an unknown one is the same 404 as a revoked one")
     func malformedTokens() async throws {
         try await withTestApp { app in
