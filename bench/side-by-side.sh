@@ -7,6 +7,8 @@
 #  - uploads of a 15 MiB photo through the API and the web form, as MB per second of the server's
 #    CPU (its utime + stime from /proc);
 #  - get_photos' p99 while a sign-in storm keeps the bcrypt pool saturated;
+#  - the share page of a 24-photo album beside the gallery of the same 24 photos, as the server's
+#    CPU per request (utime + stime from /proc over the wrk run);
 #  - the server's RSS when idle and after everything above.
 # Prints a markdown table (path, ceiling, Selfie req/s, p99, ratio). Brute-force limits are off.
 # Usage: bench/side-by-side.sh [SECONDS=10] [CONNECTIONS=64]     (SKIP_BUILD=1 to reuse the binary)
@@ -131,8 +133,8 @@ python3 - "$work" <<'PY'
 import io, os, sys
 from PIL import Image
 work = sys.argv[1]
-# 20 small photos of different colours (real JPEGs: they get real renditions).
-for i in range(20):
+# 24 small photos of different colours (real JPEGs: they get real renditions); 20 at first.
+for i in range(24):
     image = Image.new("RGB", (640, 480), (i * 12 % 256, 120, 255 - i * 12 % 256))
     image.save(f"{work}/small-{i}.jpg", "JPEG", quality=85)
 # A real JPEG of few pixels padded to 15 MiB with comment segments of random bytes: the parser and
@@ -188,6 +190,38 @@ if grep -qE "Non-2xx|Socket errors" "$work/storm.txt"; then
 fi
 # Sign-ins still queued for bcrypt when wrk stopped finish before the uploads are measured.
 sleep 3
+
+echo "==> a 24-photo album's share page beside the gallery (server CPU per request)"
+for i in 20 21 22 23; do
+    curl -fs -o /dev/null -H "Authorization: Token token=$token" -F "image=@$work/small-$i.jpg;type=image/jpeg" \
+        -F "title=Photo $i" "$base/api/upload_photo"
+done
+selection=$(curl -fs -H "Authorization: Token token=$token" "$base/api/get_photos" |
+    python3 -c 'import json, sys, urllib.parse; print("&".join("photo=" + urllib.parse.quote(p["random_id"]) for p in json.load(sys.stdin)))')
+gallery_csrf=$(curl -fs -H "$cookie" "$base/gallery" | sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' | head -1)
+album_path=$(curl -s -o /dev/null -w '%{redirect_url}' -H "$cookie" --data "_csrf=$gallery_csrf&$selection&action=add&target_album=&new_album_title=Bench" \
+    "$base/photos/selection" | sed 's|^[a-z]*://[^/]*||; s|?.*||')
+[ -n "$album_path" ] || { echo "no album was made" >&2; exit 1; }
+album_id=${album_path##*/}
+share_token=$(curl -fs -H "$cookie" --data "_csrf=$gallery_csrf&album=$album_id&expires=7" "$base/links" |
+    sed -n 's|.*value="[^"]*/s/\([A-Za-z0-9_-]\{32\}\)".*|\1|p' | head -1)
+[ -n "$share_token" ] || { echo "no share link was made" >&2; exit 1; }
+[ "$(curl -fs "$base/s/$share_token" | grep -c '<img src=')" = 24 ] || { echo "the share page does not show the 24 photos" >&2; exit 1; }
+[ "$(curl -fs -H "$cookie" "$base/gallery" | grep -c '<img src=')" = 24 ] || { echo "the gallery does not show the 24 photos" >&2; exit 1; }
+# cpu_per_request OUT URL [wrk options…]: "rps p99 µs-of-server-CPU-per-request" into OUT.
+cpu_per_request() {
+    local out=$1 url=$2 before after
+    shift 2
+    before=$(cpu_ticks "$server")
+    wrk_run "$out.wrk" "$url" "$@"
+    after=$(cpu_ticks "$server")
+    local requests
+    requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$out.wrk.txt")
+    read -r rps p99 < "$out.wrk"
+    echo "$rps $p99 $(python3 -c "import sys; t, hz, n = map(float, sys.argv[1:]); print(f'{t / hz / n * 1e6:.0f}')" "$((after - before))" "$clock_ticks" "$requests")" > "$out"
+}
+cpu_per_request "$work/gallery24" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
+cpu_per_request "$work/shared24" "$base/s/$share_token" -t2 -c"$connections" -d"${seconds}s"
 storm_rps=$(sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\)/\1/p' "$work/storm.txt")
 # curl's `Expect: 100-continue` is turned off (the iOS app sends none): waiting for a 100 that
 # never comes would add a second of wall time to each upload.
@@ -229,6 +263,8 @@ read -r health_rps health_p99 < "$work/healthz"
 read -r photos_rps photos_p99 < "$work/photos"
 read -r gallery_rps gallery_p99 < "$work/gallery"
 read -r storm_photos_rps storm_photos_p99 < "$work/stormphotos"
+read -r gallery24_rps gallery24_p99 gallery24_cpu < "$work/gallery24"
+read -r shared24_rps shared24_p99 shared24_cpu < "$work/shared24"
 python3 - <<PY
 rows = [
     ("\`$css\` (wrk -c$connections)", "nginx $nginx_rps", $css_rps, $css_p99, $css_rps / $nginx_rps),
@@ -243,6 +279,8 @@ for path, ceiling, rps, p99, ratio in rows:
     name, value = ceiling.rsplit(" ", 1)
     print(f"| {path} | {name} {float(value):,.0f} | {rps:,.0f} | {p99:.1f} ms | {ratio:.0%} |")
 print(f"| \`/api/get_photos\` (wrk -t1 -c16) during a sign-in storm ({float('$storm_rps'):.1f} sign-ins/s, 8 at once) | | {$storm_photos_rps:,.0f} | {$storm_photos_p99:.1f} ms | |")
+print(f"| \`/gallery\` (24 photos, session) | | {$gallery24_rps:,.0f} | {$gallery24_p99:.1f} ms | $gallery24_cpu µs server CPU per request |")
+print(f"| \`/s/<token>\` (album of 24, no account) | | {$shared24_rps:,.0f} | {$shared24_p99:.1f} ms | $shared24_cpu µs server CPU per request |")
 print(f"| upload 15 MiB, API (\`curl -F\`) | | $api_rate MB/s of server CPU | $api_cpu_ms ms CPU, $api_wall_ms ms wall per upload | |")
 print(f"| upload 15 MiB, web form (CSRF) | | $web_rate MB/s of server CPU | $web_cpu_ms ms CPU, $web_wall_ms ms wall per upload | |")
 print(f"| server RSS (VmRSS) | | idle $idle_rss, after the run $final_rss | | |")
