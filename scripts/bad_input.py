@@ -42,7 +42,12 @@ paths = ["/", "/signin", "/signup", "/signout", "/account", "/account/password",
          "/auth/google/start", "/auth/google/callback?code=x&state=y", "/auth/google/callback?error=access_denied",
          "/auth/nope/start", "/auth/%ff/callback", "/account/link/google", "/account/link/nope",
          "/account/identities/abc/unlink", "/account/identities/1/unlink", "/api/social/signin", "/api/register",
-         "/api/login"]
+         "/api/login", "/albums", "/albums/nope", "/albums/nope/edit", "/albums/nope/delete", "/links", "/links/nope/revoke",
+         "/links/nope/revoke?back=//evil.example", "/photos/selection", "/photos/selection/delete", "/gallery?after=abc",
+         "/gallery?after=99999999999999999999_1", "/gallery?after=1_-1", "/s/short", "/s/" + "A" * 32, "/s/" + "A" * 32 + "/photos/x",
+         "/s/" + "A" * 32 + "/photos/x/original", "/s/" + "A" * 32 + "/download", "/s/" + "A" * 32 + "?after=%ff",
+         "/api/albums", "/api/albums/nope", "/api/albums/nope/photos", "/api/albums/nope?after=x&limit=0", "/api/share_links",
+         "/api/share_links/nope"]
 methods = ["GET", "POST", "PUT", "DELETE", "PATCH"]
 bodies = {
     "empty": (b"", None),

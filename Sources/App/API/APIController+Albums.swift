@@ -156,11 +156,7 @@ extension APIController {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = try container.decodeIfPresent(String.self, forKey: .title)
             description = try container.decodeIfPresent(String.self, forKey: .description)
-            if container.contains(.coverRandomID) {
-                coverRandomID = .some(try container.decodeNil(forKey: .coverRandomID) ? nil : try container.decode(String.self, forKey: .coverRandomID))
-            } else {
-                coverRandomID = .none
-            }
+            coverRandomID = try container.decodeNullable(String.self, forKey: .coverRandomID)
         }
     }
 
@@ -192,11 +188,7 @@ extension APIController {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             albumID = try container.decodeIfPresent(String.self, forKey: .albumID)
             randomID = try container.decodeIfPresent(String.self, forKey: .randomID)
-            if container.contains(.expiresInDays) {
-                expiresInDays = .some(try container.decodeNil(forKey: .expiresInDays) ? nil : try container.decode(Int.self, forKey: .expiresInDays))
-            } else {
-                expiresInDays = .none
-            }
+            expiresInDays = try container.decodeNullable(Int.self, forKey: .expiresInDays)
             password = try container.decodeIfPresent(String.self, forKey: .password)
             allowDownload = try container.decodeIfPresent(Bool.self, forKey: .allowDownload)
         }
@@ -217,7 +209,9 @@ extension APIController {
             return try JSONDecoder().decode(T.self, from: data)
         } catch DecodingError.keyNotFound(let key, _) {
             throw APIError.missingField(key.stringValue)
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty
+        {
             guard let key = context.codingPath.first?.stringValue else { throw APIError.invalidJSON }
             throw AppError(.badRequest, "The field \(key) has the wrong type.")
         } catch {
@@ -334,5 +328,14 @@ extension APIController {
     func revokeShareLink(_ request: Request, context: APITokenContext) async throws -> Response {
         try await sharing.revoke(try context.parameters.require("id"), of: context.user, origin: context.origin)
         return try JSONResponse(body: StatusJSON(status: 200, message: "Link revoked")).response(from: request, context: context)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A field where `null` means something other than leaving it out: `.none` when absent,
+    /// `.some(nil)` when null, else its value.
+    func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T?? {
+        guard contains(key) else { return .none }
+        return .some(try decodeNil(forKey: key) ? nil : try decode(T.self, forKey: key))
     }
 }
