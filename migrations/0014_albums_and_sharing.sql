@@ -6,6 +6,10 @@ ALTER TABLE photos ADD COLUMN taken_at timestamptz;
 -- A user's gallery in the order it is shown: latest taken (or uploaded) first, id breaking ties.
 CREATE INDEX photos_user_shown_at_idx ON photos (user_id, (coalesce(taken_at, created_at)) DESC, id DESC);
 
+-- What the foreign keys below point at: a photo together with its owner, so that an album, its
+-- cover and a share link can only ever hold their own owner's photos, whatever a query does.
+ALTER TABLE photos ADD CONSTRAINT photos_id_user_id_key UNIQUE (id, user_id);
+
 -- Albums: a name, a description and a cover; a photo can be in any number of them, and deleting
 -- an album leaves its photos in the gallery.
 CREATE TABLE albums (
@@ -15,17 +19,23 @@ CREATE TABLE albums (
     title          text        NOT NULL CHECK (length(btrim(title)) BETWEEN 1 AND 200),
     description    text        NOT NULL DEFAULT '' CHECK (length(description) <= 2000),
     -- The photo its card shows; NULL: the album's latest photo.
-    cover_photo_id bigint      REFERENCES photos (id) ON DELETE SET NULL,
+    cover_photo_id bigint,
     created_at     timestamptz NOT NULL DEFAULT now(),
-    updated_at     timestamptz NOT NULL DEFAULT now()
+    updated_at     timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (id, user_id),
+    FOREIGN KEY (cover_photo_id, user_id) REFERENCES photos (id, user_id) ON DELETE SET NULL (cover_photo_id)
 );
 CREATE INDEX albums_user_id_idx ON albums (user_id, id DESC);
 
 CREATE TABLE album_photos (
-    album_id bigint      NOT NULL REFERENCES albums (id) ON DELETE CASCADE,
-    photo_id bigint      NOT NULL REFERENCES photos (id) ON DELETE CASCADE,
+    album_id bigint      NOT NULL,
+    photo_id bigint      NOT NULL,
+    -- The owner of both: an album holds only its owner's photos.
+    user_id  bigint      NOT NULL,
     added_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (album_id, photo_id)
+    PRIMARY KEY (album_id, photo_id),
+    FOREIGN KEY (album_id, user_id) REFERENCES albums (id, user_id) ON DELETE CASCADE,
+    FOREIGN KEY (photo_id, user_id) REFERENCES photos (id, user_id) ON DELETE CASCADE
 );
 -- Which albums hold a photo (its page; removing it from all when it is deleted).
 CREATE INDEX album_photos_photo_id_idx ON album_photos (photo_id);
@@ -39,8 +49,8 @@ CREATE TABLE share_links (
     public_id          text        NOT NULL UNIQUE CHECK (length(public_id) >= 20),
     user_id            bigint      NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     token_hash         bytea       NOT NULL UNIQUE CHECK (length(token_hash) = 32),
-    album_id           bigint      REFERENCES albums (id) ON DELETE CASCADE,
-    photo_id           bigint      REFERENCES photos (id) ON DELETE CASCADE,
+    album_id           bigint,
+    photo_id           bigint,
     -- NULL: never expires, which the owner picked explicitly.
     expires_at         timestamptz,
     -- bcrypt; NULL: no password.
@@ -53,7 +63,10 @@ CREATE TABLE share_links (
     password_failures  integer     NOT NULL DEFAULT 0,
     password_window_start timestamptz,
     created_at         timestamptz NOT NULL DEFAULT now(),
-    CHECK ((album_id IS NULL) <> (photo_id IS NULL))
+    CHECK ((album_id IS NULL) <> (photo_id IS NULL)),
+    -- Only the owner's album or photo (a NULL side is not checked).
+    FOREIGN KEY (album_id, user_id) REFERENCES albums (id, user_id) ON DELETE CASCADE,
+    FOREIGN KEY (photo_id, user_id) REFERENCES photos (id, user_id) ON DELETE CASCADE
 );
 CREATE INDEX share_links_user_id_idx ON share_links (user_id, id DESC);
 CREATE INDEX share_links_album_id_idx ON share_links (album_id) WHERE album_id IS NOT NULL;

@@ -191,9 +191,9 @@ func buildRouter(
     photoPages.addRoutes(to: signedIn)
     AlbumPagesController(albums: core.albums, photos: core.photos, sharing: core.sharing, photoPages: photoPages, pages: pages)
         .addRoutes(to: signedIn)
-    ShareLinkPagesController(sharing: core.sharing, pages: pages).addRoutes(to: signedIn)
+    ShareLinkPagesController(sharing: core.sharing, pages: pages, protection: core.protection).addRoutes(to: signedIn)
     SharedPagesController(sharing: core.sharing, pages: pages, cookies: cookies, publicURL: config.publicURL.absoluteString)
-        .addRoutes(to: forms)
+        .addRoutes(to: web)
     AdminPagesController(
         service: core.admin,
         accounts: core.accounts,

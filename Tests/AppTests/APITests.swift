@@ -108,7 +108,7 @@ struct APIReplayTests {
             let upload = try await app.api.uploadPhoto(token: token, image: first, title: "First")
             #expect(upload.status == .ok)
             let photo = try upload.json()
-            #expect(Set(photo.keys) == ["name", "title", "random_id", "image_url"])
+            #expect(Set(photo.keys) == ["name", "title", "random_id", "image_url", "taken_at"])
             #expect(photo["title"] as? String == "First")
             let id = try #require(photo["random_id"] as? String)
             #expect(id.count >= 20)
@@ -124,7 +124,7 @@ struct APIReplayTests {
             try await app.api.uploadPhoto(token: token, image: TestImage.png(), title: "")
             let list = try await app.api.getPhotos(token: token).jsonArray()
             #expect(list.map { $0["title"] as? String } == ["First", ""], "oldest first: the app reverses it")
-            #expect(list.allSatisfy { Set($0.keys) == ["name", "title", "random_id", "image_url"] })
+            #expect(list.allSatisfy { Set($0.keys) == ["name", "title", "random_id", "image_url", "taken_at"] })
 
             let deleted = try await app.api.deletePhoto(token: token, id: id)
             #expect(deleted.status == .ok)

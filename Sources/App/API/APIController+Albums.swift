@@ -261,11 +261,14 @@ extension APIController {
         let id = try context.parameters.require("id")
         let body = try await decodeBody(AlbumBody.self, from: request)
         var album = try await albums.album(id, of: context.user)
-        if body.title != nil || body.description != nil {
-            album = try await albums.update(id, of: context.user, title: body.title ?? album.title, description: body.description ?? album.description)
-        }
+        // Everything checked before anything is written: a refused cover leaves the title as it was.
+        _ = try AlbumService.validated(title: body.title ?? album.title, description: body.description ?? album.description)
         if case .some(let cover) = body.coverRandomID {
             try await albums.setCover(cover, of: id, of: context.user)
+        }
+        if body.title != nil || body.description != nil {
+            album = try await albums.update(id, of: context.user, title: body.title ?? album.title, description: body.description ?? album.description)
+        } else if body.coverRandomID != nil {
             album = try await albums.album(id, of: context.user)
         }
         return try JSONResponse(body: try await albumJSON(album, of: context.user)).response(from: request, context: context)
@@ -303,16 +306,12 @@ extension APIController {
     /// Makes a link; its `url` is in this answer only.
     func createShareLink(_ request: Request, context: APITokenContext) async throws -> Response {
         let body = try await decodeBody(ShareLinkBody.self, from: request)
-        let target: ShareTarget
-        switch (body.albumID, body.randomID) {
-        case (let album?, nil): target = .album(album)
-        case (nil, let photo?): target = .photo(photo)
-        default: throw ShareLinkError.targetMissing
-        }
+        let target = try ShareTarget(album: body.albumID, photo: body.randomID)
         let expiry: ShareExpiry
         switch body.expiresInDays {
         case .none: expiry = .default
-        case .some(let days): expiry = try ShareExpiry(days: days)
+        case .some(nil): expiry = .never
+        case .some(let days?): expiry = try ShareExpiry(days: days)
         }
         let made = try await sharing.create(
             for: context.user,

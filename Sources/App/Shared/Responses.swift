@@ -52,12 +52,3 @@ extension ResponseBody {
     }
 }
 
-extension Response {
-    /// A small value as JSON with sorted keys (the pages' scripts read these).
-    static func encodedJSON(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = try encoder.encode(value)
-        return .json(body: ByteBuffer(bytes: data), status: status)
-    }
-}

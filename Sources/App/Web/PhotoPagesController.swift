@@ -82,7 +82,8 @@ struct PhotoPagesController {
         do {
             let photo = try await photos.upload(for: context.user, request: request, origin: context.origin(request))
             guard wantsJSON else { return .seeOther(WebPath.gallery(notice: .photoUploaded)) }
-            return try .encodedJSON(UploadedJSON(id: photo.publicID, url: WebPath.photo(photo.publicID)), status: .created)
+            return try JSONResponse(status: .created, body: UploadedJSON(id: photo.publicID, url: WebPath.photo(photo.publicID)))
+                .response(from: request, context: context)
         } catch let error as PhotoError {
             let refusal = ErrorCopy.photoError(error)
             ErrorLogging.record(error, answer: refusal, request: request, logger: context.logger)
@@ -98,7 +99,7 @@ struct PhotoPagesController {
         }
     }
 
-    struct UploadedJSON: Encodable {
+    struct UploadedJSON: Encodable, Sendable {
         let id: String
         let url: String
     }
@@ -214,7 +215,7 @@ extension PhotoPagesController {
             targetAlbum = value("target_album")
             newAlbumTitle = value("new_album_title")
             album = value("album").isEmpty ? nil : value("album")
-            guard !photoIDs.isEmpty else { throw AppError(.badRequest, "Select at least one photo first.") }
+            guard !photoIDs.isEmpty else { throw AlbumError.noPhotos }
         }
     }
 
@@ -230,9 +231,10 @@ extension PhotoPagesController {
                 guard !form.newAlbumTitle.trimmingCharacters(in: .whitespaces).isEmpty else {
                     throw AppError(.unprocessableContent, "Give the new album a name, or choose one of your albums.")
                 }
-                target = try await albums.create(for: user, title: form.newAlbumTitle).publicID
+                target = try await albums.create(for: user, title: form.newAlbumTitle, with: form.photoIDs).publicID
+            } else {
+                try await albums.add(form.photoIDs, to: target, of: user)
             }
-            try await albums.add(form.photoIDs, to: target, of: user)
             return .seeOther(WebPath.album(target, notice: .photosAdded))
         case "remove":
             guard let album = form.album else { throw AppError(.badRequest, "Removing photos needs the album they are in.") }

@@ -73,10 +73,12 @@ struct LinkRow: Sendable {
 struct ShareLinkPagesController {
     let sharing: ShareLinkService
     let pages: PageRenderer
+    let protection: BruteForceProtection
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(RouterPath(WebPath.links), use: list)
-        group.post(RouterPath(WebPath.links), use: create)
+        // A link's password is hashed with bcrypt: limited like other password work.
+        group.limited(.signIn, by: protection).post(RouterPath(WebPath.links), use: create)
         group.post(WebPath.revokeLinkPattern, use: revoke)
     }
 
@@ -118,12 +120,7 @@ struct ShareLinkPagesController {
     /// Makes the link and shows its address: the only time it can be (only its hash is kept).
     func create(_ request: Request, context: SignedInContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(CreateForm.self, from: request, context: context)
-        let target: ShareTarget
-        switch (form.album.flatMap { $0.isEmpty ? nil : $0 }, form.photo.flatMap { $0.isEmpty ? nil : $0 }) {
-        case (let album?, nil): target = .album(album)
-        case (nil, let photo?): target = .photo(photo)
-        default: throw ShareLinkError.targetMissing
-        }
+        let target = try ShareTarget(album: form.album, photo: form.photo)
         let expiry: ShareExpiry
         switch form.expires {
         case nil, "": expiry = .default

@@ -16,9 +16,13 @@ struct SharedPagesController {
     let publicURL: String
     static let pageSize = 24
 
-    /// The routes, in a group of their own whose every answer — errors too — is private.
-    func addRoutes(to forms: RouterGroup<WebRequestContext>) {
-        let group = forms.group().add(middleware: SharedPagePrivacyMiddleware()).add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
+    /// The routes, in a group of their own whose every answer — errors and CSRF refusals too — is
+    /// private. (A path no route takes is the router's plain 404, with no link behind it.)
+    func addRoutes(to web: RouterGroup<WebRequestContext>) {
+        let group = web.group()
+            .add(middleware: SharedPagePrivacyMiddleware())
+            .add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
+            .add(middleware: CSRFMiddleware())
         group.get(WebPath.sharedPattern, use: show)
         group.post(WebPath.sharedPattern, use: unlock)
         group.get(WebPath.sharedPhotoPattern, use: showPhoto)
@@ -57,8 +61,8 @@ struct SharedPagesController {
         let (link, token, unlocked) = try await open(request, context: context)
         guard unlocked else { return try passwordPage(token: token, error: nil, status: .unauthorized, request: request, context: context) }
         let after = try request.queryPosition("after")
-        try await sharing.recordView(of: link)
         let (found, hasMore) = try await sharing.page(of: link, after: after, size: Self.pageSize)
+        if after == nil { try await sharing.recordView(of: link) }
         let isAlbum = link.albumID != nil
         let title = link.targetTitle.isEmpty ? (isAlbum ? "Shared album" : "Shared photo") : link.targetTitle
         let card = { (photo: Photo) in self.card(photo, token: token) }
@@ -175,7 +179,7 @@ struct SharedPagesController {
     func download(_ request: Request, context: WebRequestContext) async throws -> Response {
         let (link, _, unlocked) = try await open(request, context: context)
         guard unlocked else { throw ShareLinkError.passwordRequired }
-        let archive = try await sharing.archive(of: link, logger: context.logger)
+        let archive = try await sharing.archive(of: link, client: context.remoteAddress, logger: context.logger)
         let name = link.targetTitle.isEmpty ? "photos" : "shared-photos"
         return Response.download(archive, filename: "\(name).zip", contentType: "application/zip")
     }

@@ -87,8 +87,7 @@ public struct AdminService: Sendable {
         case .resetSecondFactor:
             try await secondFactor.reset(target, by: actor, origin: origin)
         case .revokeLinks:
-            let count = try await sharing.revokeAll(ofUserID: userID)
-            await audit.record(action.event, actor: actor?.id, targetUser: target.id, target: "\(count) link(s)", origin: origin)
+            _ = try await sharing.revokeAll(ofUserID: userID, audit: record)
         case .delete:
             let keys = try await admin.deleteUser(id: userID, audit: record)
             for key in keys {

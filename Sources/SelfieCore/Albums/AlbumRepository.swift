@@ -109,10 +109,10 @@ public struct AlbumRepository: Sendable {
         let rows = try await client.query(
             """
             WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID) FOR NO KEY UPDATE),
-            p AS (SELECT id FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(wanted))),
+            p AS (SELECT id FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(wanted)) FOR KEY SHARE),
             added AS (
-                INSERT INTO album_photos (album_id, photo_id)
-                SELECT a.id, p.id FROM a, p WHERE (SELECT count(*) FROM p) = \(wanted.count)
+                INSERT INTO album_photos (album_id, photo_id, user_id)
+                SELECT a.id, p.id, \(userID) FROM a, p WHERE (SELECT count(*) FROM p) = \(wanted.count)
                 ON CONFLICT DO NOTHING RETURNING 1
             ), touched AS (
                 UPDATE albums SET updated_at = now() WHERE id = (SELECT id FROM a) AND EXISTS (SELECT 1 FROM added) RETURNING 1

@@ -23,10 +23,24 @@ public struct AlbumService: Sendable {
         return try await albums.insert(userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), title: title, description: description)
     }
 
+    /// A new album holding the user's photos: made only if every one of them is theirs (else
+    /// `PhotoError.notFound`, and no album is left behind).
+    public func create(for user: User, title: String, with photoIDs: [String]) async throws -> Album {
+        try Self.checkCount(photoIDs)
+        let album = try await create(for: user, title: title)
+        do {
+            try await add(photoIDs, to: album.publicID, of: user)
+        } catch {
+            try await evenIfCancelled { try await delete(album.publicID, of: user) }
+            throw error
+        }
+        return try await self.album(album.publicID, of: user)
+    }
+
     /// The user's albums, latest made first, each with the photo its card shows.
     public func cards(for user: User) async throws -> [AlbumCard] {
         let listed = try await albums.list(userID: user.id)
-        let covers = try await photos.find(ids: listed.compactMap(\.coverID))
+        let covers = try await photos.find(userID: user.id, ids: listed.compactMap(\.coverID))
         let byID = Dictionary(covers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return listed.map { AlbumCard(album: $0.album, cover: $0.coverID.flatMap { byID[$0] }) }
     }
@@ -97,7 +111,7 @@ public struct AlbumService: Sendable {
 
     /// The title trimmed and required; the description trimmed; both within their lengths and
     /// free of control characters (a description may have line breaks).
-    static func validated(title: String, description: String) throws -> (String, String) {
+    public static func validated(title: String, description: String) throws -> (String, String) {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         let description = description.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw AlbumError.titleMissing }

@@ -63,7 +63,7 @@ public struct AuditRecord: Sendable {
     let type: AuditEventType
     let actor: Int64?
     let targetUser: Int64?
-    let target: String
+    var target: String
     let origin: RequestOrigin
 
     /// The one INSERT every audit event goes through (alone, or inside the transaction of the

@@ -65,13 +65,16 @@ public struct PhotoPosition: Sendable, Hashable {
         self.id = id
     }
 
+    /// From 0001-01-01 to 9999-12-31 (inside PostgreSQL's range, and exact in a `Double`'s 53 bits).
+    static let years1to9999: Range<Int64> = -62_135_596_800_000_000..<253_402_300_800_000_000
+
     /// As a link carries it: `<microseconds>_<id>`.
     public var text: String { "\(microseconds)_\(id)" }
 
     public init?(text: String) {
         let parts = text.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 2, let microseconds = Int64(parts[0]), let id = Int64(parts[1]), id > 0,
-            abs(microseconds) < 253_402_300_800_000_000  // before the year 10000
+            Self.years1to9999.contains(microseconds)
         else { return nil }
         self.microseconds = microseconds
         self.id = id

@@ -123,16 +123,20 @@ public struct PhotoRepository: Sendable {
     /// the one shown before it (newer) and the one after it (older).
     public func neighbours(of photo: Photo, album: Int64? = nil) async throws -> (newer: String?, older: String?) {
         let position = photo.position
+        // Two index walks from the photo's position (photos_user_shown_at_idx), one each way.
         let rows = try await client.query(
             """
-            WITH q AS (
-                SELECT p.public_id, coalesce(p.taken_at, p.created_at) AS shown_at, p.id FROM photos p
-                WHERE p.user_id = \(photo.userID)
-                  AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
-            ), here AS (SELECT timestamptz 'epoch' + \(position.microseconds) * interval '1 microsecond' AS shown_at, \(position.id)::bigint AS id)
             SELECT
-                (SELECT q.public_id FROM q, here WHERE (q.shown_at, q.id) > (here.shown_at, here.id) ORDER BY q.shown_at, q.id LIMIT 1),
-                (SELECT q.public_id FROM q, here WHERE (q.shown_at, q.id) < (here.shown_at, here.id) ORDER BY q.shown_at DESC, q.id DESC LIMIT 1)
+                (SELECT p.public_id FROM photos p
+                 WHERE p.user_id = \(photo.userID)
+                   AND (coalesce(p.taken_at, p.created_at), p.id) > (timestamptz 'epoch' + \(position.microseconds) * interval '1 microsecond', \(position.id))
+                   AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
+                 ORDER BY coalesce(p.taken_at, p.created_at), p.id LIMIT 1),
+                (SELECT p.public_id FROM photos p
+                 WHERE p.user_id = \(photo.userID)
+                   AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + \(position.microseconds) * interval '1 microsecond', \(position.id))
+                   AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
+                 ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT 1)
             """,
             logger: logger
         )
@@ -152,10 +156,10 @@ public struct PhotoRepository: Sendable {
         )
     }
 
-    /// Photos by row id (album covers), in no particular order.
-    func find(ids: [Int64]) async throws -> [Photo] {
+    /// The user's photos by row id (album covers, a photo link's photo), in no particular order.
+    func find(userID: Int64, ids: [Int64]) async throws -> [Photo] {
         guard !ids.isEmpty else { return [] }
-        return try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.id = ANY(\(ids))")
+        return try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.id = ANY(\(ids))")
     }
 
     /// The photo, if it is the user's and (given `album`) in that album.

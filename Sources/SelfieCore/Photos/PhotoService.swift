@@ -162,9 +162,9 @@ public struct PhotoService: Sendable {
         return found
     }
 
-    /// The user's photos by row id (an album's cover), those that are theirs only.
+    /// The user's photos by row id (an album's cover).
     public func photos(ids: [Int64], of user: User) async throws -> [Photo] {
-        try await photos.find(ids: ids).filter { $0.userID == user.id }
+        try await photos.find(userID: user.id, ids: ids)
     }
 
     /// Deletes several of the user's photos at once (all of them or, when one is not theirs, none),

@@ -88,6 +88,9 @@ public struct BruteForceProtection: Sendable {
         case dataExport = "data-export"
         /// Share-link passwords tried from one client address (at the sign-in rate).
         case shareLinkPassword = "share-link-password"
+        /// A share link's photos as one ZIP, by one client address: five a minute, whatever the
+        /// configuration.
+        case shareLinkDownload = "share-link-download"
     }
 
     let configuration: ProtectionConfiguration
@@ -130,6 +133,7 @@ public struct BruteForceProtection: Sendable {
         case .signUpAttemptNotice: (1, 86400)
         case .dataExport: (3, 3600)
         case .shareLinkPassword: (configuration.signInsPerMinute, 60)
+        case .shareLinkDownload: (5, 60)
         }
         guard limit > 0 else { return }
         let (hits, secondsLeft) = try await counters.count(action.rawValue, client: address, window: window)

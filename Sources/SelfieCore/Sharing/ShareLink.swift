@@ -4,6 +4,15 @@ import Foundation
 public enum ShareTarget: Sendable, Equatable {
     case album(String)
     case photo(String)
+
+    /// Exactly one of an album's and a photo's public id (an empty one counts as none).
+    public init(album: String?, photo: String?) throws {
+        switch (album.flatMap { $0.isEmpty ? nil : $0 }, photo.flatMap { $0.isEmpty ? nil : $0 }) {
+        case (let album?, nil): self = .album(album)
+        case (nil, let photo?): self = .photo(photo)
+        default: throw ShareLinkError.targetMissing
+        }
+    }
 }
 
 /// How long a new link lives. "Never" is a choice of its own, never a default.
@@ -15,12 +24,8 @@ public enum ShareExpiry: Sendable, Equatable {
     public static let dayChoices = [1, 7, 30]
     public static let `default` = ShareExpiry.days(7)
 
-    /// `days` one of the offered lifetimes, nil "never"; anything else is refused.
-    public init(days: Int?) throws {
-        guard let days else {
-            self = .never
-            return
-        }
+    /// One of the offered lifetimes in days; anything else is refused ("never" is `.never`).
+    public init(days: Int) throws {
         guard Self.dayChoices.contains(days) else { throw ShareLinkError.unknownExpiry }
         self = .days(days)
     }
@@ -58,6 +63,12 @@ public struct ShareLink: Sendable, Equatable {
 
     public func hasExpired(at now: Date) -> Bool {
         expiresAt.map { $0 <= now } ?? false
+    }
+
+    /// Whether the link shows anything at `now`: not expired, its owner not disabled. The one
+    /// place that decides it (a revoked link has no row).
+    public func opens(at now: Date) -> Bool {
+        !hasExpired(at: now) && !ownerDisabled
     }
 }
 

@@ -85,9 +85,17 @@ public struct ShareLinkRepository: Sendable {
         ).first
     }
 
-    /// Deletes every link of the user; how many there were.
-    func deleteAll(userID: Int64) async throws -> Int {
-        try await client.query("DELETE FROM share_links WHERE user_id = \(userID) RETURNING 1", logger: logger).collect().count
+    /// Deletes every link of the user with the audit event of it, in one transaction; how many
+    /// there were.
+    func deleteAll(userID: Int64, audit record: AuditRecord) async throws -> Int {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let count = try await connection.query("DELETE FROM share_links WHERE user_id = \(userID) RETURNING 1", logger: logger).collect().count
+            var audited = record
+            audited.target = "\(count) link(s)"
+            try await connection.query(audited.insertQuery, logger: logger)
+            return count
+        }
     }
 
     /// Counts one password attempt on the link before the password is checked, in the window of

@@ -108,7 +108,7 @@ public struct ShareLinkService: Sendable {
     /// The user's links that still open: not expired, owner not disabled.
     public func liveLinks(ofUserID userID: Int64) async throws -> [ShareLink] {
         let at = now()
-        return try await links.list(userID: userID).filter { !$0.hasExpired(at: at) && !$0.ownerDisabled }
+        return try await links.list(userID: userID).filter { $0.opens(at: at) }
     }
 
     /// Ends the link at once: its page and its images answer "not found" from now on.
@@ -117,10 +117,10 @@ public struct ShareLinkService: Sendable {
         await audit.record(.shareLinkRevoked, actor: user.id, targetUser: user.id, target: link.publicID, origin: origin)
     }
 
-    /// Ends every link of a user (an administrator's "turn off every link", audited there); how
-    /// many there were.
-    func revokeAll(ofUserID userID: Int64) async throws -> Int {
-        try await links.deleteAll(userID: userID)
+    /// Ends every link of a user (an administrator's "turn off every link"), in one transaction
+    /// with its audit event; how many there were.
+    func revokeAll(ofUserID userID: Int64, audit record: AuditRecord) async throws -> Int {
+        try await links.deleteAll(userID: userID, audit: record)
     }
 
     // MARK: The visitor's
@@ -128,8 +128,7 @@ public struct ShareLinkService: Sendable {
     /// The link a visitor's token opens; `ShareLinkError.notFound` when there is none, or it has
     /// expired, or its owner is disabled — one answer for all.
     public func open(token: String) async throws -> ShareLink {
-        guard Self.isWellFormed(token), let link = try await links.find(tokenHash: RandomToken.hash(token)),
-            !link.hasExpired(at: now()), !link.ownerDisabled
+        guard Self.isWellFormed(token), let link = try await links.find(tokenHash: RandomToken.hash(token)), link.opens(at: now())
         else { throw ShareLinkError.notFound }
         return link
     }
@@ -159,19 +158,26 @@ public struct ShareLinkService: Sendable {
         return unlockProof(for: link)
     }
 
-    /// Whether `proof` (from the visitor's cookie) is this link's: always for a link without a
-    /// password.
+    /// Whether `proof` (from the visitor's cookie) is this link's and less than a day old: always
+    /// for a link without a password.
     public func isUnlocked(_ link: ShareLink, proof: String?) -> Bool {
         guard link.hasPassword else { return true }
-        guard let proof else { return false }
-        return constantTimeEquals(Array(proof.utf8), Array(unlockProof(for: link).utf8))
+        guard let proof, let dot = proof.firstIndex(of: "."), let issued = Int64(proof[..<dot]) else { return false }
+        let age = Int64(now().timeIntervalSince1970) - issued
+        guard (0..<Self.unlockLifetime).contains(age) else { return false }
+        return constantTimeEquals(Array(proof.utf8), Array(unlockProof(for: link, issuedAt: issued).utf8))
     }
 
-    /// An HMAC of the link and its password's hash: nothing to store, and useless for any other link.
-    func unlockProof(for link: ShareLink) -> String {
+    /// How long a right password keeps a browser in, in seconds (the cookie lives no longer).
+    public static let unlockLifetime: Int64 = 86400
+
+    /// `<issued at>.<HMAC of the link, its password's hash and that time>`: nothing to store,
+    /// useless for any other link, and void after a day or once the link goes.
+    func unlockProof(for link: ShareLink, issuedAt: Int64? = nil) -> String {
+        let issued = issuedAt ?? Int64(now().timeIntervalSince1970)
         var hmac = HMAC<SHA256>(key: unlockKey)
-        hmac.update(data: Data("\(link.id)\n\(link.passwordHash ?? "")".utf8))
-        return hmac.finalize().withUnsafeBytes { Base64URL.encode($0) }
+        hmac.update(data: Data("\(link.id)\n\(link.passwordHash ?? "")\n\(issued)".utf8))
+        return "\(issued)." + hmac.finalize().withUnsafeBytes { Base64URL.encode($0) }
     }
 
     /// A page view: counted, with its time.
@@ -179,11 +185,12 @@ public struct ShareLinkService: Sendable {
         try await links.recordView(linkID: link.id, at: now())
     }
 
-    /// One page of what the link shows, in gallery order: the album's photos, or the one photo.
+    /// One page of what the link shows, in gallery order: the album's photos, or the one photo
+    /// (which has no second page: `PhotoError.notFound`).
     public func page(of link: ShareLink, after position: PhotoPosition?, size: Int) async throws -> (photos: [Photo], hasMore: Bool) {
         if let photoID = link.photoID {
-            guard position == nil else { return ([], false) }
-            return (try await photos.find(ids: [photoID]), false)
+            guard position == nil else { throw PhotoError.notFound }
+            return (try await photos.find(userID: link.userID, ids: [photoID]), false)
         }
         let found = try await photos.page(userID: link.userID, album: link.albumID, after: position, limit: size + 1)
         return (Array(found.prefix(size)), found.count > size)
@@ -191,9 +198,17 @@ public struct ShareLinkService: Sendable {
 
     /// The display copies of what the link shows as one ZIP, streamed, if its owner allowed it:
     /// numbered in gallery order, without the captions or anything else of the originals.
-    public func archive(of link: ShareLink, logger: Logger) async throws -> BlobBody {
+    /// One client may download five a minute (`client`: its address).
+    public func archive(of link: ShareLink, client: String, logger: Logger) async throws -> BlobBody {
         guard link.allowDownload else { throw ShareLinkError.downloadNotAllowed }
-        let shown = try await page(of: link, after: nil, size: AlbumService.maxPhotosAtOnce * 4).photos
+        try await protection.consume(.shareLinkDownload, client: client)
+        var shown: [Photo] = []
+        var after: PhotoPosition?
+        repeat {
+            let (batch, hasMore) = try await page(of: link, after: after, size: 500)
+            shown += batch
+            after = hasMore ? batch.last?.position : nil
+        } while after != nil
         let copies = shown.compactMap { $0.rendition(.display) }
         let digits = String(copies.count).count
         let entries = copies.enumerated().map { index, copy in
@@ -219,7 +234,7 @@ public struct ShareLinkService: Sendable {
     /// A photo the link shows; `PhotoError.notFound` for any other.
     public func photo(_ publicID: String, in link: ShareLink) async throws -> Photo {
         if let photoID = link.photoID {
-            guard let photo = try await photos.find(ids: [photoID]).first, photo.publicID == publicID else { throw PhotoError.notFound }
+            guard let photo = try await photos.find(userID: link.userID, ids: [photoID]).first, photo.publicID == publicID else { throw PhotoError.notFound }
             return photo
         }
         guard let photo = try await photos.find(userID: link.userID, publicID: publicID, album: link.albumID) else { throw PhotoError.notFound }

@@ -69,6 +69,27 @@ struct AlbumTests {
             #expect(try await albumCount() == 2)
             #expect(try await bob.submit("/albums/\(album)/delete", from: "/gallery", []).status == .notFound)
 
+            // A new album with one photo that is not Ada's is not made at all.
+            let albumsBefore: Int = try await app.scalar("SELECT count(*)::int FROM albums")
+            #expect(try await ada.select([c, bobs], action: "add", fields: [("target_album", ""), ("new_album_title", "Half")]).status == .notFound)
+            #expect(try await app.scalar("SELECT count(*)::int FROM albums") == albumsBefore)
+            // The database itself holds an album to its owner's photos.
+            let foreignRow = try? await app.db { client in
+                try await client.query(
+                    """
+                    INSERT INTO album_photos (album_id, photo_id, user_id)
+                    SELECT al.id, p.id, al.user_id FROM albums al, photos p WHERE al.public_id = \(album) AND p.public_id = \(bobs)
+                    """
+                )
+            }
+            #expect(foreignRow == nil, "refused by the foreign key on (photo_id, user_id)")
+            #expect(try await albumCount() == 2)
+            let tooMany = try await ada.select((0...AlbumService.maxPhotosAtOnce).map { "p\($0)" }, action: "add", fields: [("target_album", album)])
+            #expect(tooMany.status == .unprocessableContent && tooMany.text.contains("Select at most 500 photos at once."))
+            let longTitle = String(repeating: "x", count: 201)
+            #expect(try await ada.submit("/albums", from: "/albums", [("title", longTitle)]).status == .unprocessableContent)
+            #expect(try await ada.submit("/albums", from: "/albums", [("title", String(longTitle.dropLast()))]).status == .seeOther)
+
             // Adding one already there counts once.
             #expect(try await ada.select([a, c], action: "add", fields: [("target_album", album)]).status == .seeOther)
             #expect(try await albumCount() == 3)
@@ -132,7 +153,7 @@ struct AlbumTests {
             #expect(deleted.location == "/gallery?notice=photos-deleted")
             #expect(try await ada.gridIDs("/gallery") == [c])
             #expect(app.filesInBlobStore().count == 8, "their blobs went too")
-            #expect(try await ada.submit("/photos/selection", from: "/gallery", [("action", "delete")]).status == .badRequest, "nothing selected")
+            #expect(try await ada.submit("/photos/selection", from: "/gallery", [("action", "delete")]).status == .unprocessableContent, "nothing selected")
         }
     }
 

@@ -77,30 +77,47 @@ struct ShareLinkTests {
             // A photo outside the album is not the link's.
             #expect(try await visitor.get("/s/\(token)/photos/\(s.outside)").status == .notFound)
             #expect(try await visitor.get("/s/\(token)/photos/\(s.outside)/thumb-400").status == .notFound)
-            // Its photo page moves through the album.
+            // Its photo page moves through the album only: the photo taken between them outside
+            // the album is skipped, and the ends have one neighbour.
             let photoPage = try await visitor.get("/s/\(token)/photos/\(s.plain)").text
-            #expect(photoPage.contains("href=\"/s/\(token)/photos/\(s.camera)\""))
+            #expect(photoPage.contains("rel=\"next\" class=\"viewer-next\" href=\"/s/\(token)/photos/\(s.camera)\""))
+            #expect(!photoPage.contains("rel=\"prev\"") && !photoPage.contains(s.outside))
+            let olderPage = try await visitor.get("/s/\(token)/photos/\(s.camera)").text
+            #expect(olderPage.contains("rel=\"prev\" class=\"viewer-prev\" href=\"/s/\(token)/photos/\(s.plain)\"") && !olderPage.contains("rel=\"next\""))
+            // A photo's link shows that photo only.
+            let single = try await s.owner.makeLink(("photo", s.plain))
+            #expect(try await visitor.get("/s/\(single)").text.contains("/s/\(single)/photos/\(s.plain)/display-2048"))
+            for other in [s.camera, s.outside] {
+                #expect(try await visitor.get("/s/\(single)/photos/\(other)").status == .notFound)
+                #expect(try await visitor.get("/s/\(single)/photos/\(other)/thumb-400").status == .notFound)
+            }
+            #expect(try await visitor.get("/s/\(single)?after=1_1").status == .notFound, "a photo's link has no second page")
+            #expect(try await visitor.get("/s/\(token)?after=garbage").status == .badRequest)
+            let refused = try await visitor.post("/s/\(token)", form: [("password", "no CSRF token")])
+            #expect(refused.status == .forbidden && refused.headers[.init("X-Robots-Tag")!] == "noindex, nofollow", "a CSRF refusal is private too")
             #expect(try await visitor.get("/s/\(token)/download").status == .forbidden, "downloading was not allowed")
 
-            let views: Int64 = try await app.scalar("SELECT views FROM share_links")
-            #expect(views == 1)
+            let views: Int64 = try await app.scalar("SELECT views FROM share_links WHERE album_id IS NOT NULL")
+            #expect(views == 1, "the page, not its photo pages, images or a refused cursor")
             let links = try await s.owner.get("/links").text
             #expect(links.contains("Lake trip") && links.contains("<td>1</td>"))
 
             // Someone else cannot turn it off; its owner can.
-            let linkID: String = try await app.scalar("SELECT public_id FROM share_links")
+            let linkID: String = try await app.scalar("SELECT public_id FROM share_links WHERE album_id IS NOT NULL")
             let bob = app.browser()
             try await bob.signUp(name: "Bob", email: uniqueEmail())
             #expect(try await bob.submit("/links/\(linkID)/revoke", from: "/links", []).status == .notFound)
             #expect(try await visitor.get("/s/\(token)").status == .ok)
-            let revoked = try await s.owner.submit("/links/\(linkID)/revoke", from: "/links", [])
-            #expect(revoked.location == "/links?notice=link-revoked")
+            let offSite = try await s.owner.submit("/links/nope/revoke?back=//evil.example", from: "/links", [])
+            #expect(offSite.status == .notFound)
+            let revoked = try await s.owner.submit("/links/\(linkID)/revoke?back=//evil.example", from: "/links", [])
+            #expect(revoked.location == "/links?notice=link-revoked", "never sent off the site")
             let gone = try await visitor.get("/s/\(token)")
             #expect(gone.status == .notFound && gone.text.contains("has expired or was turned off"))
             #expect(gone.headers[.init("X-Robots-Tag")!] == "noindex, nofollow", "its error page is private too")
             for image in images { #expect(try await visitor.get(image).status == .notFound, "\(image) stopped") }
             let audited: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event IN ('share_link.created', 'share_link.revoked')")
-            #expect(audited == 2)
+            #expect(audited == 3)
         }
     }
 
@@ -115,6 +132,7 @@ struct ShareLinkTests {
             #expect(asked.status == .unauthorized && asked.text.contains("This link has a password"))
             #expect(!asked.text.contains("Lake trip") && !asked.text.contains("og:image"), "nothing shown before the password")
             #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)/thumb-400").status == .unauthorized)
+            #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)").status == .unauthorized)
             #expect(try await visitor.get("/s/\(token)/download").status == .unauthorized)
 
             let wrong = try await visitor.submit("/s/\(token)", from: "/s/\(token)", [("password", "open sesame 2")])
@@ -123,6 +141,8 @@ struct ShareLinkTests {
             #expect(right.status == .seeOther && right.location == "/s/\(token)")
             let cookie = try #require(right.setCookieHeader(named: "selfie_share"))
             #expect(cookie.contains("Path=/s/\(token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+            let maxAge = try #require(cookie.firstCapture(of: #"Max-Age=([0-9]+)"#).flatMap(Int.init))
+            #expect(maxAge <= 86400 && maxAge > 86000, "a day at most, and never past the link's expiry (a day here)")
             #expect(try await visitor.get("/s/\(token)").status == .ok)
             #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)/thumb-400").status == .ok)
             let zip = try await visitor.get("/s/\(token)/download")
@@ -136,8 +156,17 @@ struct ShareLinkTests {
             #expect(try await visitor.get("/s/\(token)/photos/\(s.camera)/original").status == .notFound)
             #expect(try await visitor.get("/photos/\(s.camera)/original").status == .seeOther)
             let forged = app.browser()
-            forged.setCookie("selfie_share", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+            forged.setCookie("selfie_share", "\(Int(Date().timeIntervalSince1970)).AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
             #expect(try await forged.get("/s/\(token)").status == .unauthorized)
+            // A proof from more than a day ago no longer opens it, whatever the cookie's age.
+            let proof = try #require(cookie.firstCapture(of: #"selfie_share=([^;]+)"#))
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let aged = try await core.whileRunning {
+                let link = try await core.sharing.open(token: token)
+                let tomorrow = core.sharing.withClock { Date().addingTimeInterval(86400 + 60) }
+                return (core.sharing.isUnlocked(link, proof: proof), tomorrow.isUnlocked(link, proof: proof))
+            }
+            #expect(aged == (true, false))
         }
     }
 
@@ -164,6 +193,41 @@ struct ShareLinkTests {
             #expect(locked.headers[.retryAfter].flatMap(Int.init).map { $0 > 800 } == true)
             let audited: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'share_link.password_locked'")
             #expect(audited == 1, "once per lockout, not once per refused guess")
+        }
+    }
+
+    @Test("the lockout window ends, and the right password starts the count again (the test moves the clock)")
+    func passwordWindow() async throws {
+        try await withTestApp(configure: { config in
+            config.protection.lockoutThreshold = 3
+            config.protection.signInsPerMinute = 1000
+        }) { app in
+            let s = try await Self.setUp(app)
+            let token = try await s.owner.makeLink(("photo", s.camera), expires: "never", password: "open sesame 1")
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let outcomes = try await core.whileRunning {
+                let link = try await core.sharing.open(token: token)
+                let start = Date()
+                func attempt(_ password: String, after seconds: TimeInterval) async throws -> String {
+                    let at = core.sharing.withClock { start.addingTimeInterval(seconds) }
+                    do {
+                        _ = try await at.unlock(link, password: password, client: "192.0.2.1", origin: RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test"))
+                        return "open"
+                    } catch ShareLinkError.wrongPassword {
+                        return "wrong"
+                    } catch is RateLimited {
+                        return "locked"
+                    }
+                }
+                var outcomes: [String] = []
+                for password in ["a wrong one", "a wrong one", "open sesame 1", "a wrong one", "a wrong one", "a wrong one", "a wrong one"] {
+                    outcomes.append(try await attempt(password, after: 0))
+                }
+                outcomes.append(try await attempt("open sesame 1", after: 899))
+                outcomes.append(try await attempt("open sesame 1", after: 901))
+                return outcomes
+            }
+            #expect(outcomes == ["wrong", "wrong", "open", "wrong", "wrong", "wrong", "locked", "locked", "open"])
         }
     }
 
@@ -219,10 +283,19 @@ struct ShareLinkTests {
                 return opened
             }
             #expect(opened == checks.map(\.2), "a day, a week and never, just before and after")
-            // Expired for real: the page and its images are gone, and "my links" says so.
+            // Expired for real: every route is gone (the password form too, before any bcrypt), and
+            // "my links" says so.
+            let protected = try await s.owner.makeLink(("album", s.album), expires: "1", password: "open sesame 1", allowDownload: true)
+            let visitor = app.browser()
+            let form = try await visitor.csrfToken(on: "/s/\(protected)")
             try await app.db { try await $0.query("UPDATE share_links SET expires_at = now() - interval '1 second' WHERE expires_at - created_at < interval '2 days'") }
-            #expect(try await app.browser().get("/s/\(day)").status == .notFound)
-            #expect(try await app.browser().get("/s/\(day)/photos/\(s.camera)/thumb-400").status == .notFound)
+            for (token, path) in [(day, ""), (day, "/photos/\(s.camera)"), (day, "/photos/\(s.camera)/thumb-400"), (protected, "/download")] {
+                #expect(try await app.browser().get("/s/\(token)\(path)").status == .notFound, "expired: \(path)")
+            }
+            let late = try await visitor.post("/s/\(protected)", form: [("_csrf", form), ("password", "open sesame 1")])
+            #expect(late.status == .notFound)
+            let counted: Int = try await app.scalar("SELECT password_failures FROM share_links WHERE password_hash IS NOT NULL")
+            #expect(counted == 0, "an expired link's password is not even tried")
             #expect(try await s.owner.get("/links").text.contains("Expired "))
             #expect(try await app.browser().get("/s/\(week)").status == .ok)
         }
@@ -238,8 +311,9 @@ struct ShareLinkTests {
             #expect(try await visitor.get("/s/\(photoLink)").status == .ok)
 
             try await app.db { try await $0.query("UPDATE users SET disabled = true") }
-            #expect(try await visitor.get("/s/\(albumLink)").status == .notFound)
-            #expect(try await visitor.get("/s/\(albumLink)/photos/\(s.camera)/thumb-400").status == .notFound)
+            for path in ["", "/photos/\(s.camera)", "/photos/\(s.camera)/thumb-400", "/download"] {
+                #expect(try await visitor.get("/s/\(albumLink)\(path)").status == .notFound, "disabled owner: \(path)")
+            }
             try await app.db { try await $0.query("UPDATE users SET disabled = false") }
             #expect(try await visitor.get("/s/\(albumLink)").status == .ok)
 
