@@ -197,7 +197,9 @@ struct Photos: AsyncParsableCommand {
             let services = try CoreServices(forWeb: config, logger: makeLogger(config))
             let (report, captureTimes) = try await services.whileRunning {
                 let report = try await services.backfill.run(missingOnly: which == .missing)
-                return (report, report.skipped ? report : try await services.backfill.fillCaptureTimes())
+                // `--all` read every capture time while remaking the renditions.
+                guard which == .missing, !report.skipped else { return (report, report) }
+                return (report, try await services.backfill.fillCaptureTimes())
             }
             if report.skipped || captureTimes.skipped {
                 print("Another Selfie process is making renditions right now; try again when it is done.")

@@ -197,13 +197,7 @@ extension APIController {
     /// The request's JSON object as `T`; a body that is not one, or a field of the wrong type, is
     /// a 400 that names the field.
     func decodeBody<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: APIRequestFields.maximumBodyBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw AppError(.contentTooLarge, "The request body is too large (at most \(APIRequestFields.maximumBodyBytes / 1024) KB).")
-        }
+        let body = try await APIRequestFields.collectBody(of: request)
         let data = body.readableBytes == 0 ? Data("{}".utf8) : Data(buffer: body)
         do {
             return try JSONDecoder().decode(T.self, from: data)

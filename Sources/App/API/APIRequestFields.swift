@@ -10,13 +10,7 @@ struct APIRequestFields {
     /// `acceptingForms`: an `application/x-www-form-urlencoded` body is read as well as JSON
     /// (the register/login API's clients post forms).
     static func read(_ request: Request, includingQuery: Bool = false, acceptingForms: Bool = false) async throws -> APIRequestFields {
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: maximumBodyBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw AppError(.contentTooLarge, "The request body is too large (at most \(maximumBodyBytes / 1024) KB).")
-        }
+        let body = try await collectBody(of: request)
         var values: [String: Any] = [:]
         if includingQuery {
             for (name, value) in request.uri.queryParameters { values[String(name)] = String(value) }
@@ -31,6 +25,16 @@ struct APIRequestFields {
             values.merge(object) { _, json in json }
         }
         return APIRequestFields(values: values)
+    }
+
+    /// The request's body, up to `maximumBodyBytes` (a 413 that says so beyond).
+    static func collectBody(of request: Request) async throws -> ByteBuffer {
+        var request = request
+        do {
+            return try await request.collectBody(upTo: maximumBodyBytes)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw AppError(.contentTooLarge, "The request body is too large (at most \(maximumBodyBytes / 1024) KB).")
+        }
     }
 
     /// A field that must be present as a non-empty string.
