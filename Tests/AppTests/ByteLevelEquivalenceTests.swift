@@ -234,7 +234,7 @@ struct ByteLevelEquivalenceTests {
         }
         let months = MonthGroup.grouping([photo(renditions, title: "Sea"), photo([], title: "")]) { PhotoCard($0, photos: service) }
         for month in months { Self.expectSameAsMirror(month) }
-        let selection = PhotoPagesController.SelectionBar(albums: [.init(id: "a1", title: "Holidays")], albumID: nil)
+        let selection = SelectionBar(albums: [.init(id: "a1", title: "Holidays")], albumID: nil)
         for older in [nil, "/gallery?after=3_1"] {
             Self.expectSameAsMirror(
                 PhotoPagesController.GalleryPage(firstName: "Ada", months: months, isEmpty: false, olderPageURL: older, isFirstPage: true, selection: selection)

@@ -23,8 +23,12 @@ struct RequestBoundaryTests {
             #expect(try await admin.get("/admin/audit?before=-1").status == .badRequest)
             let user = app.browser()
             try await user.signUp(email: uniqueEmail())
-            #expect(try await user.get("/gallery?before=99999999999999999999").status == .badRequest)
-            #expect(try await user.get("/gallery?before=9223372036854775807").status == .ok)
+            for cursor in ["99999999999999999999_1", "1_99999999999999999999", "253402300800000000_1", "1_0", "1", "x_y"] {
+                let response = try await user.get("/gallery?after=\(cursor)")
+                #expect(response.status == .badRequest, "after=\(cursor)")
+                #expect(response.text.contains("is not a position in the gallery"))
+            }
+            #expect(try await user.get("/gallery?after=253402300799999999_9223372036854775807").status == .ok, "the last moment of 9999")
             #expect(try await app.client.execute(uri: "/healthz", method: .get).status == .ok)
         }
     }

@@ -8,7 +8,6 @@ struct AlbumPagesController {
     let albums: AlbumService
     let photos: PhotoService
     let sharing: ShareLinkService
-    let photoPages: PhotoPagesController
     let pages: PageRenderer
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
@@ -79,7 +78,7 @@ struct AlbumPagesController {
         let isEmpty: Bool
         let olderPageURL: String?
         let isFirstPage: Bool
-        let selection: PhotoPagesController.SelectionBar
+        let selection: SelectionBar
         let share: ShareForm
         let links: [LinkRow]
         let hasLinks: Bool
@@ -121,7 +120,7 @@ struct AlbumPagesController {
             isEmpty: found.isEmpty && after == nil,
             olderPageURL: hasMore ? found.last.map { WebPath.album(album.publicID, after: $0.position) } : nil,
             isFirstPage: after == nil,
-            selection: try await photoPages.selectionBar(for: context.user, album: album.publicID),
+            selection: try await SelectionBar.load(for: context.user, album: album.publicID, albums: albums),
             share: ShareForm(album: album.publicID),
             links: links.map { LinkRow($0, now: sharing.now()) },
             hasLinks: !links.isEmpty,

@@ -96,6 +96,22 @@ struct MonthGroup: Sendable {
     }
 }
 
+/// The selection bar above a grid (the gallery's, an album's): the albums photos can be put in,
+/// and the album the grid shows (on an album's page).
+struct SelectionBar: Sendable {
+    struct Choice: Sendable {
+        let id: String
+        let title: String
+    }
+
+    let albums: [Choice]
+    let albumID: String?
+
+    static func load(for user: User, album: String?, albums: AlbumService) async throws -> SelectionBar {
+        SelectionBar(albums: try await albums.names(for: user).map { Choice(id: $0.publicID, title: $0.title) }, albumID: album)
+    }
+}
+
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): a grid renders 24 cards.
 
 extension PhotoCard: MustacheParent {

@@ -24,18 +24,6 @@ struct PhotoPagesController {
         group.post(WebPath.deletePhotoPattern, use: delete)
     }
 
-    /// The selection bar above a grid: the albums photos can be put in, and the album the grid
-    /// shows (on an album's page).
-    struct SelectionBar: Sendable {
-        struct Choice: Sendable {
-            let id: String
-            let title: String
-        }
-
-        let albums: [Choice]
-        let albumID: String?
-    }
-
     struct GalleryPage: Sendable {
         let firstName: String
         let months: [MonthGroup]
@@ -54,14 +42,10 @@ struct PhotoPagesController {
             isEmpty: found.isEmpty && after == nil,
             olderPageURL: hasMore ? found.last.map { WebPath.gallery(after: $0.position) } : nil,
             isFirstPage: after == nil,
-            selection: try await selectionBar(for: context.user, album: nil)
+            selection: try await SelectionBar.load(for: context.user, album: nil, albums: albums)
         )
         return try pages.render(.gallery, title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
-    }
-
-    func selectionBar(for user: User, album: String?) async throws -> SelectionBar {
-        SelectionBar(albums: try await albums.names(for: user).map { SelectionBar.Choice(id: $0.publicID, title: $0.title) }, albumID: album)
     }
 
     struct UploadPage: Sendable {
