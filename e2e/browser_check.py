@@ -600,10 +600,20 @@ def check_share_and_organise():
     check_accessibility("delete the selection")
     shot("41-delete-selection")
     click_and_wait("main form button.danger")
-    check("The photos were deleted." in driver.page_source, "deleting the selection confirms")
+    check("The photos are in the trash." in driver.page_source, "deleting the selection confirms: to the trash")
     left = grid_cards()
     check(len(left) == 10 and victim["id"] not in [c["id"] for c in left], "the deleted photo is gone from the gallery")
     check(http_get(base + victim["href"], owner_cookie)[0] == 404, "its page answers 404")
+    # The trash: the photo is there, and Restore puts it back in the gallery.
+    driver.get(base + "/trash")
+    check(driver.find_elements(By.ID, f"select-{victim['id']}") != [], "the deleted photo is in the trash")
+    check_accessibility("trash")
+    shot("42-trash")
+    ActionChains(driver).click(driver.find_element(By.ID, f"select-{victim['id']}")).perform()
+    click_and_wait("button[name=action][value=restore]")
+    check("Restored" in driver.page_source and "The trash is empty." in driver.page_source, "restore empties the trash")
+    driver.get(base + "/gallery")
+    check(victim["id"] in [c["id"] for c in grid_cards()], "the restored photo is back in the gallery")
 
 
 email = f"ada+{uuid.uuid4().hex[:8]}@example.com"
@@ -669,7 +679,7 @@ try:
     check("Delete this photo?" in driver.page_source, "delete asks for confirmation")
     shot("05-delete-confirmation")
     submit()
-    check("The photo was deleted." in driver.page_source, "delete confirms")
+    check("The photo is in the trash." in driver.page_source, "delete confirms: to the trash")
     check("Your gallery is empty." in driver.page_source, "the gallery is empty again")
     shot("06-gallery-empty-again")
 

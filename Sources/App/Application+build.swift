@@ -189,6 +189,7 @@ func buildRouter(
         .addRoutes(forms: forms, signedIn: signedIn)
     PhotoPagesController(photos: core.photos, albums: core.albums, pages: pages, protection: core.protection).addRoutes(to: signedIn)
     AlbumPagesController(albums: core.albums, photos: core.photos, sharing: core.sharing, pages: pages).addRoutes(to: signedIn)
+    TrashPagesController(photos: core.photos, pages: pages).addRoutes(to: signedIn)
     ShareLinkPagesController(sharing: core.sharing, pages: pages, protection: core.protection).addRoutes(to: signedIn)
     SharedPagesController(sharing: core.sharing, pages: pages, cookies: cookies, publicURL: config.publicURL.absoluteString)
         .addRoutes(to: web)

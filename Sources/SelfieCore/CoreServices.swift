@@ -95,6 +95,7 @@ public struct CoreServices: Sendable {
             blobs: blobs,
             limits: config.uploads,
             urlLifetime: config.signedURLLifetime,
+            trashDays: config.trashDays,
             audit: audit,
             renditions: renditions,
             logger: logger
@@ -164,8 +165,8 @@ public struct CoreServices: Sendable {
     /// (expired sessions, tokens, counters, sign-in flows, mail links, delivered mail; orphan blobs) and renditions for photos
     /// stored before renditions existed.
     public func backgroundServices(logger: Logger) -> [any Service] {
-        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor) = (
-            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor
+        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos) = (
+            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos
         )
         return [
             postgres,
@@ -181,6 +182,10 @@ public struct CoreServices: Sendable {
             },
             PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger, sharedThrough: postgres) {
                 _ = try await sweeper.sweep()
+            },
+            PeriodicTask(name: "trash purge", interval: .seconds(3600), logger: logger, sharedThrough: postgres) {
+                let purged = try await photos.purgeExpiredTrash()
+                if purged > 0 { logger.info("deleted \(purged) photo(s) whose time in the trash was up") }
             },
             PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
                 let report = try await backfill.run(missingOnly: true)

@@ -224,7 +224,7 @@ struct ByteLevelEquivalenceTests {
         }
         func photo(_ renditions: [PhotoRendition], title: String) -> Photo {
             Photo(id: 1, publicID: "p1", userID: 1, title: title, blobKey: key, contentType: "image/jpeg", byteSize: 10,
-                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, takenAt: nil, renditions: renditions)
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, takenAt: nil, trashedAt: nil, renditions: renditions)
         }
         let service = PhotoService.forViewTests()
         let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoCard($0, photos: service) }
@@ -290,6 +290,7 @@ extension PhotoService {
             blobs: blobs,
             limits: UploadLimits(),
             urlLifetime: .seconds(3600),
+            trashDays: 30,
             audit: AuditRepository(client: client, logger: logger),
             renditions: RenditionMaker(blobs: blobs, maxPixels: 1000, logger: logger),
             logger: logger

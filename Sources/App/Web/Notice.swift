@@ -41,6 +41,10 @@ enum Notice: String {
     case coverChosen = "cover-chosen"
     case linkRevoked = "link-revoked"
     case linksRevoked = "links-revoked"
+    case photoTrashed = "trashed"
+    case photosTrashed = "photos-trashed"
+    case photosRestored = "restored"
+    case trashEmptied = "trash-emptied"
 
     var message: String {
         switch self {
@@ -83,6 +87,10 @@ enum Notice: String {
         case .coverChosen: "The album has a new cover."
         case .linkRevoked: "The link was turned off. Its page and images no longer open."
         case .linksRevoked: "Every share link of this user was turned off."
+        case .photoTrashed: "The photo is in the trash. You can restore it from there until it is deleted for good."
+        case .photosTrashed: "The photos are in the trash. You can restore them from there until they are deleted for good."
+        case .photosRestored: "Restored: the photos are back in your gallery, their albums and their links."
+        case .trashEmptied: "Deleted for good."
         }
     }
 

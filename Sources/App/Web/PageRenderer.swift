@@ -15,6 +15,8 @@ enum Template: String, CaseIterable, Sendable {
     /// "Delete these N photos?" for the selection.
     case photosDelete = "photos-delete"
     case albums
+    /// Deleted photos, to restore or delete for good.
+    case trash
     case album
     case albumDelete = "album-delete"
     case links

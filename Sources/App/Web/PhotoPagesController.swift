@@ -139,6 +139,9 @@ struct PhotoPagesController {
 
     struct DeletePage: Sendable {
         let photo: PhotoCard
+        /// Days it would stay in the trash; 0: gone at once.
+        let trashDays: Int
+        let hasTrash: Bool
     }
 
     func confirmDelete(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -146,7 +149,7 @@ struct PhotoPagesController {
         return try pages.render(
             .photoDelete,
             title: "Delete this photo?",
-            page: DeletePage(photo: PhotoCard(photo, photos: photos)),
+            page: DeletePage(photo: PhotoCard(photo, photos: photos), trashDays: photos.trashDays, hasTrash: photos.trashDays > 0),
             context: context
         ).response(from: request, context: context)
     }
@@ -174,7 +177,7 @@ struct PhotoPagesController {
             of: context.user,
             origin: context.origin(request)
         )
-        return .seeOther(WebPath.gallery(notice: .photoDeleted))
+        return .seeOther(WebPath.gallery(notice: photos.trashDays > 0 ? .photoTrashed : .photoDeleted))
     }
 }
 
@@ -236,7 +239,7 @@ extension PhotoPagesController {
         case "delete":
             try AlbumService.checkCount(form.photoIDs)
             let chosen = try await photos.photos(form.photoIDs, of: user)
-            let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos) }, count: chosen.count, album: form.album)
+            let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos) }, count: chosen.count, album: form.album, trashDays: photos.trashDays, hasTrash: photos.trashDays > 0)
             return try pages.render(.photosDelete, title: "Delete \(chosen.count) photo(s)?", page: page, context: context)
                 .response(from: request, context: context)
         default:
@@ -248,6 +251,8 @@ extension PhotoPagesController {
         let photos: [PhotoCard]
         let count: Int
         let album: String?
+        let trashDays: Int
+        let hasTrash: Bool
     }
 
     /// Deletes the confirmed selection, then returns to where it was made.
@@ -255,8 +260,9 @@ extension PhotoPagesController {
         let form = try await SelectionForm(request)
         try AlbumService.checkCount(form.photoIDs)
         _ = try await photos.delete(form.photoIDs, of: context.user, origin: context.origin(request))
-        if let album = form.album { return .seeOther(WebPath.album(album, notice: .photosDeleted)) }
-        return .seeOther(WebPath.gallery(notice: .photosDeleted))
+        let notice: Notice = photos.trashDays > 0 ? .photosTrashed : .photosDeleted
+        if let album = form.album { return .seeOther(WebPath.album(album, notice: notice)) }
+        return .seeOther(WebPath.gallery(notice: notice))
     }
 }
 

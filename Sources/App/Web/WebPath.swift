@@ -20,6 +20,9 @@ enum WebPath {
     /// POST: deleting the selected photos, once confirmed.
     static let deleteSelection = "/photos/selection/delete"
     static let albums = "/albums"
+    static let trash = "/trash"
+    /// POST: deletes everything in the trash for good.
+    static let emptyTrash = "/trash/empty"
     static let albumPattern: RouterPath = "/albums/:id"
     static let editAlbumPattern: RouterPath = "/albums/:id/edit"
     static let deleteAlbumPattern: RouterPath = "/albums/:id/delete"
@@ -76,6 +79,7 @@ enum WebPath {
     static func album(_ publicID: String, after position: PhotoPosition) -> String { "\(album(publicID))?after=\(position.text)" }
     static func editAlbum(_ publicID: String) -> String { "\(album(publicID))/edit" }
     static func deleteAlbum(_ publicID: String) -> String { "\(album(publicID))/delete" }
+    static func trash(notice: Notice) -> String { "\(trash)?notice=\(notice.rawValue)" }
     static func albums(notice: Notice) -> String { "\(albums)?notice=\(notice.rawValue)" }
     static func links(notice: Notice) -> String { "\(links)?notice=\(notice.rawValue)" }
     static func revokeLink(_ publicID: String) -> String { "\(links)/\(PercentEncoding.encode(publicID))/revoke" }

@@ -17,7 +17,8 @@ public struct AlbumRepository: Sendable {
     /// The album's columns from `albums` aliased `a`, with its photo count.
     private static let columns = """
         a.id, a.public_id, a.user_id, a.title, a.description, a.cover_photo_id,
-        (SELECT count(*)::int FROM album_photos ap WHERE ap.album_id = a.id), a.created_at, a.updated_at
+        (SELECT count(*)::int FROM album_photos ap JOIN photos p ON p.id = ap.photo_id WHERE ap.album_id = a.id AND p.trashed_at IS NULL),
+        a.created_at, a.updated_at
         """
     private typealias Row = (Int64, String, Int64, String, String, Int64?, Int, Date, Date)
 
@@ -38,8 +39,9 @@ public struct AlbumRepository: Sendable {
         var found: [(Album, Int64?)] = []
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns), coalesce(a.cover_photo_id, (
-                SELECT p.id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id WHERE ap.album_id = a.id
+            SELECT \(unescaped: Self.columns), coalesce(
+                (SELECT c.id FROM photos c WHERE c.id = a.cover_photo_id AND c.trashed_at IS NULL), (
+                SELECT p.id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id WHERE ap.album_id = a.id AND p.trashed_at IS NULL
                 ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT 1))
             FROM albums a WHERE a.user_id = \(userID) ORDER BY a.id DESC
             """,
@@ -109,7 +111,7 @@ public struct AlbumRepository: Sendable {
         let rows = try await client.query(
             """
             WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID) FOR NO KEY UPDATE),
-            p AS (SELECT id FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(wanted)) FOR KEY SHARE),
+            p AS (SELECT id FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(wanted)) AND trashed_at IS NULL FOR KEY SHARE),
             added AS (
                 INSERT INTO album_photos (album_id, photo_id, user_id)
                 SELECT a.id, p.id, \(userID) FROM a, p WHERE (SELECT count(*) FROM p) = \(wanted.count)
@@ -168,7 +170,7 @@ public struct AlbumRepository: Sendable {
             WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID)),
             p AS (
                 SELECT ap.photo_id AS id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id
-                WHERE ap.album_id = (SELECT id FROM a) AND p.public_id = \(photoID)
+                WHERE ap.album_id = (SELECT id FROM a) AND p.public_id = \(photoID) AND p.trashed_at IS NULL
             ), changed AS (
                 UPDATE albums SET cover_photo_id = (SELECT id FROM p), updated_at = now()
                 WHERE id = (SELECT id FROM a) AND (\(photoID)::text IS NULL OR EXISTS (SELECT 1 FROM p)) RETURNING 1

@@ -31,6 +31,9 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case tokenRevoked = "token.revoked"
     case photoUploaded = "photo.uploaded"
     case photoDeleted = "photo.deleted"
+    /// Moved to the trash (deleted for good later: `photo.deleted`).
+    case photoTrashed = "photo.trashed"
+    case photoRestored = "photo.restored"
     case userCreated = "admin.user_created"
     case userDisabled = "admin.user_disabled"
     case userEnabled = "admin.user_enabled"

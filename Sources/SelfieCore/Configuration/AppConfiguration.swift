@@ -32,6 +32,8 @@ public struct AppConfiguration: Sendable {
     }
     /// How long a signed image URL stays valid.
     public var signedURLLifetime: Duration
+    /// How many days a deleted photo stays in the trash (`TRASH_DAYS`); 0 deletes at once.
+    public var trashDays = 30
     /// How long an API token lives (`TOKEN_TTL_SECONDS`).
     public var tokenLifetime: Duration
     /// Lockout and rate limits (`LOCKOUT_*`, `RATE_LIMIT_*`).
@@ -236,6 +238,12 @@ public struct AppConfiguration: Sendable {
                 problems.append("TOKEN_TTL_SECONDS must be a whole number of seconds, at least 60, got \"\(raw)\"")
             }
         }
+        var trashDays = 30
+        if let raw = value("TRASH_DAYS") {
+            if let days = Int(raw), (0...3650).contains(days) { trashDays = days } else {
+                problems.append("TRASH_DAYS must be a whole number of days from 0 (delete at once) to 3650, got \"\(raw)\"")
+            }
+        }
 
         guard problems.isEmpty, let secretKey, let database, let apiAuthName, let apiAuthPassword, let blobStore else {
             throw ConfigurationError(problems: problems)
@@ -263,6 +271,7 @@ public struct AppConfiguration: Sendable {
         configuration.drainGrace = drainGrace
         configuration.shutdownTimeout = shutdownTimeout
         configuration.logFormat = logFormat
+        configuration.trashDays = trashDays
         return configuration
     }
 }

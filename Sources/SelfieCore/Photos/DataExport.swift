@@ -82,7 +82,7 @@ public struct DataExport: Sendable {
     }
 
     private func archive(of user: User, origin: RequestOrigin, whenWritten release: @escaping @Sendable () async -> Void) async throws -> BlobBody {
-        let all = try await photos.all(userID: user.id)
+        let all = try await photos.all(userID: user.id, includingTrash: true)
         let linked = try await identities.identities(of: user.id)
         let files = all.map { "photos/\(PhotoArchive.stamp($0.createdAt))-\($0.publicID).\(PhotoArchive.fileExtension(of: $0.blobKey))" }
         let record = AccountRecord(

@@ -16,6 +16,8 @@ public struct Photo: Sendable, Equatable {
     public let height: Int?
     /// When it was taken (EXIF DateTimeOriginal), if the file said.
     public let takenAt: Date?
+    /// When it was moved to the trash; nil while it is not there.
+    public let trashedAt: Date?
     /// Empty for a photo stored before renditions existed, until `selfie photos reprocess` runs.
     public let renditions: [PhotoRendition]
 

@@ -32,11 +32,11 @@ public struct PhotoRepository: Sendable {
     /// The photo's columns from `photos` aliased `p`, then its renditions packed one per text
     /// (fields separated by tabs, which none of them can contain), in one round trip.
     private static let columns = """
-        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at,
+        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.trashed_at,
         coalesce((SELECT array_agg(r.name || E'\\t' || r.blob_key || E'\\t' || r.content_type || E'\\t' || r.width || E'\\t'
             || r.height || E'\\t' || r.byte_size ORDER BY r.name) FROM photo_renditions r WHERE r.photo_id = p.id), '{}')
         """
-    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, Date?, [String])
+    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, Date?, Date?, [String])
 
     /// The photo and its renditions, in one transaction.
     /// Inserts the photo and its renditions in one statement. `RowRefused` when PostgreSQL refused
@@ -84,6 +84,7 @@ public struct PhotoRepository: Sendable {
                 width: photo.width,
                 height: photo.height,
                 takenAt: photo.takenAt,
+                trashedAt: nil,
                 renditions: renditions
             )
         }
@@ -97,7 +98,7 @@ public struct PhotoRepository: Sendable {
         try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM photos p
-            WHERE p.user_id = \(userID) AND (\(before)::bigint IS NULL OR p.id < \(before))
+            WHERE p.user_id = \(userID) AND p.trashed_at IS NULL AND (\(before)::bigint IS NULL OR p.id < \(before))
             ORDER BY p.id DESC LIMIT \(limit)
             """
         )
@@ -110,7 +111,7 @@ public struct PhotoRepository: Sendable {
         try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM photos p
-            WHERE p.user_id = \(userID)
+            WHERE p.user_id = \(userID) AND p.trashed_at IS NULL
               AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
               AND (\(position?.id)::bigint IS NULL OR (coalesce(p.taken_at, p.created_at), p.id)
                    < (timestamptz 'epoch' + \(position?.microseconds) * interval '1 microsecond', \(position?.id)))
@@ -128,12 +129,12 @@ public struct PhotoRepository: Sendable {
             """
             SELECT
                 (SELECT p.public_id FROM photos p
-                 WHERE p.user_id = \(photo.userID)
+                 WHERE p.user_id = \(photo.userID) AND p.trashed_at IS NULL
                    AND (coalesce(p.taken_at, p.created_at), p.id) > (timestamptz 'epoch' + \(position.microseconds) * interval '1 microsecond', \(position.id))
                    AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
                  ORDER BY coalesce(p.taken_at, p.created_at), p.id LIMIT 1),
                 (SELECT p.public_id FROM photos p
-                 WHERE p.user_id = \(photo.userID)
+                 WHERE p.user_id = \(photo.userID) AND p.trashed_at IS NULL
                    AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + \(position.microseconds) * interval '1 microsecond', \(position.id))
                    AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
                  ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT 1)
@@ -150,7 +151,7 @@ public struct PhotoRepository: Sendable {
         guard !publicIDs.isEmpty else { return [] }
         return try await fetch(
             """
-            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = ANY(\(publicIDs))
+            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.trashed_at IS NULL AND p.public_id = ANY(\(publicIDs))
             ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC
             """
         )
@@ -159,22 +160,25 @@ public struct PhotoRepository: Sendable {
     /// The user's photos by row id (album covers, a photo link's photo), in no particular order.
     func find(userID: Int64, ids: [Int64]) async throws -> [Photo] {
         guard !ids.isEmpty else { return [] }
-        return try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.id = ANY(\(ids))")
+        return try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.trashed_at IS NULL AND p.id = ANY(\(ids))")
     }
 
     /// The photo, if it is the user's and (given `album`) in that album.
     public func find(userID: Int64, publicID: String, album: Int64?) async throws -> Photo? {
         try await fetch(
             """
-            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = \(publicID)
+            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = \(publicID) AND p.trashed_at IS NULL
               AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
             """
         ).first
     }
 
-    /// Every photo of the user, oldest first (the API's order).
-    public func all(userID: Int64) async throws -> [Photo] {
-        try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) ORDER BY p.id")
+    /// Every photo of the user, oldest first (the API's order); with `includingTrash`, those in the
+    /// trash too (a copy of everything).
+    public func all(userID: Int64, includingTrash: Bool = false) async throws -> [Photo] {
+        try await fetch(
+            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND (\(includingTrash) OR p.trashed_at IS NULL) ORDER BY p.id"
+        )
     }
 
     public func find(userID: Int64, publicID: String) async throws -> Photo? {
@@ -187,7 +191,7 @@ public struct PhotoRepository: Sendable {
         // the SELECT still sees them, so their blobs can be deleted too.
         try await fetch(
             """
-            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING *)
+            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = \(publicID) AND trashed_at IS NULL RETURNING *)
             SELECT \(unescaped: Self.columns) FROM p
             """
         ).first
@@ -199,10 +203,74 @@ public struct PhotoRepository: Sendable {
         guard !publicIDs.isEmpty else { return [] }
         return try await fetch(
             """
-            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) RETURNING *)
+            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at IS NULL RETURNING *)
             SELECT \(unescaped: Self.columns) FROM p
             """
         )
+    }
+
+    // MARK: The trash
+
+    /// Moves those of `publicIDs` that are the user's photos (and not in the trash yet) to the
+    /// trash, and returns them.
+    public func trash(userID: Int64, publicIDs: [String]) async throws -> [Photo] {
+        guard !publicIDs.isEmpty else { return [] }
+        return try await fetch(
+            """
+            WITH p AS (
+                UPDATE photos SET trashed_at = now()
+                WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at IS NULL RETURNING *
+            )
+            SELECT \(unescaped: Self.columns) FROM p
+            """
+        )
+    }
+
+    /// Takes those of `publicIDs` that are in the user's trash out of it, if they went there after
+    /// `cutoff` (older ones are the purge's, whose blobs may be going); how many were.
+    public func restore(userID: Int64, publicIDs: [String], trashedAfter cutoff: Date) async throws -> Int {
+        try await client.query(
+            "UPDATE photos SET trashed_at = NULL WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at >= \(cutoff) RETURNING 1",
+            logger: logger
+        ).collect().count
+    }
+
+    /// The user's trash, the latest deleted first.
+    public func trashed(userID: Int64) async throws -> [Photo] {
+        try await fetch(
+            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.trashed_at IS NOT NULL ORDER BY p.trashed_at DESC, p.id DESC"
+        )
+    }
+
+    /// Deletes rows from the user's trash — those of `publicIDs`, or all of it — and returns them
+    /// (their renditions with them, for their blobs).
+    public func deleteTrashed(userID: Int64, publicIDs: [String]?) async throws -> [Photo] {
+        try await fetch(
+            """
+            WITH p AS (
+                DELETE FROM photos WHERE user_id = \(userID) AND trashed_at IS NOT NULL
+                  AND (\(publicIDs)::text[] IS NULL OR public_id = ANY(\(publicIDs)))
+                RETURNING *
+            )
+            SELECT \(unescaped: Self.columns) FROM p
+            """
+        )
+    }
+
+    /// Photos in anyone's trash since before `cutoff`, the oldest first, `limit` at most.
+    func trashed(before cutoff: Date, limit: Int) async throws -> [Photo] {
+        try await fetch(
+            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.trashed_at < \(cutoff) ORDER BY p.trashed_at, p.id LIMIT \(limit)"
+        )
+    }
+
+    /// Deletes the rows of photos still in the trash since before `cutoff` among `ids` (their blobs
+    /// are gone already); how many went. One restored meanwhile stays.
+    func deleteTrashed(ids: [Int64], before cutoff: Date) async throws -> Int {
+        try await client.query(
+            "DELETE FROM photos WHERE id = ANY(\(ids)) AND trashed_at < \(cutoff) RETURNING 1",
+            logger: logger
+        ).collect().count
     }
 
     /// Which of `keys` belong to a photo, as original or rendition (the orphan sweep's question).
@@ -326,7 +394,7 @@ public struct PhotoRepository: Sendable {
 
     private func fetch(_ query: PostgresQuery) async throws -> [Photo] {
         var photos: [Photo] = []
-        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, packed) in try await client.query(
+        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, trashedAt, packed) in try await client.query(
             query,
             logger: logger
         ).decode(Row.self) {
@@ -344,6 +412,7 @@ public struct PhotoRepository: Sendable {
                     width: width,
                     height: height,
                     takenAt: takenAt,
+                    trashedAt: trashedAt,
                     renditions: packed.compactMap(PhotoRendition.init(packed:))
                 )
             )

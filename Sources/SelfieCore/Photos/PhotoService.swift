@@ -47,6 +47,8 @@ public struct PhotoService: Sendable {
     public let blobs: any BlobStore
     public let limits: UploadLimits
     let urlLifetime: Duration
+    /// Days a deleted photo stays in the trash; 0 deletes at once.
+    public let trashDays: Int
     let audit: AuditRepository
     let renditions: RenditionMaker
     let slots: UploadSlots
@@ -58,10 +60,12 @@ public struct PhotoService: Sendable {
         blobs: any BlobStore,
         limits: UploadLimits,
         urlLifetime: Duration,
+        trashDays: Int,
         audit: AuditRepository,
         renditions: RenditionMaker,
         logger: Logger
     ) {
+        self.trashDays = trashDays
         self.photos = photos
         self.blobs = blobs
         self.limits = limits
@@ -171,12 +175,70 @@ public struct PhotoService: Sendable {
     /// then their blobs.
     public func delete(_ publicIDs: [String], of user: User, origin: RequestOrigin) async throws -> Int {
         _ = try await photos(publicIDs, of: user)
-        let deleted = try await photos.delete(userID: user.id, publicIDs: Array(Set(publicIDs)))
+        let ids = Array(Set(publicIDs))
+        if trashDays > 0 {
+            let trashed = try await photos.trash(userID: user.id, publicIDs: ids)
+            for photo in trashed {
+                await audit.record(.photoTrashed, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+            }
+            return trashed.count
+        }
+        let deleted = try await photos.delete(userID: user.id, publicIDs: ids)
         await renditions.delete(deleted.flatMap(\.blobKeys))
         for photo in deleted {
             await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
         }
         return deleted.count
+    }
+
+    // MARK: The trash
+
+    /// The user's trash, the latest deleted first.
+    public func trash(of user: User) async throws -> [Photo] {
+        try await photos.trashed(userID: user.id)
+    }
+
+    /// When a photo in the trash is deleted for good.
+    public func purgeDate(of photo: Photo) -> Date? {
+        photo.trashedAt.map { $0.addingTimeInterval(TimeInterval(trashDays) * 86400) }
+    }
+
+    /// Puts photos from the user's trash back where they were (albums and links included); how many.
+    public func restore(_ publicIDs: [String], of user: User, origin: RequestOrigin, now: Date = .now) async throws -> Int {
+        let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400)
+        let restored = try await photos.restore(userID: user.id, publicIDs: Array(Set(publicIDs)), trashedAfter: cutoff)
+        if restored > 0 {
+            await audit.record(.photoRestored, actor: user.id, targetUser: user.id, target: "\(restored) photo(s)", origin: origin)
+        }
+        return restored
+    }
+
+    /// Deletes photos from the user's trash for good — those of `publicIDs`, or all of it: rows,
+    /// then blobs. How many.
+    public func deleteForever(_ publicIDs: [String]?, of user: User, origin: RequestOrigin) async throws -> Int {
+        let deleted = try await photos.deleteTrashed(userID: user.id, publicIDs: publicIDs.map { Array(Set($0)) })
+        await renditions.delete(deleted.flatMap(\.blobKeys))
+        for photo in deleted {
+            await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+        }
+        return deleted.count
+    }
+
+    /// Deletes what has been in the trash longer than `trashDays` — blobs first, then rows — and
+    /// returns how many photos went. Runs from a periodic task, once across instances.
+    public func purgeExpiredTrash(now: Date = .now) async throws -> Int {
+        guard trashDays > 0 else { return 0 }
+        let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400)
+        var purged = 0
+        while true {
+            let batch = try await photos.trashed(before: cutoff, limit: 100)
+            guard !batch.isEmpty else { return purged }
+            for photo in batch {
+                for key in photo.blobKeys { try await blobs.delete(key) }
+            }
+            purged += try await photos.deleteTrashed(ids: batch.map(\.id), before: cutoff)
+            logger.info("deleted \(batch.count) photo(s) from the trash for good", metadata: ["photos": "\(batch.map(\.publicID))"])
+        }
     }
 
     /// All of the user's photos, oldest first.
@@ -191,12 +253,10 @@ public struct PhotoService: Sendable {
         return photo
     }
 
-    /// Deletes the row, then every blob (the original and each rendition). A blob that cannot be
-    /// deleted now is left for the sweep.
+    /// Deletes the photo: to the trash for `trashDays` (hidden everywhere, blobs kept), or — with
+    /// no trash — the row, then every blob (one that cannot be deleted now is left for the sweep).
     public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
-        guard let photo = try await photos.delete(userID: user.id, publicID: publicID) else { throw PhotoError.notFound }
-        await renditions.delete(photo.blobKeys)
-        await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: publicID, origin: origin)
+        guard try await delete([publicID], of: user, origin: origin) == 1 else { throw PhotoError.notFound }
     }
 
     /// The originals of the user's photos among `publicIDs` as one ZIP, streamed; `PhotoError.notFound`

@@ -58,6 +58,8 @@ public struct ShareLink: Sendable, Equatable {
     public let createdAt: Date
     /// Its owner is disabled: the link shows nothing meanwhile.
     let ownerDisabled: Bool
+    /// Its photo is in the trash: the link shows nothing unless it is restored.
+    let targetTrashed: Bool
 
     public var hasPassword: Bool { passwordHash != nil }
 
@@ -65,10 +67,10 @@ public struct ShareLink: Sendable, Equatable {
         expiresAt.map { $0 <= now } ?? false
     }
 
-    /// Whether the link shows anything at `now`: not expired, its owner not disabled. The one
-    /// place that decides it (a revoked link has no row).
+    /// Whether the link shows anything at `now`: not expired, its owner not disabled, its photo
+    /// not in the trash. The one place that decides it (a revoked link has no row).
     public func opens(at now: Date) -> Bool {
-        !hasExpired(at: now) && !ownerDisabled
+        !hasExpired(at: now) && !ownerDisabled && !targetTrashed
     }
 }
 

@@ -18,12 +18,13 @@ public struct ShareLinkRepository: Sendable {
     /// is disabled.
     private static let columns = """
         l.id, l.public_id, l.user_id, l.album_id, l.photo_id, coalesce(a.public_id, p.public_id), coalesce(a.title, p.title),
-        l.expires_at, l.password_hash, l.allow_download, l.views, l.last_viewed_at, l.created_at, u.disabled
+        l.expires_at, l.password_hash, l.allow_download, l.views, l.last_viewed_at, l.created_at, u.disabled,
+        p.trashed_at IS NOT NULL
         """
     private static let joins = """
         JOIN users u ON u.id = l.user_id LEFT JOIN albums a ON a.id = l.album_id LEFT JOIN photos p ON p.id = l.photo_id
         """
-    private typealias Row = (Int64, String, Int64, Int64?, Int64?, String, String, Date?, String?, Bool, Int64, Date?, Date, Bool)
+    private typealias Row = (Int64, String, Int64, Int64?, Int64?, String, String, Date?, String?, Bool, Int64, Date?, Date, Bool, Bool)
 
     struct Insert {
         var publicID: String
@@ -45,7 +46,7 @@ public struct ShareLinkRepository: Sendable {
                 SELECT \(link.publicID), \(link.userID), \(ByteBuffer(bytes: link.tokenHash)), a.id, p.id, \(link.expiresAt), \(link.passwordHash), \(link.allowDownload)
                 FROM (SELECT 1) one
                 LEFT JOIN albums a ON a.user_id = \(link.userID) AND a.public_id = \(link.album)
-                LEFT JOIN photos p ON p.user_id = \(link.userID) AND p.public_id = \(link.photo)
+                LEFT JOIN photos p ON p.user_id = \(link.userID) AND p.public_id = \(link.photo) AND p.trashed_at IS NULL
                 WHERE a.id IS NOT NULL OR p.id IS NOT NULL
                 RETURNING *
             )
@@ -125,7 +126,7 @@ public struct ShareLinkRepository: Sendable {
 
     private func fetch(_ query: PostgresQuery) async throws -> [ShareLink] {
         var links: [ShareLink] = []
-        for try await (id, publicID, userID, albumID, photoID, targetID, title, expires, hash, download, views, lastViewed, created, disabled)
+        for try await (id, publicID, userID, albumID, photoID, targetID, title, expires, hash, download, views, lastViewed, created, disabled, trashed)
             in try await client.query(query, logger: logger).decode(Row.self)
         {
             links.append(
@@ -143,7 +144,8 @@ public struct ShareLinkRepository: Sendable {
                     views: views,
                     lastViewedAt: lastViewed,
                     createdAt: created,
-                    ownerDisabled: disabled
+                    ownerDisabled: disabled,
+                    targetTrashed: trashed
                 )
             )
         }

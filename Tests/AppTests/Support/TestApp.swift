@@ -48,6 +48,7 @@ extension AppConfiguration {
         ]).with(database: database).with(blobStore: .filesystem(directory: temporaryBlobDirectory()))
         config.bcryptCost = 4
         config.protection = .off  // the tests that check lockout and limits turn them on
+        config.trashDays = 0  // deleting deletes at once; the trash's tests turn it on
         return config
     }
 

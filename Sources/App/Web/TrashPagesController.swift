@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import SelfieCore
+
+/// The trash in the browser: what was deleted in the last `TRASH_DAYS`, to restore or to delete
+/// for good (some, or all).
+struct TrashPagesController {
+    let photos: PhotoService
+    let pages: PageRenderer
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get(RouterPath(WebPath.trash), use: show)
+        group.post(RouterPath(WebPath.trash), use: act)
+        group.post(RouterPath(WebPath.emptyTrash), use: empty)
+    }
+
+    struct TrashPage: Sendable {
+        struct Item: Sendable {
+            let card: PhotoCard
+            let deletedOn: String
+            let purgedOn: String
+        }
+
+        let items: [Item]
+        let isEmpty: Bool
+        let trashDays: Int
+        let hasTrash: Bool
+    }
+
+    func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        let trashed = try await photos.trash(of: context.user)
+        let page = TrashPage(
+            items: trashed.map { photo in
+                TrashPage.Item(
+                    card: PhotoCard(photo, photos: photos),
+                    deletedOn: photo.trashedAt?.displayString ?? "",
+                    purgedOn: photos.purgeDate(of: photo)?.displayString ?? ""
+                )
+            },
+            isEmpty: trashed.isEmpty,
+            trashDays: photos.trashDays,
+            hasTrash: photos.trashDays > 0
+        )
+        return try pages.render(.trash, title: "Trash", page: page, context: context, notice: Notice.message(from: request))
+            .response(from: request, context: context)
+    }
+
+    /// Restores the selected photos, or deletes them for good.
+    func act(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = try await PhotoPagesController.SelectionForm(request)
+        try AlbumService.checkCount(form.photoIDs)
+        switch form.action {
+        case "restore":
+            _ = try await photos.restore(form.photoIDs, of: context.user, origin: context.origin(request))
+            return .seeOther(WebPath.trash(notice: .photosRestored))
+        case "delete":
+            _ = try await photos.deleteForever(form.photoIDs, of: context.user, origin: context.origin(request))
+            return .seeOther(WebPath.trash(notice: .trashEmptied))
+        default:
+            throw AppError(.badRequest, "Choose whether to restore the selected photos or delete them for good.")
+        }
+    }
+
+    func empty(_ request: Request, context: SignedInContext) async throws -> Response {
+        _ = try await photos.deleteForever(nil, of: context.user, origin: context.origin(request))
+        return .seeOther(WebPath.trash(notice: .trashEmptied))
+    }
+}

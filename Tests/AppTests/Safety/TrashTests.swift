@@ -1,0 +1,148 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("The trash: deleted photos hidden everywhere, restorable, purged when their time is up")
+struct TrashTests {
+    static func withTrash(_ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
+        try await withTestApp(configure: { $0.trashDays = 30 }, body)
+    }
+
+    @Test("deleted: gone from the gallery, the API, its album and its share link, blobs kept; restored: back in all of them")
+    func hiddenAndRestored() async throws {
+        try await Self.withTrash { app in
+            let owner = app.browser()
+            let email = uniqueEmail()
+            try await owner.signUp(email: email)
+            let kept = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 1), title: "Kept")
+            let doomed = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 2), title: "Doomed")
+            let album = try await owner.makeAlbum("Both", of: [kept, doomed])
+            let albumLink = try await owner.makeLink(("album", album))
+            let photoLink = try await owner.makeLink(("photo", doomed))
+            let api = app.api
+            _ = try await api.signUp(email: uniqueEmail())
+            let token = try #require(try await api.signIn(email: email).json()["api_authtoken"] as? String)
+            let blobs = app.filesInBlobStore().count
+
+            // The seed's request and answer, unchanged.
+            let deleted = try await api.deletePhoto(token: token, id: doomed)
+            #expect(deleted.status == .ok && deleted.text == #"{"message":"Image deleted","status":200}"#)
+            #expect(try await owner.gridIDs("/gallery") == [kept])
+            #expect(try await owner.gridIDs("/albums/\(album)") == [kept])
+            #expect(try await api.getPhotos(token: token).jsonArray().map { $0["random_id"] as? String } == [kept])
+            let visitor = app.browser()
+            #expect(try await visitor.get("/s/\(photoLink)").status == .notFound)
+            #expect(try await visitor.get("/s/\(albumLink)/photos/\(doomed)").status == .notFound)
+            #expect(!(try await visitor.get("/s/\(albumLink)").text.contains(doomed)))
+            #expect(try await owner.get("/photos/\(doomed)").status == .notFound)
+            #expect(try await owner.get("/photos/\(doomed)/original").status == .notFound)
+            #expect(try await api.deletePhoto(token: token, id: doomed).status == .notFound, "already in the trash")
+            #expect(app.filesInBlobStore().count == blobs, "its blobs stay while it is in the trash")
+
+            let trash = try await api.send(.get, "/api/trash", authorization: "Token token=\(token)").jsonArray()
+            #expect(trash.count == 1 && trash[0]["random_id"] as? String == doomed)
+            let purgeAt = try #require((trash[0]["purge_at"] as? String).flatMap(apiDate))
+            #expect(abs(purgeAt.timeIntervalSinceNow - 30 * 86400) < 120)
+            #expect(try await owner.get("/trash").text.contains("value=\"\(doomed)\""))
+
+            let restored = try await api.send(.post, "/api/trash/restore", body: #"{"random_ids":["\#(doomed)","\#(kept)"]}"#, authorization: "Token token=\(token)")
+            #expect(try restored.json()["message"] as? String == "1 photo(s) restored", "only what was in the trash")
+            #expect(try await owner.gridIDs("/gallery").sorted() == [kept, doomed].sorted())
+            #expect(try await owner.gridIDs("/albums/\(album)").count == 2)
+            #expect(try await visitor.get("/s/\(photoLink)").status == .ok)
+            #expect(try await api.getPhotos(token: token).jsonArray().count == 2)
+        }
+    }
+
+    @Test("the web: delete and bulk delete go to the trash; restore, delete for good, empty; blobs go only then")
+    func webTrash() async throws {
+        try await Self.withTrash { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            let ids = [
+                try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 3)),
+                try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 4)),
+                try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 5)),
+            ]
+            let confirm = try await owner.get("/photos/\(ids[0])/delete").text
+            #expect(confirm.contains("It goes to the trash"))
+            let single = try await owner.submit("/photos/\(ids[0])/delete", from: "/photos/\(ids[0])/delete", [])
+            #expect(single.location == "/gallery?notice=trashed")
+            let bulk = try await owner.submit("/photos/selection/delete", from: "/gallery", [("photo", ids[1]), ("photo", ids[2])])
+            #expect(bulk.location == "/gallery?notice=photos-trashed")
+            #expect(try await owner.gridIDs("/gallery").isEmpty)
+            #expect(app.filesInBlobStore().count == 12)
+
+            let restore = try await owner.submit("/trash", from: "/trash", [("photo", ids[0]), ("action", "restore")])
+            #expect(restore.location == "/trash?notice=restored")
+            #expect(try await owner.gridIDs("/gallery") == [ids[0]])
+            let forever = try await owner.submit("/trash", from: "/trash", [("photo", ids[1]), ("action", "delete")])
+            #expect(forever.location == "/trash?notice=trash-emptied")
+            #expect(app.filesInBlobStore().count == 8, "its four blobs went")
+            #expect(try await owner.submit("/trash", from: "/trash", [("photo", ids[0]), ("action", "delete")]).status == .seeOther)
+            #expect(try await app.photoCount() == 2, "a photo outside the trash is not deleted for good from there")
+            #expect(try await owner.submit("/trash/empty", from: "/trash", []).location == "/trash?notice=trash-emptied")
+            #expect(try await app.photoCount() == 1 && app.filesInBlobStore().count == 4)
+            #expect(try await owner.get("/trash").text.contains("The trash is empty."))
+            let trashed: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'photo.trashed'")
+            #expect(trashed == 3)
+        }
+    }
+
+    @Test("the purge (on a moved clock) deletes blobs, then rows, of what was trashed too long ago; a restored photo stays; an expired one cannot be restored")
+    func purge() async throws {
+        try await Self.withTrash { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            let old = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 6))
+            let recent = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 7))
+            let alive = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 8))
+            for id in [old, recent] { _ = try await owner.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", []) }
+            try await app.db { try await $0.query("UPDATE photos SET trashed_at = now() - interval '31 days' WHERE public_id = \(old)") }
+            #expect(try await owner.submit("/trash", from: "/trash", [("photo", old), ("action", "restore")]).status == .seeOther)
+            #expect(try await owner.gridIDs("/gallery") == [alive], "past its time it is no longer restorable")
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let oldKeys: [String] = try await app.db { client in
+                try await client.query(
+                    "SELECT blob_key FROM photos WHERE public_id = \(old) UNION ALL SELECT r.blob_key FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.public_id = \(old)"
+                ).collect().map { try $0.decode(String.self) }
+            }
+            let (purged, laterPurged, left, thirtyOneDays) = try await core.whileRunning {
+                let now = try await core.photos.purgeExpiredTrash()
+                let later = try await core.photos.purgeExpiredTrash(now: Date().addingTimeInterval(29 * 86400))
+                let left: [String] = try await app.db { try await $0.query("SELECT public_id FROM photos ORDER BY id").collect().map { try $0.decode(String.self) } }
+                let thirtyOneDays = try await core.photos.purgeExpiredTrash(now: Date().addingTimeInterval(31 * 86400))
+                return (now, later, left, thirtyOneDays)
+            }
+            #expect(purged == 1 && laterPurged == 0)
+            #expect(oldKeys.count == 4)
+            for key in oldKeys { #expect(try await app.blobs.exists(BlobKey(key)!) == false, "\(key) deleted") }
+            #expect(left == [recent, alive])
+            #expect(thirtyOneDays == 1)
+            #expect(try await app.photoCount() == 1 && app.filesInBlobStore().count == 4)
+        }
+    }
+
+    @Test("TRASH_DAYS=0 deletes at once, as before; the setting is checked")
+    func noTrash() async throws {
+        try await withTestApp { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            let id = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 9))
+            #expect(try await owner.get("/photos/\(id)/delete").text.contains("gone for good"))
+            #expect(try await owner.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", []).location == "/gallery?notice=deleted")
+            #expect(try await app.photoCount() == 0 && app.filesInBlobStore().isEmpty)
+        }
+        #expect(throws: ConfigurationError.self) {
+            _ = try AppConfiguration.load(from: [
+                "SECRET_KEY": "test-secret-key-that-is-long-enough-0123456789", "DATABASE_URL": "postgres://u@localhost/d",
+                "API_AUTH_NAME": "a", "API_AUTH_PASSWORD": "b", "TRASH_DAYS": "-1",
+            ])
+        }
+    }
+}
