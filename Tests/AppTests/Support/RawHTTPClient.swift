@@ -14,7 +14,8 @@ enum RawHTTPClient {
         /// From connecting to the answer's head having arrived.
         let elapsed: Duration
 
-        var status: Int { Int(statusLine.split(separator: " ")[1]) ?? 0 }
+        /// 0 when no answer came (a failed expectation, not a crash of the whole suite).
+        var status: Int { statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0 }
     }
 
     /// Sends `head` then `bodyBytes` bytes (in 64 KiB chunks, `firstBytes` first, zeros after),
@@ -59,10 +60,17 @@ enum RawHTTPClient {
             } catch {
                 // the server closed: read what it said
             }
-            // Reads until the server closes; at the deadline the client closes it itself.
+            // Reads until the server closes; `readFor` after the answer's head (or 10 s without
+            // one: a loaded machine may take a while to answer) the client closes it itself.
             let timedOut = Mutex(false)
+            let answeredAt = Mutex<ContinuousClock.Instant?>(nil)
+            let written = ContinuousClock.now
             let timer = Task {
-                try await Task.sleep(for: readFor)
+                while true {
+                    try await Task.sleep(for: .milliseconds(50))
+                    let deadline = answeredAt.withLock { $0 }.map { $0 + readFor } ?? written + .seconds(10)
+                    if ContinuousClock.now >= deadline { break }
+                }
                 timedOut.withLock { $0 = true }
                 try? await connection.close()
             }
@@ -72,7 +80,10 @@ enum RawHTTPClient {
             do {
                 for try await var chunk in inbound {
                     received.writeBuffer(&chunk)
-                    if answered == nil, received.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) != nil { answered = .now }
+                    if answered == nil, received.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) != nil {
+                        answered = .now
+                        answeredAt.withLock { $0 = answered }
+                    }
                 }
             } catch {}
             let closed = !timedOut.withLock { $0 }
