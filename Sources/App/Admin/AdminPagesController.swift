@@ -185,7 +185,7 @@ struct AdminPagesController {
             tokens: tokens,
             identities: identities,
             albums: try await albums.cards(for: summary.user).map {
-                UserPage.Device(description: $0.album.title, detail: $0.album.photoCount == 1 ? "1 photo" : "\($0.album.photoCount) photos")
+                UserPage.Device(description: $0.album.title, detail: Album.describe(count: $0.album.photoCount))
             },
             liveLinks: try await sharing.liveLinks(ofUserID: summary.user.id).map { link in
                 let what = link.albumID != nil ? "Album" : "Photo"

@@ -44,7 +44,7 @@ struct AlbumPagesController {
             AlbumsPage.Card(
                 href: WebPath.album(card.album.publicID),
                 title: card.album.title,
-                count: card.album.photoCount == 1 ? "1 photo" : "\(card.album.photoCount) photos",
+                count: Album.describe(count: card.album.photoCount),
                 cover: card.cover.map { PhotoCard($0, photos: photos) }
             )
         }
@@ -113,7 +113,7 @@ struct AlbumPagesController {
             id: album.publicID,
             title: album.title,
             description: album.description,
-            count: album.photoCount == 1 ? "1 photo" : "\(album.photoCount) photos",
+            count: Album.describe(count: album.photoCount),
             months: MonthGroup.grouping(found) { photo in
                 PhotoCard(photo, href: WebPath.photo(photo.publicID, inAlbum: album.publicID)) { photos.url(of: $0.name, for: photo) }
             },
@@ -161,7 +161,7 @@ struct AlbumPagesController {
         let page = DeletePage(
             id: album.publicID,
             title: album.title,
-            count: album.photoCount == 1 ? "1 photo" : "\(album.photoCount) photos",
+            count: Album.describe(count: album.photoCount),
             deleteURL: WebPath.deleteAlbum(album.publicID),
             cancelURL: WebPath.album(album.publicID)
         )

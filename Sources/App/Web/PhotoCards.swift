@@ -96,6 +96,13 @@ struct MonthGroup: Sendable {
     }
 }
 
+extension Album {
+    /// "1 photo", "12 photos".
+    static func describe(count: Int) -> String {
+        count == 1 ? "1 photo" : "\(count) photos"
+    }
+}
+
 /// The selection bar above a grid (the gallery's, an album's): the albums photos can be put in,
 /// and the album the grid shows (on an album's page).
 struct SelectionBar: Sendable {
