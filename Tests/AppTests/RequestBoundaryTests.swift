@@ -56,12 +56,20 @@ struct RequestBoundaryTests {
             let code = "oauth-code-\(UUID().uuidString)"
             let state = "oauth-state-\(UUID().uuidString)"
             _ = try await browser.get("/auth/google/callback?code=\(code)&state=\(state)")
+            // A share link's token opens the link: visited, wrongly posted to, and its image
+            // missing, it appears in no line.
+            let photoID = try await browser.uploadPhoto(TestImage.jpeg(size: 800, seed: 11))
+            let shareToken = try await browser.makeLink(("photo", photoID))
+            _ = try await app.browser().get("/s/\(shareToken)")
+            _ = try await app.browser().post("/s/\(shareToken)", form: [("password", "no CSRF token")])
+            _ = try await app.browser().get("/s/\(shareToken)/photos/nope/thumb-400")
             let gallery = try await browser.get("/gallery")
             let requestID = try #require(gallery.headers[.xRequestID])
 
             let lines = capture.all
             #expect(!lines.isEmpty)
-            for secret in [encrypted, escaped, password, signature, csrf, code, state, token] {
+            #expect(lines.contains { $0.contains("hb.request.path=/s/<token>/photos/nope/thumb-400") }, "logged, without its token")
+            for secret in [encrypted, escaped, password, signature, csrf, code, state, token, shareToken] {
                 let leaking = lines.filter { $0.contains(secret) }
                 #expect(leaking.isEmpty, "\(secret) appears in: \(leaking.prefix(2))")
             }

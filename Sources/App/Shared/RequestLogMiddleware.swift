@@ -41,7 +41,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
             "hb.request.method": "\(request.method.rawValue)",
-            "hb.request.path": "\(request.uri.path)",
+            "hb.request.path": "\(request.loggedPath)",
             "hb.response.status": "\(status)",
             "duration_ms": "\((milliseconds * 10).rounded() / 10)",
         ]

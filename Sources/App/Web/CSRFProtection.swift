@@ -56,7 +56,7 @@ struct CSRFMiddleware: RouterMiddleware {
         else {
             // A form from a page whose session has since ended: ask to sign in again.
             if context.hasStaleSession { throw SignInRequired() }
-            context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.uri.path)"])
+            context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.loggedPath)"])
             throw AppError.csrfRejected
         }
         return try await next(request, context)

@@ -52,7 +52,7 @@ enum ErrorLogging {
         if DatabaseAvailability.isUnavailable(error) { AppMetrics.databaseUnavailable() }
         if error is PhotoError { AppMetrics.uploadRefused(status: answer.status.code) }
         if answer.status.code >= 500 {
-            logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+            logger.error("request failed", metadata: ["path": "\(request.loggedPath)", "error": "\(String(reflecting: error))"])
         }
     }
 }
