@@ -147,6 +147,7 @@ func buildRouter(
         social: core.social,
         secondFactor: core.secondFactor,
         passkeys: core.passkeys,
+        photos: core.photos,
         pages: pages
     )
     AuthPagesController(

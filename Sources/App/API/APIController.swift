@@ -71,7 +71,7 @@ struct APIController {
             Route(method: .post, path: "/api/delete_account", handler: .token(deleteAccount), rateLimit: .signIn),
             Route(method: .get, path: "/api/export", handler: .token(exportData)),
             Route(method: .get, path: "/api/openapi.yaml", handler: .open(serveOpenAPIDocument)),
-        ] + albumRoutes + trashRoutes
+        ] + albumRoutes + trashRoutes + usageRoutes
     }
 
     /// Registers every route on the API's group, each behind what its handler needs (an app key

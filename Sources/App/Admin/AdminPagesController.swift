@@ -27,6 +27,7 @@ struct AdminPagesController {
         let changes = admin.group().add(middleware: RecentConfirmationMiddleware<AdminContext>())
         changes.get(AdminPath.Pattern.userAction, use: confirmUserAction)
         changes.post(AdminPath.Pattern.userAction, use: performUserAction)
+        changes.post(AdminPath.Pattern.quota, use: setQuota)
         changes.get(AdminPath.Pattern.apiKeys, use: apiKeys)
         changes.post(AdminPath.Pattern.apiKeys, use: createAPIKey)
         changes.get(AdminPath.Pattern.revokeAPIKey, use: confirmRevokeAPIKey)
@@ -45,18 +46,24 @@ struct AdminPagesController {
         let signIns: Int
         let failedSignIns: Int
         let mailIsNotSent: Bool
+        /// The users who store the most.
+        let largest: [UserRow]
+        let hasLargest: Bool
     }
 
     func dashboard(_ request: Request, context: AdminContext) async throws -> Response {
         let counts = try await service.dashboard()
+        let largest = try await service.users(search: "", sort: .storage, offset: 0, limit: 5).map(UserRow.init)
         let page = DashboardPage(
             users: counts.users,
             activeSessions: counts.activeSessions,
             photos: counts.photos,
-            storage: ByteCountText.describe(Int(counts.bytesStored)),
+            storage: ByteCountText.describe(counts.bytesStored),
             signIns: counts.signInsLastDay,
             failedSignIns: counts.failedSignInsLastDay,
-            mailIsNotSent: mailIsNotSent
+            mailIsNotSent: mailIsNotSent,
+            largest: largest,
+            hasLargest: !largest.isEmpty
         )
         return try pages.render(.adminDashboard, title: "Admin", page: page, context: context).response(from: request, context: context)
     }
@@ -80,7 +87,7 @@ struct AdminPagesController {
             self.fullName = summary.user.fullName
             self.signedUp = summary.user.createdAt.displayString
             self.photoCount = summary.photoCount
-            self.storage = ByteCountText.describe(Int(summary.bytesStored))
+            self.storage = ByteCountText.describe(summary.bytesStored)
             self.lastSignIn = summary.lastSignedInAt?.displayString ?? "never"
             self.isDisabled = summary.user.isDisabled
             self.isAdmin = summary.user.role == .admin
@@ -88,8 +95,15 @@ struct AdminPagesController {
     }
 
     struct UsersPage: Sendable {
+        struct SortChoice: Sendable {
+            let label: String
+            let url: String
+            let isCurrent: Bool
+        }
+
         let search: String
-        let newestFirst: Bool
+        let sort: String
+        let sorts: [SortChoice]
         let rows: [UserRow]
         let isEmpty: Bool
         let previousURL: String?
@@ -110,9 +124,17 @@ struct AdminPagesController {
         func url(page: Int) -> String {
             AdminPath.link(AdminPath.users, ["q": search, "sort": sort.rawValue, "page": String(page)])
         }
+        let sorts: [(UserSort, String)] = [(.newest, "newest first"), (.oldest, "oldest first"), (.storage, "most storage first")]
         let page = UsersPage(
             search: search,
-            newestFirst: sort == .newest,
+            sort: sort.rawValue,
+            sorts: sorts.map { choice, label in
+                UsersPage.SortChoice(
+                    label: label,
+                    url: AdminPath.link(AdminPath.users, ["q": search, "sort": choice.rawValue]),
+                    isCurrent: choice == sort
+                )
+            },
             rows: found.prefix(Self.pageSize).map(UserRow.init),
             isEmpty: found.isEmpty,
             previousURL: pageNumber > 1 ? url(page: pageNumber - 1) : nil,
@@ -140,7 +162,19 @@ struct AdminPagesController {
             let detail: String
         }
 
+        struct Quota: Sendable {
+            let action: String
+            let followsDefault: Bool
+            let unlimited: Bool
+            let custom: Bool
+            let defaultText: String
+            /// The custom quota in MB, for the number field.
+            let megabytes: String
+        }
+
         let user: UserRow
+        let storage: StorageUsageText
+        let quota: Quota
         let actions: [Action]
         let photos: [Thumbnail]
         let morePhotos: Bool
@@ -176,6 +210,8 @@ struct AdminPagesController {
         }
         let page = UserPage(
             user: UserRow(summary),
+            storage: StorageUsageText(try await photos.usage(of: summary.user)),
+            quota: quotaForm(summary),
             actions: Self.actions(for: summary.user).map {
                 UserPage.Action(path: AdminPath.userAction($0, on: summary.user.id), label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)
             },
@@ -199,6 +235,53 @@ struct AdminPagesController {
         )
         return try pages.render(.adminUser, title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
+    }
+
+    private func quotaForm(_ summary: UserSummary) -> UserPage.Quota {
+        let defaultBytes = photos.limits.defaultQuotaBytes
+        var megabytes = ""
+        if case .bytes(let bytes) = summary.quota { megabytes = String(max(1, bytes / (1 << 20))) }
+        return UserPage.Quota(
+            action: AdminPath.quota(of: summary.user.id),
+            followsDefault: summary.quota == .followsDefault,
+            unlimited: summary.quota == .unlimited,
+            custom: !megabytes.isEmpty,
+            defaultText: defaultBytes == 0 ? "no limit" : ByteCountText.describe(defaultBytes),
+            megabytes: megabytes
+        )
+    }
+
+    struct QuotaForm: Decodable {
+        var quota: String?
+        var megabytes: String?
+    }
+
+    /// The quota form: the default, no limit, or a number of MB.
+    func setQuota(_ request: Request, context: AdminContext) async throws -> Response {
+        let summary = try await target(context)
+        let form = try await URLEncodedFormDecoder().decode(QuotaForm.self, from: request, context: context)
+        let quota: QuotaSetting
+        let described: String
+        switch form.quota {
+        case "default":
+            quota = .followsDefault
+            described = "the default"
+        case "none":
+            quota = .unlimited
+            described = "no limit"
+        case "custom":
+            let text = (form.megabytes ?? "").trimmingCharacters(in: .whitespaces)
+            // Up to a petabyte: a bound, so that the bytes never overflow.
+            guard let megabytes = Int64(text), (1...1 << 30).contains(megabytes) else {
+                throw AppError(.unprocessableContent, "Enter the quota as a whole number of MB, at least 1.")
+            }
+            quota = .bytes(megabytes << 20)
+            described = ByteCountText.describe(megabytes << 20)
+        default:
+            throw AppError(.unprocessableContent, "Choose the default quota, no limit, or a number of MB.")
+        }
+        try await service.setQuota(quota, described: described, on: summary.user.id, by: context.admin, origin: context.origin(request))
+        return .seeOther(AdminPath.user(summary.user.id, notice: .quotaChanged))
     }
 
     static func actions(for user: User) -> [AdminService.UserAction] {

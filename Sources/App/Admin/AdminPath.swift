@@ -15,6 +15,8 @@ enum AdminPath {
         static let users: RouterPath = "users"
         static let user: RouterPath = "users/:id"
         static let userAction: RouterPath = "users/:id/:action"
+        /// A constant segment: the router prefers it to `:action`.
+        static let quota: RouterPath = "users/:id/quota"
         static let apiKeys: RouterPath = "api-keys"
         static let revokeAPIKey: RouterPath = "api-keys/:name/revoke"
         static let audit: RouterPath = "audit"
@@ -24,6 +26,7 @@ enum AdminPath {
     static func user(_ id: Int64) -> String { "\(users)/\(id)" }
     static func user(_ id: Int64, notice: Notice) -> String { "\(user(id))?notice=\(notice.rawValue)" }
     static func userAction(_ action: AdminService.UserAction, on id: Int64) -> String { "\(user(id))/\(action.rawValue)" }
+    static func quota(of id: Int64) -> String { "\(user(id))/quota" }
     static func users(notice: Notice) -> String { "\(users)?notice=\(notice.rawValue)" }
     static func revokeAPIKey(_ name: String) -> String { "\(apiKeys)/\(PercentEncoding.encode(name))/revoke" }
     static func apiKeys(notice: Notice) -> String { "\(apiKeys)?notice=\(notice.rawValue)" }

@@ -1,11 +1,14 @@
 import Foundation
 
 enum ByteCountText {
-    /// "20 MB", "512 KB": sizes for people (binary multiples, as the limits are set).
+    /// "20 MB", "1.5 GB", "512 KB": sizes for people (binary multiples, as the limits are set).
     static func describe(_ bytes: Int) -> String {
-        if bytes >= 1024 * 1024, bytes % (1024 * 1024) == 0 { return "\(bytes / (1024 * 1024)) MB" }
-        if bytes >= 1024 * 1024 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        for (unit, size) in [("GB", 1 << 30), ("MB", 1 << 20)] where bytes >= size {
+            return bytes % size == 0 ? "\(bytes / size) \(unit)" : String(format: "%.1f \(unit)", Double(bytes) / Double(size))
+        }
         if bytes >= 1024 { return "\(bytes / 1024) KB" }
         return "\(bytes) bytes"
     }
+
+    static func describe(_ bytes: Int64) -> String { describe(Int(bytes)) }
 }

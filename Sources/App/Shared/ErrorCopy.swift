@@ -181,6 +181,12 @@ enum ErrorCopy {
             AppError(.unprocessableContent, imageProblem(problem))
         case .tooLarge(let maximum):
             AppError(.contentTooLarge, "This photo is too large: the limit is \(ByteCountText.describe(maximum)).")
+        case .overQuota(let quota, let available):
+            AppError(
+                .contentTooLarge,
+                "This photo does not fit in your storage: \(ByteCountText.describe(available)) left of \(ByteCountText.describe(quota)). "
+                    + "Delete photos you no longer need and empty the trash to make room."
+            )
         case .titleTooLong(let maximum):
             AppError(.unprocessableContent, "Use at most \(maximum) characters for the caption.")
         case .titleHasControlCharacters:
@@ -280,6 +286,7 @@ enum ErrorCopy {
         case .invalidKeyName: AppError(.unprocessableContent, "Use 3 to 64 letters, digits, dots, dashes or underscores for the name.")
         case .keyNameReserved: AppError(.conflict, "That name belongs to the key from the environment.")
         case .keyNameTaken: AppError(.conflict, "An app key with this name already exists.")
+        case .invalidQuota: AppError(.unprocessableContent, "Enter the quota as a whole number of MB, at least 1.")
         case .noSuchKey:
             AppError(.notFound, "There is no active app key with this name (the environment's key cannot be revoked here).")
         }

@@ -8,6 +8,7 @@ struct AccountPageRenderer: Sendable {
     let social: SocialSignInService
     let secondFactor: SecondFactorService
     let passkeys: PasskeyService
+    let photos: PhotoService
     let pages: PageRenderer
 
     struct AccountPage: Sendable {
@@ -39,6 +40,8 @@ struct AccountPageRenderer: Sendable {
         let hasEmail: Bool
         let username: String?
         let memberSince: String
+        /// Originals, renditions and the trash against the quota.
+        let storage: StorageUsageText
         let hasPassword: Bool
         /// An account with neither email nor username chooses a username with its first password.
         let needsUsername: Bool
@@ -107,6 +110,7 @@ struct AccountPageRenderer: Sendable {
             hasEmail: context.user.email != nil,
             username: context.user.username,
             memberSince: context.user.createdAt.displayString,
+            storage: StorageUsageText(try await photos.usage(of: context.user)),
             hasPassword: hasPassword,
             needsUsername: !hasLogin,
             identities: linked.map { identity in

@@ -45,6 +45,7 @@ enum Notice: String {
     case photosTrashed = "photos-trashed"
     case photosRestored = "restored"
     case trashEmptied = "trash-emptied"
+    case quotaChanged = "quota-changed"
 
     var message: String {
         switch self {
@@ -56,6 +57,7 @@ enum Notice: String {
         case .photoDeleted: "The photo was deleted."
         case .userUpdated: "Done. The account was updated."
         case .userDeleted: "The account, its photos and its sessions were deleted."
+        case .quotaChanged: "The storage quota was changed. Photos stored already stay, even above it."
         case .appKeyRevoked: "The app key was revoked."
         case .identityLinked: "Linked. You can now sign in with it."
         case .identityUnlinked: "Unlinked. It can no longer be used to sign in to this account."

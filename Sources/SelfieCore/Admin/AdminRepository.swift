@@ -18,6 +18,7 @@ public struct UserSummary: Sendable {
     public let photoCount: Int
     public let bytesStored: Int64
     public let lastSignedInAt: Date?
+    public let quota: QuotaSetting
 }
 
 /// An API token as the admin user page lists it.
@@ -31,6 +32,8 @@ public struct TokenSummary: Sendable {
 public enum UserSort: String, Sendable {
     case newest
     case oldest
+    /// The most bytes stored first.
+    case storage
 }
 
 /// Refusals of admin actions.
@@ -45,6 +48,8 @@ public enum AdminError: Error, Equatable, Sendable {
     case keyNameTaken
     /// No active app key of that name (the environment's key cannot be revoked).
     case noSuchKey
+    /// A quota must be a positive number of bytes (or the default, or no limit).
+    case invalidQuota
 }
 
 /// The queries and changes behind the admin pages and the `selfie admin` commands.
@@ -90,6 +95,8 @@ public struct AdminRepository: Sendable {
         (SELECT count(*)::int FROM photos p WHERE p.user_id = u.id),
         (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos p WHERE p.user_id = u.id)
             + (SELECT coalesce(sum(r.byte_size), 0)::bigint FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.user_id = u.id)
+            AS stored_bytes,
+        u.quota_bytes
         """
 
     /// One page of users matching `search` (any part of the email or name, any case).
@@ -98,7 +105,11 @@ public struct AdminRepository: Sendable {
         let pattern = "%" + search.lowercased()
             .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-        let order = sort == .newest ? "u.created_at DESC, u.id DESC" : "u.created_at ASC, u.id ASC"
+        let order = switch sort {
+        case .newest: "u.created_at DESC, u.id DESC"
+        case .oldest: "u.created_at ASC, u.id ASC"
+        case .storage: "stored_bytes DESC, u.id ASC"
+        }
         return try await summaries(
             """
             SELECT \(unescaped: Self.summaryColumns) FROM users u
@@ -183,6 +194,14 @@ public struct AdminRepository: Sendable {
 
     /// Runs `change` in a transaction that first locks every enabled admin, so two admins cannot
     /// demote each other at the same moment and leave none.
+    /// Sets the user's storage quota; uploads that would pass it are refused from now on (what is
+    /// stored already stays, even above it).
+    public func setQuota(_ quota: QuotaSetting, userID: Int64, audit: AuditRecord) async throws {
+        try await changeGuardingLastAdmin(userID: userID, removesAdmin: false, audit: audit) { connection in
+            try await connection.query("UPDATE users SET quota_bytes = \(quota.column) WHERE id = \(userID)", logger: logger)
+        }
+    }
+
     private func changeGuardingLastAdmin(
         userID: Int64,
         removesAdmin: Bool,
@@ -221,12 +240,14 @@ public struct AdminRepository: Sendable {
 
     private func summaries(_ query: PostgresQuery) async throws -> [UserSummary] {
         var summaries: [UserSummary] = []
-        for try await (id, email, username, name, role, disabled, created, verified, lastSignIn, photos, bytes) in try await client.query(
+        for try await (id, email, username, name, role, disabled, created, verified, lastSignIn, photos, bytes, quota) in try await client.query(
             query,
             logger: logger
-        ).decode((Int64, String?, String?, String, String, Bool, Date, Bool, Date?, Int, Int64).self) {
+        ).decode((Int64, String?, String?, String, String, Bool, Date, Bool, Date?, Int, Int64, Int64?).self) {
             let user = User(row: (id, email, username, name, role, disabled, created, verified))
-            summaries.append(UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn))
+            summaries.append(
+                UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn, quota: QuotaSetting(column: quota))
+            )
         }
         return summaries
     }

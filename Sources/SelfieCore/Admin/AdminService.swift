@@ -100,6 +100,15 @@ public struct AdminService: Sendable {
         }
     }
 
+    /// Sets a user's storage quota (`.followsDefault`: `DEFAULT_QUOTA_BYTES`), audited with the
+    /// new value; `describe` words it for the audit log.
+    public func setQuota(_ quota: QuotaSetting, described: String, on userID: Int64, by actor: User, origin: RequestOrigin) async throws {
+        guard let target = try await admin.user(id: userID)?.user else { throw AdminError.noSuchUser }
+        if case .bytes(let bytes) = quota, bytes <= 0 { throw AdminError.invalidQuota }
+        let record = AuditRecord(type: .quotaChanged, actor: actor.id, targetUser: target.id, target: "\(target.handle): \(described)", origin: origin)
+        try await admin.setQuota(quota, userID: userID, audit: record)
+    }
+
     // MARK: Reading
 
     public func dashboard() async throws -> DashboardCounts { try await admin.dashboard() }

@@ -59,6 +59,8 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     /// Repeated wrong passwords locked a share link for a while (target: the link's public id).
     case shareLinkPasswordLocked = "share_link.password_locked"
     case shareLinksRevokedByAdmin = "admin.share_links_revoked"
+    /// An admin set a user's storage quota (target: the user and the new quota).
+    case quotaChanged = "admin.quota_changed"
 }
 
 /// An event to record.

@@ -68,6 +68,9 @@ public enum DatabaseAvailability {
         switch error {
         case let error as PSQLError: error.isUnavailable
         case is ConnectionPoolError, is DeadlineExceeded: true
+        case let error as PostgresTransactionError:
+            // A transaction that could not begin, run or commit because the database went away.
+            [error.beginError, error.closureError, error.commitError].contains { $0.map(isUnavailable) ?? false }
         default: false
         }
     }

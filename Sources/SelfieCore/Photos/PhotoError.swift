@@ -13,6 +13,9 @@ public enum PhotoError: Error, Equatable, Sendable {
     /// pixels, an absurd shape).
     case unprocessable(ImageProblem)
     case tooLarge(maxBytes: Int)
+    /// Storing it would take the user past their quota (originals, renditions and the trash
+    /// count); `availableBytes` is what was left.
+    case overQuota(quotaBytes: Int64, availableBytes: Int64)
     case titleTooLong(maxCharacters: Int)
     case titleHasControlCharacters
     /// No such photo among the user's (other users' photos are "not found" too).

@@ -14,6 +14,9 @@ public struct NewPhoto: Sendable {
     public var height: Int
     public var takenAt: Date?
     public var renditions: [PhotoRendition]
+
+    /// What it takes in the store: the original and every rendition.
+    var totalBytes: Int64 { byteSize + renditions.reduce(0) { $0 + $1.byteSize } }
 }
 
 /// Storage of photo rows and their renditions. Every read and delete a person can cause is scoped to
@@ -38,20 +41,83 @@ public struct PhotoRepository: Sendable {
         """
     private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, Date?, Date?, [String])
 
-    /// The photo and its renditions, in one transaction.
-    /// Inserts the photo and its renditions in one statement. `RowRefused` when PostgreSQL refused
-    /// it (no row exists then); any other error may have committed.
-    public func insert(_ photo: NewPhoto) async throws -> Photo {
+    /// Inserts the photo and its renditions in one transaction, if they fit under the owner's quota
+    /// (`defaultQuota` for those who follow the default; 0 is no limit): the owner's row is locked
+    /// first, so uploads of one user are counted one after another and two at once never pass the
+    /// quota together. `PhotoError.overQuota` when it does not fit and `RowRefused` when PostgreSQL
+    /// refused the row (no row exists after either); any other error may have committed.
+    public func insert(_ photo: NewPhoto, defaultQuota: Int64) async throws -> Photo {
+        let logger = self.logger
         do {
-            return try await insertRows(photo)
-        } catch let error as PSQLError where error.code == .server {
-            throw RowRefused(isRejectedValue: error.isRejectedValue, reason: String(reflecting: error))
+            return try await client.withTransaction(logger: logger) { connection in
+                let owner = try await connection.query(
+                    "SELECT quota_bytes FROM users WHERE id = \(photo.userID) FOR UPDATE",
+                    logger: logger
+                ).collect()
+                if let row = owner.first, let quota = QuotaSetting(column: try row.decode(Int64?.self)).effectiveBytes(default: defaultQuota) {
+                    // A statement after the lock: its snapshot sees every upload committed before it.
+                    let used = try await Self.usedBytes(userID: photo.userID, on: connection, logger: logger)
+                    if used + photo.totalBytes > quota {
+                        throw PhotoError.overQuota(quotaBytes: quota, availableBytes: max(0, quota - used))
+                    }
+                }
+                return try await Self.insertRows(photo, on: connection, logger: logger)
+            }
+        } catch let error as PostgresTransactionError {
+            if let refusal = error.closureError as? PhotoError { throw refusal }
+            if let server = error.closureError as? PSQLError, server.code == .server, error.rollbackError == nil {
+                throw RowRefused(isRejectedValue: server.isRejectedValue, reason: String(reflecting: server))
+            }
+            throw error
         }
     }
 
-    private func insertRows(_ photo: NewPhoto) async throws -> Photo {
-        let renditions = photo.renditions
+    /// Bytes the user keeps: originals and renditions, the trash included.
+    private static func usedBytes(userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            """
+            SELECT (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos WHERE user_id = \(userID))
+                + (SELECT coalesce(sum(r.byte_size), 0)::bigint FROM photo_renditions r JOIN photos p ON p.id = r.photo_id
+                   WHERE p.user_id = \(userID))
+            """,
+            logger: logger
+        )
+        for try await used in rows.decode(Int64.self) { return used }
+        return 0
+    }
+
+    /// What the user keeps and may keep, and how many photos (in the gallery, in the trash).
+    public func usage(userID: Int64, defaultQuota: Int64) async throws -> StorageUsage {
         let rows = try await client.query(
+            """
+            SELECT u.quota_bytes,
+                count(p.id) FILTER (WHERE p.trashed_at IS NULL)::int,
+                count(p.id) FILTER (WHERE p.trashed_at IS NOT NULL)::int,
+                coalesce(sum(p.byte_size + r.bytes), 0)::bigint,
+                coalesce(sum(p.byte_size + r.bytes) FILTER (WHERE p.trashed_at IS NOT NULL), 0)::bigint
+            FROM users u
+            LEFT JOIN photos p ON p.user_id = u.id
+            LEFT JOIN LATERAL (SELECT coalesce(sum(byte_size), 0)::bigint AS bytes FROM photo_renditions WHERE photo_id = p.id) r ON true
+            WHERE u.id = \(userID)
+            GROUP BY u.id
+            """,
+            logger: logger
+        )
+        for try await (quota, photos, trashed, used, trashedBytes) in rows.decode((Int64?, Int, Int, Int64, Int64).self) {
+            return StorageUsage(
+                usedBytes: used,
+                quotaBytes: QuotaSetting(column: quota).effectiveBytes(default: defaultQuota),
+                photos: photos,
+                trashedPhotos: trashed,
+                trashedBytes: trashedBytes
+            )
+        }
+        return StorageUsage(usedBytes: 0, quotaBytes: nil, photos: 0, trashedPhotos: 0, trashedBytes: 0)
+    }
+
+    private static func insertRows(_ photo: NewPhoto, on connection: PostgresConnection, logger: Logger) async throws -> Photo {
+        let renditions = photo.renditions
+        let rows = try await connection.query(
             """
             WITH p AS (
                 INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height, taken_at)

@@ -16,6 +16,9 @@ public struct UploadLimits: Sendable, Equatable {
     /// The most pixels an image may have (`MAX_IMAGE_PIXELS`), checked from its header before it
     /// is decoded: a few kilobytes can declare gigabytes of pixels.
     public var maxPixels = 100_000_000
+    /// The most bytes a user may keep (`DEFAULT_QUOTA_BYTES`), originals, renditions and the
+    /// trash together, for users without a quota of their own; 0 is no limit.
+    public var defaultQuotaBytes: Int64 = 0
 
     public init() {}
 
@@ -36,6 +39,9 @@ public struct UploadLimits: Sendable, Equatable {
         number("UPLOAD_TIMEOUT_SECONDS", atLeast: 10, "seconds", into: &seconds)
         limits.deadline = .seconds(seconds)
         number("MAX_IMAGE_PIXELS", atLeast: 1, "pixels", into: &limits.maxPixels)
+        var quota = Int(limits.defaultQuotaBytes)
+        number("DEFAULT_QUOTA_BYTES", atLeast: 0, "bytes (0 for no limit)", into: &quota)
+        limits.defaultQuotaBytes = Int64(quota)
         return limits
     }
 }
@@ -81,6 +87,10 @@ public struct PhotoService: Sendable {
     /// renditions, then the row with them, in one transaction. The upload answers once the
     /// renditions exist, so there is never a row without them; if anything fails, every blob made
     /// for it is deleted again. Refusals are `PhotoError`s.
+    ///
+    /// The quota is guarded twice: before anything is stored (the declared size, then the bytes as
+    /// they arrive, against what was left when the upload began), and when the row is inserted
+    /// (the original and its renditions against what is left then, other uploads counted).
     public func upload<Body: AsyncSequence & Sendable>(
         for user: User,
         body: Body,
@@ -88,9 +98,16 @@ public struct PhotoService: Sendable {
         contentLength: Int?,
         origin: RequestOrigin
     ) async throws -> Photo where Body.Element == ByteBuffer {
-        let reader = PhotoUploadReader(blobs: blobs, maxImageBytes: limits.maxBytes)
         guard let boundary = PhotoUploadReader.boundary(fromContentType: contentType) else { throw PhotoError.notMultipart }
-        if let contentLength, contentLength > reader.maxBodyBytes { throw PhotoError.tooLarge(maxBytes: limits.maxBytes) }
+        let quota = try await usage(of: user).quotaRoom
+        let reader = PhotoUploadReader(blobs: blobs, maxImageBytes: limits.maxBytes, quota: quota)
+        if let contentLength {
+            if contentLength > reader.maxBodyBytes { throw PhotoError.tooLarge(maxBytes: limits.maxBytes) }
+            // The image is at least the body less its envelope.
+            if let quota, Int64(contentLength - PhotoUploadReader.envelopeBytes) > quota.availableBytes {
+                throw PhotoError.overQuota(quotaBytes: quota.quotaBytes, availableBytes: quota.availableBytes)
+            }
+        }
         return try await slots.withSlot(for: user.id) {
             let received = try await withUploadDeadline { try await reader.read(body: body, boundary: boundary) }
             let made: RenditionMaker.Made
@@ -113,11 +130,16 @@ public struct PhotoService: Sendable {
                         height: made.height,
                         takenAt: made.takenAt,
                         renditions: made.renditions
-                    )
+                    ),
+                    defaultQuota: limits.defaultQuotaBytes
                 )
                 await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
                 AppMetrics.uploadStored()
                 return photo
+            } catch let error as PhotoError {
+                // Over the quota: the transaction was rolled back, so the blobs go too.
+                await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
+                throw error
             } catch let error as RowRefused {
                 // PostgreSQL refused the row: no row exists, so the blobs must go too.
                 await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
@@ -126,6 +148,11 @@ public struct PhotoService: Sendable {
             // Any other failure (a connection lost mid-insert) may have committed the row: the blobs
             // stay, and if no row came of them the sweep removes them within the hour.
         }
+    }
+
+    /// What the user keeps and may keep.
+    public func usage(of user: User) async throws -> StorageUsage {
+        try await photos.usage(userID: user.id, defaultQuota: limits.defaultQuotaBytes)
     }
 
     /// Runs the reading of an upload, or gives up with `PhotoError.timedOut` at the deadline.

@@ -18,6 +18,8 @@ struct ReceivedPhoto: Sendable {
 struct PhotoUploadReader {
     let blobs: any BlobStore
     let maxImageBytes: Int
+    /// The owner's quota and what was left of it when the upload began; nil when there is no limit.
+    let quota: QuotaRoom?
     /// Room for the title part, part headers and boundaries on top of the image.
     static let envelopeBytes = 64 * 1024
     static let maxTitleCharacters = 500
@@ -97,6 +99,9 @@ private struct UploadState {
                 imageBytes += bytes.readableBytes
                 guard imageBytes <= reader.maxImageBytes else {
                     throw PhotoError.tooLarge(maxBytes: reader.maxImageBytes)
+                }
+                if let quota = reader.quota, imageBytes > quota.availableBytes {
+                    throw PhotoError.overQuota(quotaBytes: quota.quotaBytes, availableBytes: quota.availableBytes)
                 }
                 if let writer {
                     try await writer.write(bytes)

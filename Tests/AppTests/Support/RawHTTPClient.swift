@@ -135,3 +135,45 @@ extension RawHTTPClient {
         }
     }
 }
+
+extension RawHTTPClient {
+    /// Sends `head` and all of `body` but its last `heldBack` bytes, waits for `release`, sends the
+    /// rest, and returns the answer's status and body (read by its `Content-Length`). Two of these
+    /// released together make two requests that have both begun before either ends.
+    static func sendHoldingBackTheEnd(
+        port: Int,
+        head: String,
+        body: ByteBuffer,
+        heldBack: Int = 16,
+        release: @Sendable () async -> Void
+    ) async throws -> (status: Int, body: String) {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            let split = body.readableBytes - heldBack
+            try await outbound.write(ByteBuffer(string: head))
+            try await outbound.write(body.getSlice(at: body.readerIndex, length: split)!)
+            await release()
+            try await outbound.write(body.getSlice(at: body.readerIndex + split, length: heldBack)!)
+            var received = ByteBuffer()
+            for try await var chunk in inbound {
+                received.writeBuffer(&chunk)
+                let text = String(buffer: received)
+                guard let end = text.range(of: "\r\n\r\n") else { continue }
+                let headText = text[..<end.lowerBound]
+                let length = headText.components(separatedBy: "\r\n")
+                    .first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                let bodyText = String(text[end.upperBound...])
+                guard bodyText.utf8.count >= length else { continue }
+                let status = headText.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                return (status, bodyText)
+            }
+            return (0, "")
+        }
+    }
+}
