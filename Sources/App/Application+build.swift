@@ -205,6 +205,7 @@ func buildRouter(
         mailIsNotSent: config.mail.isNotSending(publicURLIsHTTPS: config.usesHTTPS)
     )
         .addRoutes(to: forms)
+    AdminIntegrityController(integrity: core.integrity, pages: pages).addRoutes(to: forms)
     HomeController().addRoutes(to: forms)
     return router
 }

@@ -24,6 +24,8 @@ public struct CoreServices: Sendable {
     public let photos: PhotoService
     public let sweeper: BlobSweeper
     public let backfill: RenditionBackfill
+    public let integrity: IntegrityChecker
+    public let integrityChecks: IntegrityRepository
     public let outbox: MailOutboxRepository
     public let emails: AccountEmails
     public let deletion: AccountDeletion
@@ -118,6 +120,8 @@ public struct CoreServices: Sendable {
             lock: AdvisoryLock(client: postgres, key: RenditionBackfill.lockKey, logger: logger),
             logger: logger
         )
+        integrityChecks = IntegrityRepository(client: postgres, logger: logger)
+        integrity = IntegrityChecker(repository: integrityChecks, photos: photoRows, blobs: blobs, backfill: backfill, logger: logger)
         let adminRows = AdminRepository(client: postgres, logger: logger)
         deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
         export = DataExport(
@@ -162,11 +166,12 @@ public struct CoreServices: Sendable {
     }
 
     /// What runs beside the server: the connection pool, the HTTP client, the periodic clean-ups
-    /// (expired sessions, tokens, counters, sign-in flows, mail links, delivered mail; orphan blobs) and renditions for photos
+    /// (expired sessions, tokens, counters, sign-in flows, mail links, delivered mail; orphan blobs; the trash), a light
+    /// integrity check and renditions for photos
     /// stored before renditions existed.
     public func backgroundServices(logger: Logger) -> [any Service] {
-        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos) = (
-            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos
+        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity) = (
+            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity
         )
         return [
             postgres,
@@ -186,6 +191,14 @@ public struct CoreServices: Sendable {
             PeriodicTask(name: "trash purge", interval: .seconds(3600), logger: logger, sharedThrough: postgres) {
                 let purged = try await photos.purgeExpiredTrash()
                 if purged > 0 { logger.info("deleted \(purged) photo(s) whose time in the trash was up") }
+            },
+            // Light: the rows against the store's listing, and 20 random checksums (`selfie check`
+            // reads every blob). Its result is on the admin's integrity page.
+            PeriodicTask(name: "integrity check", interval: .seconds(6 * 3600), logger: logger, sharedThrough: postgres) {
+                let report = try await integrity.run(.light(sample: 20))
+                if !report.findings.isEmpty {
+                    logger.warning("the integrity check found \(report.findings.count) problem(s); see /admin/integrity or run `selfie check`")
+                }
             },
             PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
                 let report = try await backfill.run(missingOnly: true)

@@ -15,7 +15,7 @@ struct Selfie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "selfie",
         abstract: "Accounts and a private photo gallery.",
-        subcommands: [Serve.self, Migrate.self, Admin.self, Blobs.self, Photos.self],
+        subcommands: [Serve.self, Migrate.self, Backup.self, Restore.self, Check.self, Admin.self, Blobs.self, Photos.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -39,7 +39,12 @@ struct Serve: AsyncParsableCommand {
 }
 
 struct Migrate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations, then exit.")
+    static let configuration = CommandConfiguration(
+        abstract: "Apply pending database migrations, then exit. Refuses a database newer than this Selfie. Back up first: `selfie backup DIR`."
+    )
+
+    @Flag(help: "Only list the pending migrations; apply nothing.")
+    var list = false
 
     func run() async throws {
         let config = try loadConfiguration()
@@ -47,16 +52,143 @@ struct Migrate: AsyncParsableCommand {
         let paths = ResourcePaths()
         do {
             let migrations = try Migrator.loadMigrations(from: paths.migrations)
-            let applied = try await PostgresClient.withClient(config.database, logger: logger) { client in
-                try await Migrator(client: client, migrations: migrations, logger: logger).migrate()
+            try await PostgresClient.withClient(config.database, logger: logger) { client in
+                let migrator = Migrator(client: client, migrations: migrations, logger: logger)
+                let pending = try await migrator.pending()
+                guard !pending.isEmpty else { return print("Database is up to date.") }
+                print("\(pending.count) pending migration(s):")
+                for migration in pending { print("  \(migration.label)") }
+                guard !list else { return }
+                let applied = try await migrator.migrate()
+                print("Applied \(applied.count) migration(s).")
             }
-            print(applied.isEmpty ? "Database is up to date." : "Applied \(applied.count) migration(s).")
         } catch let error as MigrationError {
             exitWithMessage("selfie: \(error)")
         } catch let error as PSQLError {
             exitWithMessage("selfie: cannot migrate the database: \(String(reflecting: error))")
         }
     }
+}
+
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Back up the database (pg_dump, one snapshot) and every photo blob it references, with their SHA-256, into DIR.",
+        discussion: "A second backup into the same DIR copies only the blobs it does not have yet. Exits 2 when a photo's blob is missing from the store (the backup is written without it; `selfie check` names the photo)."
+    )
+
+    @Argument(help: "The backup folder (created if needed).")
+    var directory: String
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        do {
+            let report = try await withBackupService { try await $0.backup(into: directory) }
+            let seconds = (ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))
+            print("Backup \(report.name) in \(directory) (\(seconds)):")
+            print("  database: \(megabytes(report.databaseBytes))")
+            print("  blobs: \(report.blobs) (\(megabytes(report.totalBytes))); copied now: \(report.copied) (\(megabytes(report.copiedBytes))), already there: \(report.blobs - report.copied)")
+            if !report.vanished.isEmpty { print("  deleted while the backup ran (left out, and out of the restore): \(report.vanished.count)") }
+            if !report.missing.isEmpty {
+                exitWithMessage("selfie: \(report.missing.count) blob(s) the database references are missing from the store; run `selfie check`.", status: 2)
+            }
+        } catch let error as BackupError {
+            exitWithMessage("selfie: \(error)")
+        }
+    }
+}
+
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup from DIR into the configured database and blob store, after checking every file against its manifest.",
+        discussion: "The target must be empty (a new database, an empty folder or bucket) unless --force. The store may differ from the one backed up (filesystem or S3). Run `selfie migrate` afterwards if this Selfie is newer than the backup."
+    )
+
+    @Argument(help: "The backup folder.")
+    var directory: String
+
+    @Option(help: "The snapshot to restore (a name under DIR/snapshots); default: the latest.")
+    var snapshot: String?
+
+    @Flag(help: "Restore into a database and store that are not empty: the backup's tables are replaced, its blobs written over.")
+    var force = false
+
+    func run() async throws {
+        let migrations = try Migrator.loadMigrations(from: ResourcePaths().migrations)
+        let started = ContinuousClock.now
+        do {
+            let report = try await withBackupService {
+                try await $0.restore(from: directory, snapshot: snapshot, force: force, binarySchemaVersion: migrations.map(\.version).max() ?? 0)
+            }
+            let seconds = (ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))
+            print("Restored \(report.name) (\(seconds)): the database at migration \(report.schemaVersion), \(report.blobs) blob(s) (\(megabytes(report.bytes))), each checked against its SHA-256.")
+            if let newest = migrations.map(\.version).max(), newest > report.schemaVersion {
+                print("This Selfie has newer migrations: run `selfie migrate` before serving.")
+            }
+        } catch let error as BackupError {
+            exitWithMessage("selfie: \(error)")
+        }
+    }
+}
+
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare the photo rows with the blob store, reading every blob: missing originals or renditions, blobs no row references, blobs whose bytes changed. Exits 1 when anything is wrong (with --repair: when anything is left).",
+        discussion: "The first run records the SHA-256 of blobs stored before Selfie recorded them. The result is shown on /admin/integrity."
+    )
+
+    @Flag(help: "Remake missing or damaged renditions from their originals, and move unreferenced blobs into --aside (never deleted).")
+    var repair = false
+
+    @Option(help: "The folder --repair moves unreferenced blobs into.")
+    var aside = "data/orphaned-blobs"
+
+    @Option(help: "A blob without a row younger than this many minutes is an upload in progress, not an orphan.")
+    var orphanGraceMinutes = 60
+
+    func run() async throws {
+        let config = try loadConfiguration()
+        let services = try CoreServices(forWeb: config, logger: makeLogger(config))
+        let grace = Duration.seconds(max(orphanGraceMinutes, 0) * 60)
+        let folder = repair ? URL(fileURLWithPath: aside) : nil
+        let report = try await services.whileRunning {
+            try await services.integrity.run(.full, orphanGrace: grace, repairInto: folder)
+        }
+        for finding in report.findings { print(IntegrityFindingText.describe(finding)) }
+        print(
+            "\(report.photos) photo(s), \(report.blobs) blob(s) in the store; \(report.checksumsVerified) checksum(s) verified"
+                + (report.checksumsRecorded > 0 ? ", \(report.checksumsRecorded) recorded for the first time" : "") + "."
+        )
+        let left = repair ? report.unresolved.count : report.findings.count
+        if left == 0 {
+            print(report.findings.isEmpty ? "Everything is in order." : "Repaired everything found.")
+        } else {
+            exitWithMessage("selfie: \(left) problem(s)\(repair ? " left" : "")" + (repair ? "." : "; `selfie check --repair` fixes renditions and orphans."))
+        }
+    }
+}
+
+/// Runs `body` with the backup service on the configured database and store.
+func withBackupService<T: Sendable>(_ body: @Sendable (BackupService) async throws -> T) async throws -> T {
+    let config = try loadConfiguration()
+    let logger = makeLogger(config)
+    let blobs = try makeBlobStore(config, logger: logger)
+    return try await PostgresClient.withClient(config.database, logger: logger) { client in
+        try await body(
+            BackupService(
+                repository: BackupRepository(client: client, logger: logger),
+                photos: PhotoRepository(client: client, logger: logger),
+                database: config.database,
+                blobs: blobs,
+                logger: logger
+            )
+        )
+    }
+}
+
+/// "12.3 MB" (decimal, as `du --si` and file managers count).
+func megabytes(_ bytes: Int64) -> String {
+    let value = Double(bytes) / 1_000_000
+    return value < 10 ? String(format: "%.2f MB", value) : String(format: "%.1f MB", value)
 }
 
 struct Admin: AsyncParsableCommand {
@@ -141,10 +273,10 @@ struct Blobs: AsyncParsableCommand {
 
     struct Sweep: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete blobs that have no photo row (older than an hour) and report rows whose blob is missing."
+            abstract: "Remove unfinished uploads left by crashes; report blobs without a photo row (older than an hour; `selfie check --repair` moves them aside) and rows whose blob is missing."
         )
 
-        @Option(help: "Only blobs at least this many minutes old are deleted (uploads in flight are younger).")
+        @Option(help: "Only blobs and unfinished uploads at least this many minutes old count (uploads in flight are younger).")
         var minimumAgeMinutes = 60
 
         func run() async throws {
@@ -156,7 +288,8 @@ struct Blobs: AsyncParsableCommand {
                 try await BlobSweeper(photos: PhotoRepository(client: client, logger: logger), blobs: blobs, logger: logger)
                     .sweep(minimumAge: minimumAge)
             }
-            print("Deleted \(report.orphansDeleted.count) orphan blob(s).")
+            print("Removed \(report.incompleteUploadsRemoved) unfinished upload(s).")
+            print("\(report.orphans.count) blob(s) without a photo row (left in place; `selfie check --repair` moves them aside).")
             if report.rowsMissingBlobs.isEmpty {
                 print("Every photo has its blob.")
             } else {
@@ -242,7 +375,7 @@ func makeLogger(_ config: AppConfiguration) -> Logger {
     Logger.selfie(format: config.logFormat, level: config.logLevel)
 }
 
-func exitWithMessage(_ message: String) -> Never {
+func exitWithMessage(_ message: String, status: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
-    Foundation.exit(1)
+    Foundation.exit(status)
 }

@@ -77,6 +77,22 @@ struct MigrationTests {
         }
     }
 
+    @Test("a database newer than the binary (a migration it does not know) is refused, and nothing is applied")
+    func newerDatabaseRefused() async throws {
+        let files = self.files
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                // An older build: it knows every migration but the last one the database has.
+                let newer = Migrator(client: client, migrations: files, logger: testLogger)
+                try await newer.migrate()
+                let older = Migrator(client: client, migrations: Array(files.dropLast()), logger: testLogger)
+                await #expect(throws: MigrationError.unknownAppliedVersion(files.last!.version)) { try await older.pending() }
+                await #expect(throws: MigrationError.unknownAppliedVersion(files.last!.version)) { try await older.migrate() }
+                #expect(MigrationError.unknownAppliedVersion(17).description.contains("the database is newer than this build"))
+            }
+        }
+    }
+
     @Test("a failing migration rolls back whole and is not recorded")
     func failingMigrationRollsBack() async throws {
         let files = self.files

@@ -201,7 +201,7 @@ struct RealPhotosTests {
             #expect(afterAll.count == 4)
             #expect(afterMissing.intersection(afterAll).count == 1, "--all remakes the renditions; only the original stays")
             // Nothing to sweep: every blob is a photo's original or one of its renditions.
-            #expect(sweep.orphansDeleted.isEmpty)
+            #expect(sweep.orphans.isEmpty)
             #expect(sweep.rowsMissingBlobs.isEmpty)
             #expect(try await app.api.deletePhoto(token: token, id: id).status == .ok)
             #expect(app.filesInBlobStore().isEmpty)

@@ -45,6 +45,7 @@ enum Template: String, CaseIterable, Sendable {
     case adminAPIKeys = "admin-api-keys"
     case adminAudit = "admin-audit"
     case adminMail = "admin-mail"
+    case adminIntegrity = "admin-integrity"
 }
 
 /// Renders `Templates/*.mustache` pages inside the shared layout. Mustache escapes every

@@ -46,7 +46,7 @@ public struct AccountDeletion: Sendable {
             do {
                 try await blobs.delete(key)
             } catch {
-                logger.warning("blob of a deleted account left for the sweep", metadata: ["blob": "\(key)", "error": "\(error)"])
+                logger.warning("blob of a deleted account left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
             }
         }
         await emails.notify(credentials.user, .accountDeleted)

@@ -94,7 +94,7 @@ public struct AdminService: Sendable {
                 do {
                     try await blobs.delete(key)
                 } catch {
-                    logger.warning("blob of a deleted user left for the sweep", metadata: ["blob": "\(key)", "error": "\(error)"])
+                    logger.warning("blob of a deleted user left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
                 }
             }
         }

@@ -41,7 +41,8 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
         case .checksumMismatch(let label):
             return "migration \(label) was changed after it was applied; add a new migration instead of editing it"
         case .unknownAppliedVersion(let version):
-            return "the database has migration \(version) applied, which is not among the migration files (is this build older than the database?)"
+            return "the database has migration \(version) applied, which this Selfie does not know: the database is newer than this build. "
+                + "Run the Selfie that upgraded it, or restore the backup made before the upgrade (`selfie restore DIR`)."
         case .failed(let label, let reason):
             return "migration \(label) failed and was rolled back: \(reason)"
         case .pending(let labels):

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
 
-/// Finds what "blob first, row second" can leave behind after a crash: blobs without a row
-/// (deleted once older than `minimumAge`, so uploads in flight are safe) and rows whose blob is
-/// missing (reported, never deleted: that needs a person).
+/// Finds what "blob first, row second" can leave behind after a crash: unfinished uploads
+/// (temporary files, S3 multipart uploads: removed), blobs without a row older than `minimumAge`
+/// (reported, never deleted: after a restore over a store that was not empty they are the photos
+/// of rows the restore took back; `selfie check --repair` moves them aside), and rows whose blob
+/// is missing (reported: that needs a person).
 public struct BlobSweeper: Sendable {
     let photos: PhotoRepository
     let blobs: any BlobStore
@@ -16,7 +18,8 @@ public struct BlobSweeper: Sendable {
     }
 
     public struct Report: Sendable, Equatable {
-        public var orphansDeleted: [BlobKey] = []
+        /// Blobs without a row, older than the minimum age: left where they are.
+        public var orphans: [BlobKey] = []
         /// Public ids of photos whose blob is gone.
         public var rowsMissingBlobs: [String] = []
         /// Unfinished uploads (temporary files, S3 multipart uploads) left by crashes.
@@ -35,14 +38,12 @@ public struct BlobSweeper: Sendable {
         for start in stride(from: 0, to: candidates.count, by: 1000) {
             referenced.formUnion(try await photos.existingBlobKeys(among: Array(candidates[start..<min(start + 1000, candidates.count)])))
         }
-        for key in candidates where !referenced.contains(key) {
-            do {
-                try await blobs.delete(key)
-                report.orphansDeleted.append(key)
-                logger.info("deleted orphan blob", metadata: ["blob": "\(key)"])
-            } catch {
-                logger.warning("could not delete orphan blob", metadata: ["blob": "\(key)", "error": "\(error)"])
-            }
+        report.orphans = candidates.filter { !referenced.contains($0) }
+        if !report.orphans.isEmpty {
+            logger.warning(
+                "blobs without a photo row; `selfie check --repair` moves them aside",
+                metadata: ["count": "\(report.orphans.count)", "first": "\(report.orphans[0])"]
+            )
         }
         report.incompleteUploadsRemoved = try await blobs.removeIncompleteUploads(olderThan: cutoff)
         let present = Set(listings.map(\.key))

@@ -53,6 +53,9 @@ public struct PhotoRendition: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public let byteSize: Int64
+    /// Of the bytes as stored: known when the rendition is made (and recorded with it), not read
+    /// back with the photo.
+    public var sha256: [UInt8]? = nil
 }
 
 /// A photo's place in the order galleries and albums show (latest `shownAt` first, then highest

@@ -14,6 +14,8 @@ public struct NewPhoto: Sendable {
     public var height: Int
     public var takenAt: Date?
     public var renditions: [PhotoRendition]
+    /// Of the original's bytes as stored.
+    public var sha256: [UInt8]? = nil
 
     /// What it takes in the store: the original and every rendition.
     var totalBytes: Int64 { byteSize + renditions.reduce(0) { $0 + $1.byteSize } }
@@ -120,17 +122,18 @@ public struct PhotoRepository: Sendable {
         let rows = try await connection.query(
             """
             WITH p AS (
-                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height, taken_at)
+                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height, taken_at, sha256)
                 VALUES (\(photo.publicID), \(photo.userID), \(photo.title), \(photo.blobKey.value), \(photo.contentType),
-                        \(photo.byteSize), \(photo.width), \(photo.height), \(photo.takenAt))
+                        \(photo.byteSize), \(photo.width), \(photo.height), \(photo.takenAt), decode(\(photo.sha256?.hexString), 'hex'))
                 RETURNING id, created_at
             ), r AS (
-                INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size)
-                SELECT p.id, u.* FROM p, unnest(
+                INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size, sha256)
+                SELECT p.id, u.name, u.blob_key, u.content_type, u.width, u.height, u.byte_size, decode(nullif(u.sha256, ''), 'hex') FROM p, unnest(
                     \(renditions.map(\.name.rawValue))::text[], \(renditions.map(\.blobKey.value))::text[],
                     \(renditions.map(\.contentType))::text[], \(renditions.map(\.width))::int[],
-                    \(renditions.map(\.height))::int[], \(renditions.map(\.byteSize))::bigint[]
-                ) AS u(name, blob_key, content_type, width, height, byte_size)
+                    \(renditions.map(\.height))::int[], \(renditions.map(\.byteSize))::bigint[],
+                    \(renditions.map { $0.sha256?.hexString ?? "" })::text[]
+                ) AS u(name, blob_key, content_type, width, height, byte_size, sha256)
                 RETURNING 1
             )
             SELECT p.id, p.created_at, (SELECT count(*)::int FROM r) FROM p
@@ -224,6 +227,12 @@ public struct PhotoRepository: Sendable {
     }
 
     /// The user's photos by row id (album covers, a photo link's photo), in no particular order.
+    /// The photo with this row id, whoever's and wherever it is (the trash too): for maintenance
+    /// (the integrity check's repairs), never for a person's request.
+    func photo(id: Int64) async throws -> Photo? {
+        try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.id = \(id)").first
+    }
+
     func find(userID: Int64, ids: [Int64]) async throws -> [Photo] {
         guard !ids.isEmpty else { return [] }
         return try await fetch("SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.trashed_at IS NULL AND p.id = ANY(\(ids))")
@@ -404,12 +413,13 @@ public struct PhotoRepository: Sendable {
             }
             try await connection.query(
                 """
-                INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size)
-                SELECT \(photoID), u.* FROM unnest(
+                INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size, sha256)
+                SELECT \(photoID), u.name, u.blob_key, u.content_type, u.width, u.height, u.byte_size, decode(nullif(u.sha256, ''), 'hex') FROM unnest(
                     \(renditions.map(\.name.rawValue))::text[], \(renditions.map(\.blobKey.value))::text[],
                     \(renditions.map(\.contentType))::text[], \(renditions.map(\.width))::int[],
-                    \(renditions.map(\.height))::int[], \(renditions.map(\.byteSize))::bigint[]
-                ) AS u(name, blob_key, content_type, width, height, byte_size)
+                    \(renditions.map(\.height))::int[], \(renditions.map(\.byteSize))::bigint[],
+                    \(renditions.map { $0.sha256?.hexString ?? "" })::text[]
+                ) AS u(name, blob_key, content_type, width, height, byte_size, sha256)
                 """,
                 logger: logger
             )

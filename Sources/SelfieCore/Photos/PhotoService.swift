@@ -129,7 +129,8 @@ public struct PhotoService: Sendable {
                         width: made.width,
                         height: made.height,
                         takenAt: made.takenAt,
-                        renditions: made.renditions
+                        renditions: made.renditions,
+                        sha256: received.sha256
                     ),
                     defaultQuota: limits.defaultQuotaBytes
                 )
@@ -146,7 +147,7 @@ public struct PhotoService: Sendable {
                 throw error
             }
             // Any other failure (a connection lost mid-insert) may have committed the row: the blobs
-            // stay, and if no row came of them the sweep removes them within the hour.
+            // stay, and if no row came of them the integrity check reports them (`--repair` moves them aside).
         }
     }
 
@@ -281,7 +282,7 @@ public struct PhotoService: Sendable {
     }
 
     /// Deletes the photo: to the trash for `trashDays` (hidden everywhere, blobs kept), or — with
-    /// no trash — the row, then every blob (one that cannot be deleted now is left for the sweep).
+    /// no trash — the row, then every blob (one that cannot be deleted now is left for `selfie check --repair`).
     public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
         guard try await delete([publicID], of: user, origin: origin) == 1 else { throw PhotoError.notFound }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MultipartStream
 import NIOCore
@@ -8,6 +9,8 @@ struct ReceivedPhoto: Sendable {
     let contentType: String
     let byteSize: Int64
     let title: String
+    /// Of the bytes as stored.
+    let sha256: [UInt8]
 }
 
 /// Reads an upload's `multipart/form-data` body as it streams in. The `image` part goes straight
@@ -82,7 +85,8 @@ private struct UploadState {
     var writer: (any BlobWriter)?
     var pendingKey: BlobKey?
     var imageBytes = 0
-    var stored: (key: BlobKey, size: Int)?
+    var hasher = SHA256()
+    var stored: (key: BlobKey, size: Int, sha256: [UInt8])?
     // title part
     var titleBuffer = ByteBuffer()
     var title: String?
@@ -104,6 +108,7 @@ private struct UploadState {
                     throw PhotoError.overQuota(quotaBytes: quota.quotaBytes, availableBytes: quota.availableBytes)
                 }
                 if let writer {
+                    hasher.update(data: bytes.readableBytesView)
                     try await writer.write(bytes)
                 } else {
                     sniffBuffer.writeBuffer(&bytes)
@@ -123,7 +128,7 @@ private struct UploadState {
             case .image:
                 if writer == nil { try await startWriting() }
                 try await writer!.commit()
-                stored = (pendingKey!, imageBytes)
+                stored = (pendingKey!, imageBytes, Array(hasher.finalize()))
                 writer = nil
             case .title:
                 title = String(buffer: titleBuffer)
@@ -156,6 +161,7 @@ private struct UploadState {
         pendingKey = key
         let writer = try await reader.blobs.makeWriter(for: key)
         self.writer = writer
+        hasher.update(data: sniffBuffer.readableBytesView)
         try await writer.write(sniffBuffer)
         sniffBuffer = ByteBuffer()
     }
@@ -169,7 +175,7 @@ private struct UploadState {
         }
         guard !caption.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F })
         else { throw PhotoError.titleHasControlCharacters }
-        return ReceivedPhoto(blobKey: stored.key, contentType: stored.key.contentType, byteSize: Int64(stored.size), title: caption)
+        return ReceivedPhoto(blobKey: stored.key, contentType: stored.key.contentType, byteSize: Int64(stored.size), title: caption, sha256: stored.sha256)
     }
 
     /// Leaves nothing behind: an open writer is aborted, a committed blob deleted.

@@ -60,6 +60,29 @@ public struct RenditionBackfill: Sendable {
         } ?? Report(skipped: true)
     }
 
+    /// Makes the photo's renditions again from its original and replaces the old ones (whose blobs
+    /// are deleted); false when the photo was deleted meanwhile. `PhotoError` when the original is
+    /// missing or unreadable.
+    @discardableResult
+    func remake(_ photo: Photo) async throws -> Bool {
+        let made = try await renditions.make(from: photo.blobKey, byteSize: photo.byteSize)
+        guard let unused = try await photos.replaceRenditions(
+            photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
+        )
+        else {
+            await renditions.delete(made.renditions.map(\.blobKey))  // deleted meanwhile
+            return false
+        }
+        await renditions.delete(unused)
+        return true
+    }
+
+    /// `remake` for the photo with this row id, wherever it is (the trash too); false when it is gone.
+    func remake(photoID: Int64) async throws -> Bool {
+        guard let photo = try await photos.photo(id: photoID) else { return false }
+        return try await remake(photo)
+    }
+
     private func backfill(missingOnly: Bool) async throws -> Report {
         var report = Report()
         var after: Int64 = 0
@@ -69,16 +92,7 @@ public struct RenditionBackfill: Sendable {
             after = last.id
             for photo in batch {
                 do {
-                    let made = try await renditions.make(from: photo.blobKey, byteSize: photo.byteSize)
-                    guard let unused = try await photos.replaceRenditions(
-                        photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
-                    )
-                    else {
-                        await renditions.delete(made.renditions.map(\.blobKey))  // deleted meanwhile
-                        continue
-                    }
-                    await renditions.delete(unused)
-                    report.processed += 1
+                    if try await remake(photo) { report.processed += 1 }
                 } catch let error as PhotoError {
                     report.failed.append(photo.publicID)
                     logger.warning("no renditions for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Imaging
 import Logging
@@ -116,7 +117,8 @@ public struct RenditionMaker: Sendable {
                         contentType: rendition.mimeType,
                         width: rendition.width,
                         height: rendition.height,
-                        byteSize: Int64(rendition.bytes.readableBytes)
+                        byteSize: Int64(rendition.bytes.readableBytes),
+                        sha256: Array(SHA256.hash(data: rendition.bytes.readableBytesView))
                     )
                 )
             }
@@ -127,7 +129,7 @@ public struct RenditionMaker: Sendable {
         }
     }
 
-    /// Deletes blobs that no row points to (any left over are the sweep's), even for a request
+    /// Deletes blobs that no row points to (any left over are found by `selfie check`), even for a request
     /// that has been cancelled meanwhile.
     func delete(_ keys: [BlobKey]) async {
         let (blobs, logger) = (self.blobs, self.logger)
@@ -136,7 +138,7 @@ public struct RenditionMaker: Sendable {
                 do {
                     try await blobs.delete(key)
                 } catch {
-                    logger.warning("blob left for the sweep", metadata: ["blob": "\(key)", "error": "\(error)"])
+                    logger.warning("blob left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
                 }
             }
         }

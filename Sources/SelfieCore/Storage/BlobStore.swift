@@ -45,7 +45,7 @@ public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
     public var description: String { value }
 }
 
-/// One stored blob, as listed for the orphan sweep.
+/// One stored blob, as listed for the sweep and the integrity check.
 public struct BlobListing: Sendable {
     public let key: BlobKey
     public let lastModified: Date

@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The database as a backup sees it: one snapshot, the blobs its rows reference, its schema version.
+struct DatabaseSnapshot: Sendable {
+    /// For `pg_dump --snapshot`: the dump reads exactly this state.
+    let id: String
+    /// Every blob a row references, with the size the row records.
+    let blobs: [(key: BlobKey, bytes: Int64)]
+    /// The newest migration applied.
+    let schemaVersion: Int
+}
+
+/// The SQL of backups and restores.
+public struct BackupRepository: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Runs `body` while a read-only, repeatable-read transaction holds an exported snapshot,
+    /// with what that snapshot holds.
+    func withSnapshot<T: Sendable>(_ body: @escaping @Sendable (DatabaseSnapshot) async throws -> T) async throws -> T {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            var id: String?
+            for try await exported in try await connection.query("SELECT pg_export_snapshot()", logger: logger).decode(String.self) {
+                id = exported
+            }
+            guard let id else { throw BackupError.snapshotUnavailable }
+            var blobs: [(BlobKey, Int64)] = []
+            for try await (key, bytes) in try await connection.query(
+                "SELECT blob_key, byte_size FROM photos UNION ALL SELECT blob_key, byte_size FROM photo_renditions ORDER BY 1",
+                logger: logger
+            ).decode((String, Int64).self) {
+                guard let key = BlobKey(key) else { throw BackupError.invalidKey(key) }
+                blobs.append((key, bytes))
+            }
+            var version = 0
+            for try await newest in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_migrations", logger: logger)
+                .decode(Int.self)
+            {
+                version = newest
+            }
+            let result = try await body(DatabaseSnapshot(id: id, blobs: blobs, schemaVersion: version))
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        }
+    }
+
+    /// Tables in the database's public schema: a restore target must have none (unless forced).
+    func tableCount() async throws -> Int {
+        for try await count in try await client.query("SELECT count(*)::int FROM pg_tables WHERE schemaname = 'public'", logger: logger)
+            .decode(Int.self)
+        {
+            return count
+        }
+        return 0
+    }
+
+    /// Removes the rows that reference `keys` (photos deleted while the backup ran): a photo whose
+    /// original is among them goes whole; a rendition among them goes alone.
+    func removeRows(referencing keys: [String]) async throws {
+        guard !keys.isEmpty else { return }
+        try await client.query("DELETE FROM photos WHERE blob_key = ANY(\(keys))", logger: logger)
+        try await client.query("DELETE FROM photo_renditions WHERE blob_key = ANY(\(keys))", logger: logger)
+    }
+}

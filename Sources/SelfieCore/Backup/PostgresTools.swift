@@ -1,0 +1,40 @@
+import Foundation
+
+/// `pg_dump` and `pg_restore` (Debian's `postgresql-client`), run as child processes. The
+/// connection goes in their environment (`PGHOST`, `PGPASSWORD`, …), never on their command line,
+/// where `ps` would show the password to every user of the machine.
+enum PostgresTools {
+    static func run(_ tool: String, _ arguments: [String], database: DatabaseURL) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        // libpq wants the socket's folder; the URL may name the socket file itself.
+        environment["PGHOST"] = database.unixSocketPath.map { path in
+            URL(fileURLWithPath: path).lastPathComponent.hasPrefix(".s.PGSQL.") ? URL(fileURLWithPath: path).deletingLastPathComponent().path : path
+        } ?? database.host
+        environment["PGPORT"] = String(database.port)
+        environment["PGUSER"] = database.username
+        environment["PGDATABASE"] = database.database
+        environment["PGSSLMODE"] = database.requireTLS ? "require" : "disable"
+        environment["PGPASSWORD"] = database.password
+        environment["PGCONNECT_TIMEOUT"] = "10"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: BackupError.toolMissing(tool))
+            }
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard status == 0 else {
+            throw BackupError.toolFailed(tool, status: status, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Crypto
+import Foundation
+import Logging
+
+/// Something wrong between the rows and the blobs.
+public struct IntegrityFinding: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// A photo's original is not in the store.
+        case missingOriginal = "missing_original"
+        /// One of a photo's renditions is not in the store.
+        case missingRendition = "missing_rendition"
+        /// A blob's bytes no longer match the SHA-256 recorded when it was stored.
+        case corrupt
+        /// A blob no row references.
+        case orphan
+    }
+
+    public let kind: Kind
+    /// The photo's public id and its owner (nil for an orphan).
+    public let photo: String?
+    public let owner: String?
+    public let blob: String
+    /// The rendition's name, when it is one.
+    public let rendition: String?
+    /// What `--repair` did about it: remade the renditions, or moved the orphan aside.
+    public var repaired = false
+}
+
+/// What a check found.
+public struct IntegrityReport: Sendable {
+    public enum Kind: String, Sendable {
+        /// `selfie check`: every blob read and hashed.
+        case full
+        /// The periodic check: rows against the store's listing, and a sample of checksums.
+        case light
+    }
+
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var photos = 0
+    /// Blobs in the store.
+    public var blobs = 0
+    public var checksumsVerified = 0
+    /// Checksums computed and recorded for blobs stored before checksums were.
+    public var checksumsRecorded = 0
+    public var findings: [IntegrityFinding] = []
+
+    /// Findings `--repair` could not fix (a lost or damaged original needs the backup).
+    public var unresolved: [IntegrityFinding] { findings.filter { !$0.repaired } }
+}
+
+/// A check as the admin page shows it.
+public struct StoredIntegrityCheck: Sendable {
+    public let kind: IntegrityReport.Kind
+    public let startedAt: Date
+    public let finishedAt: Date
+    public let photos: Int
+    public let blobs: Int
+    public let checksumsVerified: Int
+    public let findings: [IntegrityFinding]
+    public let findingCount: Int
+}
+
+/// `selfie check [--repair]` and the periodic light check: compares the rows with the store —
+/// blobs a row references but the store lacks, blobs no row references, blobs whose bytes changed.
+/// `--repair` remakes a photo's renditions from its original and moves unreferenced blobs aside
+/// into a folder (it never deletes a blob it has not copied).
+public struct IntegrityChecker: Sendable {
+    let repository: IntegrityRepository
+    let photos: PhotoRepository
+    let blobs: any BlobStore
+    let backfill: RenditionBackfill
+    let logger: Logger
+    static let parallelReads = 4
+
+    public init(repository: IntegrityRepository, photos: PhotoRepository, blobs: any BlobStore, backfill: RenditionBackfill, logger: Logger) {
+        self.repository = repository
+        self.photos = photos
+        self.blobs = blobs
+        self.backfill = backfill
+        self.logger = logger
+    }
+
+    public enum Scope: Sendable {
+        case full
+        /// Counts, and the checksums of `sample` random blobs.
+        case light(sample: Int)
+    }
+
+    /// - Parameters:
+    ///   - orphanGrace: a blob without a row younger than this is an upload in flight, not an orphan.
+    ///   - repairInto: repair what can be, moving orphans into this folder; nil only reports.
+    public func run(_ scope: Scope, orphanGrace: Duration = .seconds(3600), repairInto aside: URL? = nil, now: Date = .now) async throws
+        -> IntegrityReport
+    {
+        var report = IntegrityReport(startedAt: now, finishedAt: now)
+        // Rows first, then the listing: a photo stored in between has its blob listed but no row
+        // read — and it is younger than the grace, so it is not taken for an orphan.
+        let rows = try await repository.blobRows()
+        let listing = try await blobs.list()
+        report.photos = Set(rows.map(\.photoID)).count
+        report.blobs = listing.count
+        let listed = Set(listing.map(\.key))
+        let referenced = Set(rows.map(\.key))
+
+        // Missing: confirmed one by one (a photo deleted meanwhile took its row and its blob).
+        let absent = rows.filter { !listed.contains($0.key) }
+        let stillReferenced = try await photos.existingBlobKeys(among: absent.map(\.key))
+        for row in absent where stillReferenced.contains(row.key) {
+            guard try await !blobs.exists(row.key) else { continue }
+            report.findings.append(finding(row.rendition == nil ? .missingOriginal : .missingRendition, row))
+        }
+
+        // Orphans: older than the grace, and still without a row.
+        let cutoff = now.addingTimeInterval(-TimeInterval(orphanGrace.components.seconds))
+        let candidates = listing.filter { !referenced.contains($0.key) && $0.lastModified < cutoff }.map(\.key)
+        let adopted = try await photos.existingBlobKeys(among: candidates)
+        for key in candidates where !adopted.contains(key) {
+            report.findings.append(IntegrityFinding(kind: .orphan, photo: nil, owner: nil, blob: key.value, rendition: nil))
+        }
+
+        // Checksums.
+        var toVerify = rows.filter { listed.contains($0.key) }
+        if case .light(let sample) = scope { toVerify = Array(toVerify.filter { $0.sha256 != nil }.shuffled().prefix(sample)) }
+        let blobs = self.blobs
+        let hashes = try await forEach(toVerify, parallel: Self.parallelReads) { row -> [UInt8]? in
+            guard let content = try await blobs.read(row.key, range: nil) else { return nil }
+            var hasher = SHA256()
+            try await content.body.write { chunk in hasher.update(data: chunk.readableBytesView) }
+            return Array(hasher.finalize())
+        }
+        for (row, hash) in zip(toVerify, hashes) {
+            guard let hash else { continue }  // deleted since the listing
+            if let recorded = row.sha256 {
+                report.checksumsVerified += 1
+                if recorded != hash { report.findings.append(finding(.corrupt, row)) }
+            } else if case .full = scope {
+                try await repository.recordChecksum(of: row.key, hash)
+                report.checksumsRecorded += 1
+            }
+        }
+
+        if let aside { try await repair(&report, rows: rows, aside: aside) }
+        report.finishedAt = .now
+        try await repository.save(report, kind: { if case .full = scope { .full } else { .light } }())
+        return report
+    }
+
+    /// The last full and light checks (for the admin page).
+    public func lastChecks() async throws -> [StoredIntegrityCheck] { try await repository.last() }
+
+    private func finding(_ kind: IntegrityFinding.Kind, _ row: BlobRow) -> IntegrityFinding {
+        IntegrityFinding(kind: kind, photo: row.publicID, owner: row.owner, blob: row.key.value, rendition: row.rendition?.rawValue)
+    }
+
+    /// Remakes the renditions of photos whose original is sound; moves orphans aside.
+    private func repair(_ report: inout IntegrityReport, rows: [BlobRow], aside: URL) async throws {
+        let brokenOriginals = Set(report.findings.filter { $0.rendition == nil && $0.kind != .orphan }.compactMap(\.photo))
+        var remade: [String: Bool] = [:]
+        for index in report.findings.indices {
+            let item = report.findings[index]
+            switch item.kind {
+            case .missingRendition, .corrupt where item.rendition != nil:
+                guard let publicID = item.photo, !brokenOriginals.contains(publicID) else { continue }
+                if remade[publicID] == nil {
+                    let photoID = rows.first { $0.publicID == publicID }?.photoID
+                    remade[publicID] = try await photoID.asyncMap { try await backfill.remake(photoID: $0) } ?? false
+                }
+                report.findings[index].repaired = remade[publicID] ?? false
+            case .orphan:
+                guard let key = BlobKey(item.blob), let content = try await blobs.read(key, range: nil) else { continue }
+                let writer = try HashingFileWriter(destination: aside.appendingPathComponent(key.value))
+                do {
+                    try await content.body.write { chunk in try writer.write(chunk) }
+                    _ = try writer.finish()
+                } catch {
+                    writer.abandon()
+                    throw error
+                }
+                try await blobs.delete(key)
+                report.findings[index].repaired = true
+                logger.info("moved an unreferenced blob aside", metadata: ["blob": "\(key)", "to": "\(aside.path)"])
+            default:
+                continue
+            }
+        }
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
