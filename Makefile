@@ -28,7 +28,7 @@ run: migrate
 ## the mail outbox with two instances (scripts/mail-check.sh), the restore drill (backup, wipe, restore; the filesystem
 ## and S3 on nanio: scripts/restore_drill.py), and the Swift test suite (against real PostgreSQL, nanio and moto)
 test:
-	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl unzip openssl librsvg2-bin zbar-tools" bash scripts/bootstrap.sh
+	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl unzip openssl librsvg2-bin zbar-tools nginx" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	swift build $(SWIFT_BUILD_FLAGS)
 	bash scripts/secrets-check.sh
@@ -37,7 +37,7 @@ test:
 	bash scripts/fault-check.sh
 	bash scripts/mail-check.sh
 	@bash scripts/test-peers.sh start
-	@set -a && . .build/test-peers/env && set +a && python3 scripts/restore_drill.py && swift test --disable-xctest; \
+	@set -a && . .build/test-peers/env && set +a && python3 scripts/restore_drill.py && python3 scripts/tus-check.py && swift test --disable-xctest; \
 		status=$$?; bash scripts/test-peers.sh stop; exit $$status
 
 ## e2e: a real headless Chromium through sign-up, sign-in, account, password change, sign-out

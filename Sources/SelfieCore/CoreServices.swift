@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
 import SMTP
 import PostgresNIO
 import ServiceLifecycle
@@ -25,6 +26,7 @@ public struct CoreServices: Sendable {
     public let sweeper: BlobSweeper
     public let backfill: RenditionBackfill
     public let integrity: IntegrityChecker
+    public let resumable: ResumableUploadService
     public let integrityChecks: IntegrityRepository
     public let outbox: MailOutboxRepository
     public let emails: AccountEmails
@@ -120,6 +122,13 @@ public struct CoreServices: Sendable {
             lock: AdvisoryLock(client: postgres, key: RenditionBackfill.lockKey, logger: logger),
             logger: logger
         )
+        resumable = ResumableUploadService(
+            uploads: ResumableUploadRepository(client: postgres, logger: logger),
+            parts: try makePartStorage(blobs),
+            photos: photos,
+            albums: albums,
+            logger: logger
+        )
         integrityChecks = IntegrityRepository(client: postgres, logger: logger)
         integrity = IntegrityChecker(repository: integrityChecks, photos: photoRows, blobs: blobs, backfill: backfill, logger: logger)
         let adminRows = AdminRepository(client: postgres, logger: logger)
@@ -170,8 +179,8 @@ public struct CoreServices: Sendable {
     /// integrity check and renditions for photos
     /// stored before renditions existed.
     public func backgroundServices(logger: Logger) -> [any Service] {
-        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity) = (
-            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity
+        let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable) = (
+            sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable
         )
         return [
             postgres,
@@ -200,6 +209,10 @@ public struct CoreServices: Sendable {
                     logger.warning("the integrity check found \(report.findings.count) problem(s); see /admin/integrity or run `selfie check`")
                 }
             },
+            PeriodicTask(name: "expired resumable uploads", interval: .seconds(900), logger: logger, sharedThrough: postgres) {
+                let purged = try await resumable.purgeExpired()
+                if purged > 0 { logger.info("removed \(purged) expired incomplete upload(s)") }
+            },
             PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
                 let report = try await backfill.run(missingOnly: true)
                 if report.processed + report.failed.count > 0 {
@@ -223,6 +236,15 @@ public struct CoreServices: Sendable {
                 throw error
             }
         }
+    }
+}
+
+/// Where the configured store keeps resumable uploads' bytes until they are complete.
+func makePartStorage(_ blobs: any BlobStore) throws -> any PartStorage {
+    switch blobs {
+    case let files as FileBlobStore: return FilePartStorage(store: files)
+    case let s3 as S3BlobStore: return S3PartStorage(store: s3)
+    default: throw ConfigurationError(problems: ["this blob store keeps no resumable uploads"])
     }
 }
 

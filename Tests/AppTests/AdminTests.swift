@@ -363,7 +363,7 @@ struct AdminTests {
                 ("admin.user_enabled", adminID, id), ("admin.user_promoted", adminID, id), ("admin.user_demoted", adminID, id),
                 ("admin.sessions_revoked", adminID, id),
             ]
-            for (event, actor, target) in expected {
+            for (event, actor, _) in expected {
                 let all = try await app.auditCount(event, target: id)
                 let withActor = try await app.auditCount(event, actor: actor, target: id)
                 #expect(all == 1, "\(event): \(all) events")

@@ -1,6 +1,8 @@
-// Uploading many photos: each file goes in its own request, three at a time (the most the
-// server takes from one person at once), with its own progress bar and its own error. Files can
-// also be dropped on the drop zone. Without JavaScript the form posts one file as before.
+// Uploading many photos: each file goes on its own, three at a time (the most the server takes
+// from one person at once), with its own progress bar, its own error, and a pause button. Files go
+// through the resumable upload API (tus.js) when the browser can, so a dropped network costs
+// nothing; otherwise each is one form post. Files can also be dropped on the drop zone. Without
+// JavaScript the form posts one file as before.
 (function () {
   "use strict";
   var form = document.getElementById("upload-form");
@@ -16,6 +18,8 @@
   var PARALLEL = 3;
   var RETRIES = 3;
   var LONGEST_WAIT = 30; // seconds, whatever Retry-After says
+  // tus needs TextEncoder (metadata), Blob.slice and the script itself.
+  var resumable = !!(window.SelfieTus && window.TextEncoder && window.Blob && Blob.prototype.slice);
   var NETWORK_ERROR = "The upload failed. Check your connection and try again.";
   var SERVER_ERROR = "The upload failed. Reload the page and try again.";
 
@@ -140,7 +144,71 @@
     try { return JSON.parse(request.responseText); } catch (error) { return null; }
   }
 
-  // Sends one file; calls done() once it has succeeded or failed for good.
+  function uploaded(item, url) {
+    item.progress.value = 100;
+    setStatus(item, "Uploaded ", "done");
+    // Only a path on this site becomes a link.
+    if (/^\/(?!\/)/.test(url)) {
+      var open = element("a", "", "Open");
+      open.href = url;
+      open.setAttribute("aria-label", "Open " + item.file.name);
+      item.status.appendChild(open);
+    }
+  }
+
+  // Sends one file through tus; calls done() once it has succeeded or failed for good. A pause
+  // button stops it where it is and carries on from there.
+  function sendResumable(item, fields, done) {
+    var metadata = { filename: item.file.name };
+    fields.forEach(function (field) {
+      if (field[0] === "title") metadata.title = field[1];
+      if (field[0] === "album") metadata.album_id = field[1];
+    });
+    var pause = element("button", "upload-pause", "Pause");
+    pause.type = "button";
+    pause.setAttribute("aria-label", "Pause " + item.file.name);
+    var paused = false;
+    function settle() {
+      if (pause.parentNode) pause.parentNode.removeChild(pause);
+      done();
+    }
+    var transfer = window.SelfieTus.upload(item.file, {
+      csrf: csrf,
+      metadata: metadata,
+      onProgress: function (sent, total) {
+        var percent = total ? Math.min(100, Math.floor((sent / total) * 100)) : 100;
+        item.progress.value = percent;
+        if (!paused) setStatus(item, "Uploading " + percent + " %");
+      },
+      onWaiting: function (seconds) {
+        setStatus(item, "Connection lost: trying again in " + seconds + " s");
+      },
+      onSuccess: function (photoID) {
+        uploaded(item, "/photos/" + encodeURIComponent(photoID));
+        settle();
+      },
+      onError: function (message) {
+        item.error = message;
+        setStatus(item, item.error, "error");
+        settle();
+      }
+    });
+    pause.addEventListener("click", function () {
+      paused = !paused;
+      if (paused) {
+        transfer.pause();
+        setStatus(item, "Paused at " + item.progress.value + " %");
+      } else {
+        transfer.resume();
+        setStatus(item, "Uploading " + item.progress.value + " %");
+      }
+      pause.textContent = paused ? "Resume" : "Pause";
+      pause.setAttribute("aria-label", (paused ? "Resume " : "Pause ") + item.file.name);
+    });
+    item.li.appendChild(pause);
+  }
+
+  // Sends one file as a form post; calls done() once it has succeeded or failed for good.
   function send(item, fields, retriesLeft, done) {
     var data = new FormData();
     fields.forEach(function (field) { data.append(field[0], field[1]); });
@@ -159,15 +227,7 @@
     request.addEventListener("load", function () {
       var body = answer(request);
       if (request.status >= 200 && request.status < 300 && body && typeof body.url === "string") {
-        item.progress.value = 100;
-        setStatus(item, "Uploaded ", "done");
-        // Only a path on this site becomes a link.
-        if (/^\/(?!\/)/.test(body.url)) {
-          var open = element("a", "", "Open");
-          open.href = body.url;
-          open.setAttribute("aria-label", "Open " + item.file.name);
-          item.status.appendChild(open);
-        }
+        uploaded(item, body.url);
         done();
       } else if ((request.status === 429 || request.status === 503) && retriesLeft > 0) {
         item.progress.value = 0;
@@ -234,11 +294,13 @@
     function next() {
       while (active < PARALLEL && queue.length) {
         active++;
-        send(queue.shift(), fields, RETRIES, function () {
+        var settled = function () {
           active--;
           if (queue.length) next();
           else if (active === 0) finish();
-        });
+        };
+        if (resumable) sendResumable(queue.shift(), fields, settled);
+        else send(queue.shift(), fields, RETRIES, settled);
       }
     }
     next();

@@ -16,6 +16,9 @@ struct APIController {
     let sharing: ShareLinkService
     let appKeys: AppKeyService
     let protection: BruteForceProtection
+    let resumable: ResumableUploadService
+    let resumablePublicURL: URL
+    let csrf: CSRFTokens
     /// openapi.yaml, read once at start-up.
     let openAPIDocument: String
     /// What a photo whose renditions are still being made shows (a PNG: the app decodes JPEG and PNG).
@@ -33,6 +36,9 @@ struct APIController {
         self.sharing = services.sharing
         self.appKeys = services.appKeys
         self.protection = services.protection
+        self.resumable = services.resumable
+        self.resumablePublicURL = services.config.publicURL
+        self.csrf = CSRFTokens(secretKey: services.config.secretKey)
         self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
         self.placeholderURL = services.config.publicURL.absoluteString + StaticAssets.preparingImage
     }
@@ -42,6 +48,8 @@ struct APIController {
         enum Handler {
             case appKey(@Sendable (Request, AppKeyContext) async throws -> Response)
             case token(@Sendable (Request, APITokenContext) async throws -> Response)
+            /// A token, or the browser's session with its CSRF token.
+            case uploader(@Sendable (Request, UploaderContext) async throws -> Response)
             case open(@Sendable (Request, APIRequestContext) async throws -> Response)
         }
 
@@ -71,7 +79,7 @@ struct APIController {
             Route(method: .post, path: "/api/delete_account", handler: .token(deleteAccount), rateLimit: .signIn),
             Route(method: .get, path: "/api/export", handler: .token(exportData)),
             Route(method: .get, path: "/api/openapi.yaml", handler: .open(serveOpenAPIDocument)),
-        ] + albumRoutes + trashRoutes + usageRoutes
+        ] + albumRoutes + trashRoutes + usageRoutes + uploadRoutes
     }
 
     /// Registers every route on the API's group, each behind what its handler needs (an app key
@@ -80,11 +88,13 @@ struct APIController {
     func addRoutes(to api: RouterGroup<APIRequestContext>) {
         let keyed = api.group().add(middleware: AppKeyMiddleware(keys: appKeys)).group(context: AppKeyContext.self)
         let tokened = api.group().add(middleware: APITokenMiddleware(accounts: accounts)).group(context: APITokenContext.self)
+        let uploaders = api.group().add(middleware: UploaderMiddleware(accounts: accounts, csrf: csrf)).group(context: UploaderContext.self)
         for route in routes {
             let path = RouterPath(route.path)
             switch route.handler {
             case .appKey(let handler): limited(keyed, route.rateLimit).on(path, method: route.method, use: handler)
             case .token(let handler): limited(tokened, route.rateLimit).on(path, method: route.method, use: handler)
+            case .uploader(let handler): limited(uploaders, route.rateLimit).on(path, method: route.method, use: handler)
             case .open(let handler): api.on(path, method: route.method, use: handler)
             }
         }

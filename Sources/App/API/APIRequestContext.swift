@@ -13,6 +13,8 @@ struct APIRequestContext: ClientAddressProviding {
     var appKey: AppKey?
     /// Set by `APITokenMiddleware` on the token routes.
     var apiToken: AuthenticatedToken?
+    /// Set by `UploaderMiddleware` when a browser's session (and its CSRF token) is what vouches.
+    var sessionUser: User?
     /// Set with `appKey` or `apiToken`: where the API request came from, for the audit log.
     var origin: RequestOrigin?
 

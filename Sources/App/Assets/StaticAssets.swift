@@ -139,6 +139,7 @@ struct AssetURLs: Sendable {
     let stylesheet: String
     let favicon: String
     let uploadScript: String
+    let tusScript: String
     let passkeysScript: String
     /// Selecting many photos in a grid (shift-click ranges, the selection bar).
     let selectionScript: String
@@ -159,6 +160,7 @@ struct AssetURLs: Sendable {
         stylesheet = try url("/assets/css/app.css")
         favicon = try url("/assets/favicon.svg")
         uploadScript = try url("/assets/js/upload.js")
+        tusScript = try url("/assets/js/tus.js")
         passkeysScript = try url("/assets/js/passkeys.js")
         selectionScript = try url("/assets/js/selection.js")
         viewerScript = try url("/assets/js/viewer.js")

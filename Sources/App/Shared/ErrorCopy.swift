@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import PostgresNIO
 import SelfieCore
 
@@ -39,6 +40,10 @@ enum ErrorCopy {
         case let error as any HTTPResponseError:
             // e.g. NIOTooManyBytesError from collecting a body over its limit (413)
             return AppError(error.status, genericMessage(for: error.status))
+        case HTTPParserError.invalidEOFState:
+            // The client went away mid-body (a dropped network): no one reads this answer, but it
+            // is the client's doing, not a server failure.
+            return AppError(.badRequest, "The request ended before all of its body arrived.")
         case BlobStoreError.unavailable:
             return AppError(.serviceUnavailable, "Photo storage is unavailable right now. Please try again shortly.")
         case BlobStoreError.insufficientStorage:

@@ -182,6 +182,7 @@ extension AssetURLs: MustacheParent {
         case "stylesheet": stylesheet
         case "favicon": favicon
         case "uploadScript": uploadScript
+        case "tusScript": tusScript
         case "passkeysScript": passkeysScript
         case "selectionScript": selectionScript
         case "viewerScript": viewerScript

@@ -19,6 +19,12 @@ public struct UploadLimits: Sendable, Equatable {
     /// The most bytes a user may keep (`DEFAULT_QUOTA_BYTES`), originals, renditions and the
     /// trash together, for users without a quota of their own; 0 is no limit.
     public var defaultQuotaBytes: Int64 = 0
+    /// Resumable uploads (tus) one user may have unfinished at once (`MAX_UNFINISHED_UPLOADS`)…
+    public var unfinishedUploads = 10
+    /// … and the bytes they may announce between them (`MAX_UNFINISHED_UPLOAD_BYTES`).
+    public var unfinishedBytes: Int64 = 1024 * 1024 * 1024
+    /// How long an unfinished resumable upload is kept (`UNFINISHED_UPLOAD_HOURS`, `Upload-Expires`).
+    public var unfinishedExpiry: Duration = .seconds(24 * 3600)
 
     public init() {}
 
@@ -42,6 +48,13 @@ public struct UploadLimits: Sendable, Equatable {
         var quota = Int(limits.defaultQuotaBytes)
         number("DEFAULT_QUOTA_BYTES", atLeast: 0, "bytes (0 for no limit)", into: &quota)
         limits.defaultQuotaBytes = Int64(quota)
+        number("MAX_UNFINISHED_UPLOADS", atLeast: 1, "uploads", into: &limits.unfinishedUploads)
+        var unfinished = Int(limits.unfinishedBytes)
+        number("MAX_UNFINISHED_UPLOAD_BYTES", atLeast: 1024, "bytes", into: &unfinished)
+        limits.unfinishedBytes = Int64(unfinished)
+        var hours = Int(limits.unfinishedExpiry.components.seconds / 3600)
+        number("UNFINISHED_UPLOAD_HOURS", atLeast: 1, "hours", into: &hours)
+        limits.unfinishedExpiry = .seconds(hours * 3600)
         return limits
     }
 }
@@ -110,45 +123,52 @@ public struct PhotoService: Sendable {
         }
         return try await slots.withSlot(for: user.id) {
             let received = try await withUploadDeadline { try await reader.read(body: body, boundary: boundary) }
-            let made: RenditionMaker.Made
-            do {
-                made = try await renditions.make(from: received.blobKey, byteSize: received.byteSize)
-            } catch {
-                await renditions.delete([received.blobKey])
-                throw error
-            }
-            do {
-                let photo = try await photos.insert(
-                    NewPhoto(
-                        userID: user.id,
-                        publicID: RandomToken.urlSafe(byteCount: 18),
-                        title: received.title,
-                        blobKey: received.blobKey,
-                        contentType: received.contentType,
-                        byteSize: received.byteSize,
-                        width: made.width,
-                        height: made.height,
-                        takenAt: made.takenAt,
-                        renditions: made.renditions,
-                        sha256: received.sha256
-                    ),
-                    defaultQuota: limits.defaultQuotaBytes
-                )
-                await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
-                AppMetrics.uploadStored()
-                return photo
-            } catch let error as PhotoError {
-                // Over the quota: the transaction was rolled back, so the blobs go too.
-                await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
-                throw error
-            } catch let error as RowRefused {
-                // PostgreSQL refused the row: no row exists, so the blobs must go too.
-                await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
-                throw error
-            }
-            // Any other failure (a connection lost mid-insert) may have committed the row: the blobs
-            // stay, and if no row came of them the integrity check reports them (`--repair` moves them aside).
+            return try await store(received, for: user, origin: origin)
         }
+    }
+
+    /// Makes a photo of an original already in the store: its renditions, then its row (within the
+    /// quota), then the audit event. If anything refuses it, every blob made for it — the original
+    /// too — is deleted again. The end of every way in: the multipart upload and a resumable one.
+    func store(_ received: ReceivedPhoto, for user: User, origin: RequestOrigin) async throws -> Photo {
+        let made: RenditionMaker.Made
+        do {
+            made = try await renditions.make(from: received.blobKey, byteSize: received.byteSize)
+        } catch {
+            await renditions.delete([received.blobKey])
+            throw error
+        }
+        do {
+            let photo = try await photos.insert(
+                NewPhoto(
+                    userID: user.id,
+                    publicID: RandomToken.urlSafe(byteCount: 18),
+                    title: received.title,
+                    blobKey: received.blobKey,
+                    contentType: received.contentType,
+                    byteSize: received.byteSize,
+                    width: made.width,
+                    height: made.height,
+                    takenAt: made.takenAt,
+                    renditions: made.renditions,
+                    sha256: received.sha256
+                ),
+                defaultQuota: limits.defaultQuotaBytes
+            )
+            await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+            AppMetrics.uploadStored()
+            return photo
+        } catch let error as PhotoError {
+            // Over the quota: the transaction was rolled back, so the blobs go too.
+            await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
+            throw error
+        } catch let error as RowRefused {
+            // PostgreSQL refused the row: no row exists, so the blobs must go too.
+            await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
+            throw error
+        }
+        // Any other failure (a connection lost mid-insert) may have committed the row: the blobs
+        // stay, and if no row came of them the integrity check reports them (`--repair` moves them aside).
     }
 
     /// What the user keeps and may keep.
@@ -159,7 +179,7 @@ public struct PhotoService: Sendable {
     /// Runs the reading of an upload, or gives up with `PhotoError.timedOut` at the deadline.
     /// Cancelling the reader ends the request body's stream, so the reader cleans up (nothing is
     /// left in the store) before this returns.
-    private func withUploadDeadline<T: Sendable>(_ read: @escaping @Sendable () async throws -> T) async throws -> T {
+    func withUploadDeadline<T: Sendable>(_ read: @escaping @Sendable () async throws -> T) async throws -> T {
         let deadline = limits.deadline
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await read() }

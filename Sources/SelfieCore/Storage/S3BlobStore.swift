@@ -149,36 +149,19 @@ final class S3BlobWriter: BlobWriter {
     }
 
     func commit() async throws {
-        if uploadID == nil {
-            let response = try await client.send(
-                .PUT,
-                objectKey: objectKey,
-                headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)],
-                body: pending
-            )
-            guard response.status == .ok else { throw client.failure(response, "PutObject") }
-            return
+        guard let uploadID else {
+            return try await client.putObject(objectKey: objectKey, contentType: contentType, body: pending)
         }
         if pending.readableBytes > 0 || parts.isEmpty {
             try await upload(part: pending)
         }
-        let xml =
-            "<CompleteMultipartUpload>"
-            + parts.map { "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(XMLText.escape($0.etag))</ETag></Part>" }
-            .joined() + "</CompleteMultipartUpload>"
-        let response = try await client.send(
-            .POST,
-            objectKey: objectKey,
-            query: [("uploadId", uploadID!)],
-            headers: [("Content-Type", "application/xml")],
-            body: ByteBuffer(string: xml)
-        )
-        // S3 can answer 200 and still report an error in the body.
-        guard response.status == .ok, !String(buffer: response.body).contains("<Error>") else {
+        do {
+            try await client.completeMultipartUpload(objectKey: objectKey, uploadID: uploadID, parts: parts)
+        } catch {
             await abort()
-            throw client.failure(response, "CompleteMultipartUpload")
+            throw error
         }
-        uploadID = nil
+        self.uploadID = nil
     }
 
     func abort() async {
@@ -190,28 +173,9 @@ final class S3BlobWriter: BlobWriter {
     }
 
     private func upload(part: ByteBuffer) async throws {
-        if uploadID == nil {
-            let response = try await client.send(
-                .POST,
-                objectKey: objectKey,
-                query: [("uploads", "")],
-                headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)]
-            )
-            guard response.status == .ok, let id = XMLText.values(of: "UploadId", in: String(buffer: response.body)).first else {
-                throw client.failure(response, "CreateMultipartUpload")
-            }
-            uploadID = id
-        }
+        if uploadID == nil { uploadID = try await client.createMultipartUpload(objectKey: objectKey, contentType: contentType) }
         let number = parts.count + 1
-        let response = try await client.send(
-            .PUT,
-            objectKey: objectKey,
-            query: [("partNumber", String(number)), ("uploadId", uploadID!)],
-            body: part
-        )
-        guard response.status == .ok, let etag = response.headers.first(name: "ETag") else {
-            throw client.failure(response, "UploadPart")
-        }
+        let etag = try await client.uploadPart(objectKey: objectKey, uploadID: uploadID!, number: number, body: part)
         parts.append((number, etag))
     }
 }

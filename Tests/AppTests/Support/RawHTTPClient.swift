@@ -177,3 +177,21 @@ extension RawHTTPClient {
         }
     }
 }
+
+extension RawHTTPClient {
+    /// Sends `head` and `body`, then closes the connection without reading: a network that drops.
+    static func sendThenHangUp(port: Int, head: String, body: [UInt8]) async throws {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        try await channel.executeThenClose { _, outbound in
+            try await outbound.write(ByteBuffer(string: head))
+            for start in stride(from: 0, to: body.count, by: 256 * 1024) {
+                try await outbound.write(ByteBuffer(bytes: body[start..<min(start + 256 * 1024, body.count)]))
+            }
+        }
+    }
+}

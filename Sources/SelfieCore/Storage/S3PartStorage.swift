@@ -1,0 +1,88 @@
+import Foundation
+import NIOCore
+
+/// Resumable uploads on S3: an S3 multipart upload. Bytes gather (after what the row keeps as the
+/// tail) until a part of `S3BlobStore.partSize` is full; each full part goes up at once, numbered
+/// after the recorded ones — so a part sent by a PATCH whose offset was never recorded is sent
+/// again under the same number and replaces itself. The multipart upload begins with the first
+/// full part, under a key of the type its first bytes show; a file smaller than a part goes up in
+/// one PutObject at the end.
+public struct S3PartStorage: PartStorage {
+    let store: S3BlobStore
+    var client: S3Client { store.client }
+
+    public init(store: S3BlobStore) { self.store = store }
+
+    public func append<Bytes: AsyncSequence & Sendable>(_ bytes: Bytes, to upload: ResumableUpload, limit: Int64) async throws -> PartProgress
+    where Bytes.Element == ByteBuffer {
+        var state = upload.partState
+        var offset = upload.storedOffset
+        var pending = state.tail
+        do {
+            for try await var chunk in bytes {
+                guard offset + Int64(chunk.readableBytes) <= limit else { throw PartLimitExceeded() }
+                if state.head.count < PhotoUploadReader.sniffBytes {
+                    state.head.append(contentsOf: chunk.readableBytesView.prefix(PhotoUploadReader.sniffBytes - state.head.count))
+                }
+                offset += Int64(chunk.readableBytes)
+                pending.writeBuffer(&chunk)
+                while pending.readableBytes >= S3BlobStore.partSize {
+                    let part = pending.readSlice(length: S3BlobStore.partSize)!
+                    try await send(part, state: &state)
+                }
+                pending.discardReadBytes()
+            }
+        } catch {
+            state.tail = pending
+            throw PartialAppend(progress: PartProgress(offset: offset, state: state), underlying: error)
+        }
+        state.tail = pending
+        return PartProgress(offset: offset, state: state)
+    }
+
+    /// Sends the next part, beginning the multipart upload with the first.
+    private func send(_ part: ByteBuffer, state: inout PartState) async throws {
+        if state.s3UploadID == nil {
+            let key = try await Self.key(for: state.head)
+            state.s3UploadID = try await client.createMultipartUpload(objectKey: store.objectKey(key), contentType: key.contentType)
+            state.blobKey = key.value
+        }
+        guard let uploadID = state.s3UploadID, let key = state.blobKey.flatMap(BlobKey.init) else { throw PhotoError.notAnImage }
+        let number = state.parts.count + 1
+        let etag = try await client.uploadPart(objectKey: store.objectKey(key), uploadID: uploadID, number: number, body: part)
+        state.parts.append(PartState.Part(number: number, etag: etag, bytes: Int64(part.readableBytes)))
+    }
+
+    /// A key for what the first bytes show; `PhotoError.notAnImage` for anything else.
+    static func key(for head: Data) async throws -> BlobKey {
+        let sniffed = try await MediaSniffer.shared.mimeType(of: Array(head))
+        guard let key = BlobKey.random(contentType: sniffed) else { throw PhotoError.notAnImage }
+        return key
+    }
+
+    public func head(of upload: ResumableUpload, count: Int) async throws -> ByteBuffer {
+        ByteBuffer(bytes: upload.partState.head.prefix(count))
+    }
+
+    public func complete(_ upload: ResumableUpload, contentType: String) async throws -> BlobKey {
+        let state = upload.partState
+        guard let uploadID = state.s3UploadID, let key = state.blobKey.flatMap(BlobKey.init) else {
+            guard let key = BlobKey.random(contentType: contentType) else { throw PhotoError.notAnImage }
+            try await client.putObject(objectKey: store.objectKey(key), contentType: contentType, body: state.tail)
+            return key
+        }
+        guard key.contentType == contentType else { throw PhotoError.notAnImage }
+        var parts = state.parts.map { (number: $0.number, etag: $0.etag) }
+        if state.tail.readableBytes > 0 {
+            let number = parts.count + 1
+            parts.append((number, try await client.uploadPart(objectKey: store.objectKey(key), uploadID: uploadID, number: number, body: state.tail)))
+        }
+        try await client.completeMultipartUpload(objectKey: store.objectKey(key), uploadID: uploadID, parts: parts)
+        return key
+    }
+
+    public func discard(_ upload: ResumableUpload) async throws {
+        guard let uploadID = upload.partState.s3UploadID, let key = upload.partState.blobKey.flatMap(BlobKey.init) else { return }
+        try await client.abortMultipartUpload(objectKey: store.objectKey(key), uploadID: uploadID)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A resumable upload as its row has it.
+public struct ResumableUpload: Sendable, Equatable {
+    public let id: Int64
+    public let publicID: String
+    public let userID: Int64
+    public let length: Int64
+    public let storedOffset: Int64
+    public let metadata: UploadMetadata
+    public let partState: PartState
+    public let photoPublicID: String?
+    public let createdAt: Date
+    public let expiresAt: Date
+}
+
+/// The rows of resumable uploads. Offsets only move through `claim` … `release`: a PATCH takes a
+/// lease on its upload, so two never append at once, and records the offset it reached as it lets go.
+public struct ResumableUploadRepository: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    private static let columns = """
+        id, public_id, user_id, length, stored_offset, filename, title, album_id, part_state::text, part_tail, photo_public_id, created_at, expires_at
+        """
+
+    private func fetch(_ query: PostgresQuery) async throws -> [ResumableUpload] {
+        var uploads: [ResumableUpload] = []
+        let decoder = JSONDecoder()
+        for try await (id, publicID, userID, length, offset, filename, title, album, state, tail, photo, created, expires) in try await client.query(
+            query,
+            logger: logger
+        ).decode((Int64, String, Int64, Int64, Int64, String, String, String?, String, ByteBuffer, String?, Date, Date).self) {
+            var partState = (try? decoder.decode(PartState.self, from: Data(state.utf8))) ?? PartState()
+            partState.tail = tail
+            uploads.append(
+                ResumableUpload(
+                    id: id, publicID: publicID, userID: userID, length: length, storedOffset: offset,
+                    metadata: UploadMetadata(filename: filename, title: title, albumID: album),
+                    partState: partState,
+                    photoPublicID: photo, createdAt: created, expiresAt: expires
+                )
+            )
+        }
+        return uploads
+    }
+
+    /// A new upload, if the user has fewer than `maxInFlight` incomplete ones holding fewer than
+    /// `maxBytesInFlight` bytes between them (counted with the user's row locked, so two creations
+    /// at once cannot both pass); nil when over either limit.
+    func create(
+        userID: Int64, publicID: String, length: Int64, metadata: UploadMetadata, expiresAt: Date,
+        maxInFlight: Int, maxBytesInFlight: Int64
+    ) async throws -> ResumableUpload? {
+        let logger = self.logger
+        let created = try await client.withTransaction(logger: logger) { connection -> Bool in
+            try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            for try await (count, bytes) in try await connection.query(
+                """
+                SELECT count(*)::int, coalesce(sum(length), 0)::bigint FROM resumable_uploads
+                WHERE user_id = \(userID) AND photo_public_id IS NULL AND expires_at > now()
+                """,
+                logger: logger
+            ).decode((Int, Int64).self) {
+                guard count < maxInFlight, bytes + length <= maxBytesInFlight else { return false }
+            }
+            try await connection.query(
+                """
+                INSERT INTO resumable_uploads (public_id, user_id, length, filename, title, album_id, expires_at)
+                VALUES (\(publicID), \(userID), \(length), \(metadata.filename), \(metadata.title), \(metadata.albumID), \(expiresAt))
+                """,
+                logger: logger
+            )
+            return true
+        }
+        return created ? try await find(publicID: publicID, userID: userID) : nil
+    }
+
+    /// The user's upload (another user's is not found).
+    func find(publicID: String, userID: Int64) async throws -> ResumableUpload? {
+        try await fetch("SELECT \(unescaped: Self.columns) FROM resumable_uploads WHERE public_id = \(publicID) AND user_id = \(userID)").first
+    }
+
+    /// Takes the upload for one PATCH at `offset` (which must be what is recorded): the lease's
+    /// token, or nil when another PATCH holds it or the offset does not match.
+    func claim(_ upload: ResumableUpload, at offset: Int64, for lease: Duration) async throws -> String? {
+        let token = RandomToken.urlSafe(byteCount: 12)
+        let seconds = Int(lease.components.seconds)
+        let rows = try await client.query(
+            """
+            UPDATE resumable_uploads SET lease_token = \(token), lease_until = now() + make_interval(secs => \(seconds))
+            WHERE id = \(upload.id) AND stored_offset = \(offset) AND photo_public_id IS NULL
+              AND (lease_until IS NULL OR lease_until < now())
+            RETURNING id
+            """,
+            logger: logger
+        ).collect()
+        return rows.isEmpty ? nil : token
+    }
+
+    /// Keeps the lease for another `lease` while the PATCH is still receiving.
+    func renew(_ upload: ResumableUpload, token: String, for lease: Duration) async throws {
+        let seconds = Int(lease.components.seconds)
+        try await client.query(
+            "UPDATE resumable_uploads SET lease_until = now() + make_interval(secs => \(seconds)) WHERE id = \(upload.id) AND lease_token = \(token)",
+            logger: logger
+        )
+    }
+
+    /// Records the offset the PATCH reached, with the store's state at that offset (nil: as it
+    /// was), and lets the upload go.
+    func release(_ upload: ResumableUpload, token: String, at progress: PartProgress?) async throws {
+        let offset = progress?.offset ?? upload.storedOffset
+        let partState = progress?.state ?? upload.partState
+        let state = String(decoding: try JSONEncoder().encode(partState), as: UTF8.self)
+        try await client.query(
+            """
+            UPDATE resumable_uploads SET stored_offset = \(offset), part_state = \(state)::jsonb, part_tail = \(partState.tail), lease_token = NULL, lease_until = NULL
+            WHERE id = \(upload.id) AND lease_token = \(token)
+            """,
+            logger: logger
+        )
+    }
+
+    /// The upload became this photo.
+    func complete(_ upload: ResumableUpload, photoPublicID: String) async throws {
+        try await client.query(
+            "UPDATE resumable_uploads SET photo_public_id = \(photoPublicID), lease_token = NULL, lease_until = NULL WHERE id = \(upload.id)",
+            logger: logger
+        )
+    }
+
+    func delete(_ upload: ResumableUpload) async throws {
+        try await client.query("DELETE FROM resumable_uploads WHERE id = \(upload.id)", logger: logger)
+    }
+
+    /// Incomplete uploads whose time is up, `limit` at most.
+    func expired(now: Date, limit: Int) async throws -> [ResumableUpload] {
+        try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM resumable_uploads
+            WHERE photo_public_id IS NULL AND expires_at < \(now) ORDER BY expires_at LIMIT \(limit)
+            """
+        )
+    }
+}

@@ -1,0 +1,253 @@
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+
+/// Why a resumable upload request was refused (the tus surface turns each into its status).
+public enum ResumableUploadError: Error, Equatable, Sendable {
+    case notFound
+    /// Its time ran out (`Upload-Expires`); its bytes are gone or going.
+    case expired
+    /// `Upload-Offset` is not where the upload stands: the client should `HEAD` and resume from there.
+    case offsetMismatch(current: Int64)
+    /// Another PATCH is appending to this upload right now.
+    case busy
+    case tooLarge(maxBytes: Int64)
+    /// The body went past `Upload-Length`.
+    case pastLength
+    case tooManyInFlight(maxUploads: Int, maxBytes: Int64)
+    case unsupportedChecksum(String)
+    /// `Upload-Checksum` did not match the PATCH's body; nothing of it was kept.
+    case checksumMismatch
+    case metadata(UploadMetadata.Problem)
+    /// `album_id` names no album of the user's.
+    case noSuchAlbum
+}
+
+/// What a PATCH achieved.
+public struct AppendOutcome: Sendable {
+    public let offset: Int64
+    /// The photo, when this PATCH brought the last byte.
+    public let photo: Photo?
+}
+
+/// tus 1.0 resumable uploads: the state in PostgreSQL, the bytes in the store's part storage; the
+/// last byte sends the whole file through the same path as `upload_photo` (sniffing, renditions,
+/// quota, audit).
+public struct ResumableUploadService: Sendable {
+    let uploads: ResumableUploadRepository
+    let parts: any PartStorage
+    let photos: PhotoService
+    let albums: AlbumService
+    let logger: Logger
+    /// How long one PATCH holds its upload without renewing; it renews a third of that apart, so
+    /// an instance that dies mid-PATCH blocks the upload for this long at most.
+    let lease: Duration
+
+    public init(
+        uploads: ResumableUploadRepository, parts: any PartStorage, photos: PhotoService, albums: AlbumService, logger: Logger,
+        lease: Duration = .seconds(60)
+    ) {
+        self.uploads = uploads
+        self.parts = parts
+        self.photos = photos
+        self.albums = albums
+        self.logger = logger
+        self.lease = lease
+    }
+
+    var limits: UploadLimits { photos.limits }
+    public var maxBytes: Int64 { Int64(limits.maxBytes) }
+
+    public func create(for user: User, length: Int64, metadata: UploadMetadata, now: Date = .now) async throws -> ResumableUpload {
+        guard length <= maxBytes else { throw ResumableUploadError.tooLarge(maxBytes: maxBytes) }
+        if let available = try await photos.usage(of: user).availableBytes, length > available {
+            let usage = try await photos.usage(of: user)
+            throw PhotoError.overQuota(quotaBytes: usage.quotaBytes ?? 0, availableBytes: available)
+        }
+        guard metadata.title.unicodeScalars.count <= PhotoUploadReader.maxTitleCharacters else {
+            throw PhotoError.titleTooLong(maxCharacters: PhotoUploadReader.maxTitleCharacters)
+        }
+        if let albumID = metadata.albumID {
+            do {
+                _ = try await albums.album(albumID, of: user)
+            } catch AlbumError.notFound {
+                throw ResumableUploadError.noSuchAlbum
+            }
+        }
+        let expires = now.addingTimeInterval(TimeInterval(limits.unfinishedExpiry.components.seconds))
+        guard let upload = try await uploads.create(
+            userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), length: length, metadata: metadata, expiresAt: expires,
+            maxInFlight: limits.unfinishedUploads, maxBytesInFlight: limits.unfinishedBytes
+        ) else { throw ResumableUploadError.tooManyInFlight(maxUploads: limits.unfinishedUploads, maxBytes: limits.unfinishedBytes) }
+        return upload
+    }
+
+    /// The user's upload, if it is still open (or complete).
+    public func upload(_ publicID: String, of user: User, now: Date = .now) async throws -> ResumableUpload {
+        guard let upload = try await uploads.find(publicID: publicID, userID: user.id) else { throw ResumableUploadError.notFound }
+        guard upload.photoPublicID != nil || upload.expiresAt > now else { throw ResumableUploadError.expired }
+        return upload
+    }
+
+    /// Appends a PATCH's body at `offset`; with `checksum` (algorithm, digest), the body is kept
+    /// only if it matches. The last byte makes the photo. A PATCH counts as one of the user's
+    /// uploads in progress and has the same deadline as a form upload.
+    public func append<Bytes: AsyncSequence & Sendable>(
+        _ bytes: Bytes, to upload: ResumableUpload, at offset: Int64, checksum: (algorithm: String, digest: [UInt8])?,
+        for user: User, origin: RequestOrigin
+    ) async throws -> AppendOutcome where Bytes.Element == ByteBuffer {
+        if let checksum, !["sha1", "sha256"].contains(checksum.algorithm) {
+            throw ResumableUploadError.unsupportedChecksum(checksum.algorithm)
+        }
+        guard upload.storedOffset == offset else { throw ResumableUploadError.offsetMismatch(current: upload.storedOffset) }
+        return try await photos.slots.withSlot(for: user.id) {
+            guard let lease = try await uploads.claim(upload, at: offset, for: self.lease) else {
+                let current = try await uploads.find(publicID: upload.publicID, userID: user.id)
+                if let current, current.storedOffset != offset { throw ResumableUploadError.offsetMismatch(current: current.storedOffset) }
+                throw ResumableUploadError.busy
+            }
+            let reached = try await store(bytes, in: upload, checksum: checksum, lease: lease)
+            guard reached == upload.length else { return AppendOutcome(offset: reached, photo: nil) }
+            let complete = try await self.upload(upload.publicID, of: user)
+            return AppendOutcome(offset: reached, photo: try await finish(complete, for: user, origin: origin))
+        }
+    }
+
+    /// Stores the body while the lease is renewed, then records how far it got and lets go; the
+    /// offset reached.
+    private func store<Bytes: AsyncSequence & Sendable>(
+        _ bytes: Bytes, in upload: ResumableUpload, checksum: (algorithm: String, digest: [UInt8])?, lease: String
+    ) async throws -> Int64 where Bytes.Element == ByteBuffer {
+        let (uploads, parts, period) = (self.uploads, self.parts, self.lease)
+        let hashing = HashingSequence(base: bytes, algorithm: checksum?.algorithm)
+        let result: Result<PartProgress, any Error> = await withTaskGroup(of: Result<PartProgress, any Error>?.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: period / 3)
+                    if !Task.isCancelled { try? await uploads.renew(upload, token: lease, for: period) }
+                }
+                return nil
+            }
+            group.addTask {
+                do {
+                    return .success(try await self.photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var outcome: Result<PartProgress, any Error>?
+            for await result in group {
+                guard let result else { continue }
+                outcome = result
+                group.cancelAll()
+            }
+            return outcome!
+        }
+        switch result {
+        case .success(let progress):
+            if let checksum, hashing.digest() != checksum.digest {
+                try await uploads.release(upload, token: lease, at: nil)
+                throw ResumableUploadError.checksumMismatch
+            }
+            try await uploads.release(upload, token: lease, at: progress)
+            return progress.offset
+        case .failure(let partial as PartialAppend):
+            // Without a checksum, what arrived is kept; with one, a body cut short cannot be checked.
+            try await uploads.release(upload, token: lease, at: checksum == nil ? partial.progress : nil)
+            if partial.underlying is PartLimitExceeded { throw ResumableUploadError.pastLength }
+            throw partial.underlying
+        case .failure(let error):
+            try await uploads.release(upload, token: lease, at: nil)
+            throw error
+        }
+    }
+
+    /// Every byte is there: the part becomes a blob under a key of its sniffed type, then a photo.
+    /// A refused file (not an image, over the quota…) leaves nothing: no part, no blob, no row.
+    private func finish(_ upload: ResumableUpload, for user: User, origin: RequestOrigin) async throws -> Photo {
+        do {
+            let head = try await parts.head(of: upload, count: PhotoUploadReader.sniffBytes)
+            let sniffed = try await MediaSniffer.shared.mimeType(of: Array(head.readableBytesView))
+            guard BlobKey.extensions[sniffed] != nil else { throw PhotoError.notAnImage }
+            let key = try await parts.complete(upload, contentType: sniffed)
+            let digest = try await sha256(of: key)
+            let received = ReceivedPhoto(
+                blobKey: key, contentType: sniffed, byteSize: upload.length, title: upload.metadata.title, sha256: digest
+            )
+            let photo = try await photos.store(received, for: user, origin: origin)
+            try await uploads.complete(upload, photoPublicID: photo.publicID)
+            if let albumID = upload.metadata.albumID {
+                // The photo is in the gallery either way; an album deleted meanwhile only loses it there.
+                do {
+                    _ = try await albums.add([photo.publicID], to: albumID, of: user)
+                } catch {
+                    logger.info("an upload's album is gone", metadata: ["album": "\(albumID)", "error": "\(error)"])
+                }
+            }
+            return photo
+        } catch {
+            try? await parts.discard(upload)
+            try? await uploads.delete(upload)
+            throw error
+        }
+    }
+
+    private func sha256(of key: BlobKey) async throws -> [UInt8] {
+        guard let content = try await photos.blobs.read(key, range: nil) else { throw PhotoError.notFound }
+        var hasher = SHA256()
+        try await content.body.write { hasher.update(data: $0.readableBytesView) }
+        return Array(hasher.finalize())
+    }
+
+    /// Ends an upload before it is complete: its bytes and its row go.
+    public func terminate(_ upload: ResumableUpload) async throws {
+        try await parts.discard(upload)
+        try await uploads.delete(upload)
+    }
+
+    /// Removes incomplete uploads whose time is up (their parts, then their rows); how many.
+    public func purgeExpired(now: Date = .now) async throws -> Int {
+        var purged = 0
+        while true {
+            let batch = try await uploads.expired(now: now, limit: 100)
+            guard !batch.isEmpty else { return purged }
+            for upload in batch { try await terminate(upload) }
+            purged += batch.count
+        }
+    }
+}
+
+/// Passes a body through while hashing it with `algorithm` (nil: no hashing).
+final class HashingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, @unchecked Sendable where Base.Element == ByteBuffer {
+    typealias Element = ByteBuffer
+    let base: Base
+    private var sha1: Insecure.SHA1?
+    private var sha256: SHA256?
+
+    init(base: Base, algorithm: String?) {
+        self.base = base
+        if algorithm == "sha1" { sha1 = Insecure.SHA1() }
+        if algorithm == "sha256" { sha256 = SHA256() }
+    }
+
+    func digest() -> [UInt8]? {
+        if let sha1 { return Array(sha1.finalize()) }
+        if let sha256 { return Array(sha256.finalize()) }
+        return nil
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let owner: HashingSequence
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            owner.sha1?.update(data: chunk.readableBytesView)
+            owner.sha256?.update(data: chunk.readableBytesView)
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), owner: self) }
+}

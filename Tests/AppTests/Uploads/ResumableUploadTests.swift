@@ -1,0 +1,238 @@
+@testable import App
+@testable import SelfieCore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// A tus 1.0 client of the app's test client, as small as the protocol allows.
+struct TusTestClient {
+    let app: TestApp
+    let token: String
+
+    static let tus = HTTPField.Name("Tus-Resumable")!
+    static let offset = HTTPField.Name("Upload-Offset")!
+    static let length = HTTPField.Name("Upload-Length")!
+    static let metadata = HTTPField.Name("Upload-Metadata")!
+    static let checksum = HTTPField.Name("Upload-Checksum")!
+    static let photoID = HTTPField.Name("Upload-Photo-Id")!
+
+    func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: [UInt8]? = nil) async throws -> TestResponse {
+        var all: HTTPFields = [.authorization: "Token token=\(token)", Self.tus: "1.0.0"]
+        for field in headers { all[field.name] = field.value }
+        return try await app.client.execute(uri: path, method: method, headers: all, body: body.map { ByteBuffer(bytes: $0) })
+    }
+
+    /// `POST /api/uploads`; the upload's path.
+    func create(length: Int, title: String = "") async throws -> String {
+        let response = try await send(
+            .post, "/api/uploads",
+            headers: [Self.length: String(length), Self.metadata: "filename \(Data("a.jpg".utf8).base64EncodedString()),title \(Data(title.utf8).base64EncodedString())"]
+        )
+        guard response.status == .created, let location = response.headers[.location], let path = URL(string: location)?.path else {
+            throw TestSetupError("creation failed: \(response.status) \(response.text)")
+        }
+        return path
+    }
+
+    func patch(_ path: String, at offset: Int, _ bytes: some Collection<UInt8>, checksum: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/offset+octet-stream", Self.offset: String(offset)]
+        if let checksum { headers[Self.checksum] = checksum }
+        return try await send(.patch, path, headers: headers, body: Array(bytes))
+    }
+
+    /// The whole file in `chunk`-sized PATCHes; the last answer.
+    func upload(_ bytes: [UInt8], chunk: Int, title: String = "") async throws -> (path: String, last: TestResponse) {
+        let path = try await create(length: bytes.count, title: title)
+        var offset = 0
+        var last: TestResponse?
+        while offset < bytes.count {
+            let end = min(offset + chunk, bytes.count)
+            let answer = try await patch(path, at: offset, bytes[offset..<end])
+            guard answer.status == .noContent else { throw TestSetupError("PATCH at \(offset): \(answer.status) \(answer.text)") }
+            offset = Int(answer.headers[Self.offset] ?? "") ?? -1
+            last = answer
+        }
+        return (path, last!)
+    }
+}
+
+extension TestApp {
+    func tus() async throws -> TusTestClient { TusTestClient(app: self, token: try await api.signedInUser()) }
+
+    func originalSHA256(of publicID: String) async throws -> String {
+        SHA256.hash(data: try await blobBytes(try await blobKey(of: publicID))).hexString
+    }
+}
+
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case filesystem, nanio
+    var testDescription: String { rawValue }
+}
+
+@Suite("Resumable uploads (tus 1.0) at /api/uploads")
+struct ResumableUploadTests {
+    /// A real, decodable JPEG of about `size` bytes (padded: it crosses S3's 5 MiB parts).
+    static func photo(size: Int, seed: UInt64) -> [UInt8] { TestImage.jpeg(size: size, seed: seed) }
+
+    @Test("discovery; an 11 MB photo in 3 MiB PATCHes becomes a photo with its renditions, byte-identical, named in the last answer", arguments: StoreKind.allCases)
+    func wholeUpload(store: StoreKind) async throws {
+        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
+        try await withTestApp(configure: { config in
+            config.uploads.maxBytes = 64 * 1024 * 1024
+            if let bucket { config.blobStore = .s3(bucket) }
+        }) { app in
+            let tus = try await app.tus()
+            let options = try await app.client.execute(uri: "/api/uploads", method: .options)
+            #expect(options.status == .noContent && options.headers[HTTPField.Name("Tus-Version")!] == "1.0.0")
+            #expect(options.headers[HTTPField.Name("Tus-Extension")!] == "creation,creation-with-upload,termination,expiration,checksum")
+            #expect(options.headers[HTTPField.Name("Tus-Max-Size")!] == String(64 * 1024 * 1024))
+
+            let bytes = Self.photo(size: 11 * 1024 * 1024, seed: 1)
+            let (path, last) = try await tus.upload(bytes, chunk: 3 * 1024 * 1024, title: "by tus")
+            let photoID = try #require(last.headers[TusTestClient.photoID])
+            #expect(last.headers[TusTestClient.offset] == String(bytes.count))
+            let head = try await tus.send(.head, path)
+            #expect(head.status == .ok && head.headers[TusTestClient.offset] == String(bytes.count) && head.headers[TusTestClient.photoID] == photoID)
+            let photos = try await app.api.getPhotos(token: tus.token).jsonArray()
+            #expect(photos.map { $0["random_id"] as? String } == [photoID] && photos[0]["title"] as? String == "by tus")
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString, "byte-identical")
+            #expect(try await app.scalar("SELECT count(*)::int FROM photo_renditions") == 3)
+        }
+    }
+
+    @Test("the protocol's refusals: no Tus-Resumable 412, wrong type 415, wrong offset 409, bad checksum 460 keeps nothing, good one keeps, past the length, another user's 404, terminated 404")
+    func refusals() async throws {
+        try await withTestApp { app in
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 200_000, seed: 2)
+            let path = try await tus.create(length: bytes.count)
+            let noVersion = try await app.client.execute(
+                uri: path, method: .head, headers: [.authorization: "Token token=\(tus.token)"]
+            )
+            #expect(noVersion.status == .preconditionFailed && noVersion.headers[HTTPField.Name("Tus-Version")!] == "1.0.0")
+            let wrongType = try await tus.send(.patch, path, headers: [.contentType: "application/octet-stream", TusTestClient.offset: "0"], body: [1])
+            #expect(wrongType.status == .unsupportedMediaType)
+            #expect(try await tus.patch(path, at: 10, bytes[10..<20]).status == .conflict)
+
+            let first = Array(bytes[..<100_000])
+            let wrong = "sha256 \(Data(SHA256.hash(data: [1, 2, 3])).base64EncodedString())"
+            #expect(try await tus.patch(path, at: 0, first, checksum: wrong).status.code == 460)
+            #expect(try await tus.send(.head, path).headers[TusTestClient.offset] == "0", "nothing of a mismatching body is kept")
+            let right = "sha1 \(Data(Insecure.SHA1.hash(data: first)).base64EncodedString())"
+            #expect(try await tus.patch(path, at: 0, first, checksum: right).headers[TusTestClient.offset] == "100000")
+            #expect(try await tus.patch(path, at: 100_000, Array(bytes[100_000...]) + [0, 0]).status == .badRequest, "past Upload-Length")
+
+            let stranger = try await app.tus()
+            #expect(try await stranger.send(.head, path).status == .notFound)
+            #expect(try await stranger.send(.delete, path).status == .notFound)
+            #expect(try await tus.send(.delete, path).status == .noContent)
+            #expect(try await tus.send(.head, path).status == .notFound)
+            #expect(app.filesInBlobStore().isEmpty, "no part file is left: \(app.filesInBlobStore())")
+        }
+    }
+
+    @Test("the browser uploads with its session and the page's CSRF token; a cookie without the token, another page's token, or a signed-out session is refused")
+    func browserSession() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let page = try await browser.get("/photos/new").text
+            let csrf = try #require(page.firstCapture(of: #"data-csrf="([^"]+)""#))
+            #expect(page.contains("/assets/js/tus."), "the upload page loads the tus client")
+            let bytes = Self.photo(size: 300_000, seed: 5)
+            func create(_ token: String?) async throws -> TestResponse {
+                var headers: HTTPFields = [TusTestClient.tus: "1.0.0", TusTestClient.length: String(bytes.count)]
+                if let token { headers[HTTPField.Name("X-CSRF-Token")!] = token }
+                return try await browser.send("/api/uploads", method: .post, body: nil as ByteBuffer?, contentType: nil, extraHeaders: headers)
+            }
+            #expect(try await create(nil).status == .forbidden, "a cookie alone is not enough")
+            #expect(try await create("x" + csrf.dropFirst()).status == .forbidden)
+
+            let created = try await create(csrf)
+            #expect(created.status == .created)
+            let path = try #require(created.location.flatMap { URL(string: $0)?.path })
+            let patch = try await browser.send(
+                path, method: .patch, body: ByteBuffer(bytes: bytes), contentType: "application/offset+octet-stream",
+                extraHeaders: [TusTestClient.tus: "1.0.0", TusTestClient.offset: "0", HTTPField.Name("X-CSRF-Token")!: csrf]
+            )
+            let photoID = try #require(patch.headers[TusTestClient.photoID], "\(patch.status) \(patch.text)")
+            #expect(try await browser.get("/gallery").text.contains(photoID))
+
+            try await browser.submit("/signout", from: "/account", [])
+            #expect(try await create(csrf).status == .unauthorized, "the session has ended")
+        }
+    }
+
+    @Test("a file that is not an image, or does not fit the quota, leaves no part, no blob and no row")
+    func refusedFiles() async throws {
+        try await withTestApp(configure: { $0.uploads.defaultQuotaBytes = 100_000 }) { app in
+            let tus = try await app.tus()
+            let text = Array(String(repeating: "not a photo at all\n", count: 1000).utf8)
+            let path = try await tus.create(length: text.count)
+            let refused = try await tus.patch(path, at: 0, text)
+            #expect(refused.status == .unsupportedMediaType)
+            #expect(try await tus.send(.head, path).status == .notFound)
+            let tooBig = try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "200000"])
+            #expect(tooBig.status == .contentTooLarge)
+            #expect(try tooBig.apiError().message.contains("does not fit in your storage"))
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty, "\(app.filesInBlobStore())")
+        }
+    }
+
+    @Test("a cut PATCH keeps what arrived; HEAD says where to resume; the upload then completes byte-identical", arguments: StoreKind.allCases)
+    func resumeAfterCut(store: StoreKind) async throws {
+        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
+        try await withTestApp(configure: { config in
+            config.uploads.maxBytes = 64 * 1024 * 1024
+            if let bucket { config.blobStore = .s3(bucket) }
+        }) { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 7 * 1024 * 1024, seed: 3)
+            let path = try await tus.create(length: bytes.count)
+            // The network drops 6 MiB into a PATCH that declared the whole file.
+            let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
+                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            try await RawHTTPClient.sendThenHangUp(port: port, head: head, body: Array(bytes[..<(6 * 1024 * 1024)]))
+            var offset = 0
+            for _ in 0..<50 {  // the server notices the closed connection and records what it stored
+                offset = Int(try await tus.send(.head, path).headers[TusTestClient.offset] ?? "") ?? 0
+                if offset > 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(offset > 0 && offset <= 6 * 1024 * 1024, "resumes from \(offset)")
+            let rest = try await tus.patch(path, at: offset, bytes[offset...])
+            let photoID = try #require(rest.headers[TusTestClient.photoID], "\(rest.status) \(rest.text)")
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    @Test("expired uploads answer 410 and the purge removes their parts (no open S3 multipart upload)", arguments: StoreKind.allCases)
+    func expiry(store: StoreKind) async throws {
+        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
+        try await withTestApp(configure: { config in
+            if let bucket { config.blobStore = .s3(bucket) }
+        }) { app in
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 6 * 1024 * 1024, seed: 4)
+            let path = try await tus.create(length: bytes.count)
+            #expect(try await tus.patch(path, at: 0, bytes[..<(5 * 1024 * 1024 + 10)]).status == .noContent)
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET expires_at = now() - interval '1 minute'") }
+            #expect(try await tus.send(.head, path).status == .gone)
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let purged = try await core.whileRunning { try await core.resumable.purgeExpired() }
+            #expect(purged == 1)
+            #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 0)
+            #expect(app.filesInBlobStore().isEmpty)
+            if let bucket {
+                let listing = try await S3Client(configuration: bucket, logger: testLogger).send(.GET, objectKey: nil, query: [("uploads", "")])
+                #expect(!String(buffer: listing.body).contains("<UploadId>"), "no multipart upload is left open")
+            }
+        }
+    }
+}
