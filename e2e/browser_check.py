@@ -356,6 +356,79 @@ def press(key, browser):
     WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
+def make_large_jpeg(path, megabytes):
+    """A real JPEG padded to `megabytes` with comment segments of random bytes: a large upload
+    whose renditions are still quick."""
+    make_jpeg(path, sun=(250, 120, 60))
+    jpeg = open(path, "rb").read()
+    padding = b"".join(b"\xff\xfe" + (65535).to_bytes(2, "big") + os.urandom(65533) for _ in range(megabytes * 16))
+    with open(path, "wb") as out:
+        out.write(jpeg[:2] + padding + jpeg[2:])
+    return os.path.abspath(path)
+
+
+def upload_progress(browser=None):
+    return (browser or driver).execute_script("const p = document.querySelector('#upload-list progress'); return p ? p.value : -1")
+
+
+def check_resumable_upload():
+    """Issue 24 as a person on a train sees it: a 16 MB photo goes up through the resumable upload
+    API (tus, 5 MiB at a time) over a slow link; half-way the network drops (CDP: offline) — the
+    file's line says it will try again — and comes back: the upload finishes on its own and the photo
+    is in the gallery. Then the pause button stops one where it is and Resume carries it on."""
+    driver.get(base + "/photos/new")
+    big = make_large_jpeg(os.path.join(shots, "large-upload.jpg"), 16)
+    driver.execute_cdp_cmd("Network.enable", {})
+    slow = {"offline": False, "latency": 20, "downloadThroughput": 8 * 1024 * 1024, "uploadThroughput": 3 * 1024 * 1024}
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    driver.find_element(By.ID, "image").send_keys(big)
+    driver.find_element(By.ID, "title").send_keys("Uploaded on a train")
+    driver.execute_script("""
+        window.e2eSeen = [];
+        new MutationObserver(() => {
+            const s = document.querySelector('#upload-list .upload-status');
+            if (s && window.e2eSeen[window.e2eSeen.length - 1] !== s.textContent) window.e2eSeen.push(s.textContent);
+        }).observe(document.getElementById('upload-list'), {childList: true, subtree: true, characterData: true});""")
+    driver.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(driver, 60).until(lambda d: upload_progress(d) >= 40)
+    dropped_at = upload_progress()
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "offline": True})
+    WebDriverWait(driver, 30).until(lambda d: "Connection lost" in d.find_element(By.CSS_SELECTOR, "#upload-list .upload-status").text)
+    shot("50-upload-connection-lost")
+    time.sleep(3)
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    WebDriverWait(driver, 120).until(lambda d: d.execute_script(
+        "const s = document.getElementById('upload-summary'); return s && !s.hidden && s.textContent.length > 0"))
+    seen = driver.execute_script("return window.e2eSeen")
+    summary = driver.find_element(By.ID, "upload-summary").text
+    check(any(text.startswith("Connection lost") for text in seen), f"the network dropped at {dropped_at} %: the line said it would try again")
+    check(summary.startswith("1 photo uploaded."), f"the upload finished on its own once the network was back ({summary!r}, {seen[-3:]})")
+    shot("51-upload-resumed-done")
+    driver.get_log("browser")  # the requests that failed while offline are logged as errors, rightly
+    driver.find_element(By.LINK_TEXT, "See them in your gallery").click()
+    check("Uploaded on a train" in driver.page_source, "the photo uploaded across the drop is in the gallery")
+
+    # Pause and resume by hand.
+    driver.get(base + "/photos/new")
+    driver.find_element(By.ID, "image").send_keys(big)
+    driver.find_element(By.ID, "title").send_keys("Paused once")
+    driver.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(driver, 60).until(lambda d: upload_progress(d) >= 20)
+    driver.find_element(By.CSS_SELECTOR, "#upload-list .upload-pause").click()
+    paused_at = upload_progress()
+    status = driver.find_element(By.CSS_SELECTOR, "#upload-list .upload-status").text
+    time.sleep(2)
+    check(status.startswith("Paused at") and upload_progress() == paused_at, f"Pause stops the upload where it is ({status!r})")
+    check_accessibility("upload paused")
+    shot("52-upload-paused")
+    driver.find_element(By.CSS_SELECTOR, "#upload-list .upload-pause").click()
+    WebDriverWait(driver, 120).until(lambda d: d.execute_script(
+        "const s = document.getElementById('upload-summary'); return s && !s.hidden && s.textContent.length > 0"))
+    check(driver.find_element(By.ID, "upload-summary").text.startswith("1 photo uploaded."), "Resume carries it on to the end")
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    check_page_hygiene("upload paused and resumed")
+
+
 def check_share_and_organise():
     """Issue 22 as a person does it, at desktop size: ten photos uploaded at once (and a file that
     is no photo refused on its own), month groups, selecting with Shift+click and Space, a new album
@@ -987,6 +1060,7 @@ try:
     shot("27-removed-passkey-refused")
 
     check_share_and_organise()
+    check_resumable_upload()
 finally:
     for browser in browsers:
         browser.quit()

@@ -101,6 +101,8 @@ public struct ResumableUploadService: Sendable {
             throw ResumableUploadError.unsupportedChecksum(checksum.algorithm)
         }
         guard upload.storedOffset == offset else { throw ResumableUploadError.offsetMismatch(current: upload.storedOffset) }
+        // Complete already (a client that lost the last answer): nothing to add, the photo exists.
+        guard upload.photoPublicID == nil else { return AppendOutcome(offset: upload.length, photo: nil) }
         return try await photos.slots.withSlot(for: user.id) {
             guard let lease = try await uploads.claim(upload, at: offset, for: self.lease) else {
                 let current = try await uploads.find(publicID: upload.publicID, userID: user.id)
