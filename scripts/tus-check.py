@@ -116,6 +116,8 @@ def check_photo(server, token, store, database, photo, title, digest):
     assert renditions == "3", f"{photo} has {renditions} renditions"
     stored = store.contents()[key]
     assert stored == digest, f"the stored original differs: {stored} != {digest}"
+    recorded = psql_value(database, f"SELECT encode(sha256, 'hex') FROM photos WHERE public_id = '{photo}'")
+    assert recorded == digest, f"the recorded SHA-256 differs: {recorded} != {digest}"
 
 
 def run(kind):

@@ -115,7 +115,8 @@ public struct CoreServices: Sendable {
             publicURL: config.publicURL,
             secretKey: config.secretKey
         )
-        sweeper = BlobSweeper(photos: photoRows, blobs: blobs, logger: logger)
+        let resumableRows = ResumableUploadRepository(client: postgres, logger: logger)
+        sweeper = BlobSweeper(photos: photoRows, resumable: resumableRows, blobs: blobs, logger: logger)
         backfill = RenditionBackfill(
             photos: photoRows,
             renditions: renditions,
@@ -123,7 +124,7 @@ public struct CoreServices: Sendable {
             logger: logger
         )
         resumable = ResumableUploadService(
-            uploads: ResumableUploadRepository(client: postgres, logger: logger),
+            uploads: resumableRows,
             parts: try makePartStorage(blobs),
             photos: photos,
             albums: albums,

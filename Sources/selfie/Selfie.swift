@@ -285,7 +285,10 @@ struct Blobs: AsyncParsableCommand {
             let blobs = try makeBlobStore(config, logger: logger)
             let minimumAge = Duration.seconds(max(minimumAgeMinutes, 0) * 60)
             let report = try await PostgresClient.withClient(config.database, logger: logger) { client in
-                try await BlobSweeper(photos: PhotoRepository(client: client, logger: logger), blobs: blobs, logger: logger)
+                try await BlobSweeper(
+                    photos: PhotoRepository(client: client, logger: logger), resumable: ResumableUploadRepository(client: client, logger: logger),
+                    blobs: blobs, logger: logger
+                )
                     .sweep(minimumAge: minimumAge)
             }
             print("Removed \(report.incompleteUploadsRemoved) unfinished upload(s).")

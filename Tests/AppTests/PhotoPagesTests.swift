@@ -287,7 +287,10 @@ struct PhotoPagesTests {
             let missingID: String = try await app.scalar("SELECT public_id FROM photos WHERE title = 'loses its blob'")
 
             let report = try await app.db { client in
-                try await BlobSweeper(photos: PhotoRepository(client: client, logger: testLogger), blobs: app.blobs, logger: testLogger)
+                try await BlobSweeper(
+                    photos: PhotoRepository(client: client, logger: testLogger), resumable: ResumableUploadRepository(client: client, logger: testLogger),
+                    blobs: app.blobs, logger: testLogger
+                )
                     .sweep(minimumAge: .seconds(3600), now: .now.addingTimeInterval(7200))
             }
             // "now" two hours ahead: every blob counts as old; only the orphans have no row
@@ -303,7 +306,10 @@ struct PhotoPagesTests {
             try await youngWriter.write(ByteBuffer(bytes: TestImage.png()))
             try await youngWriter.commit()
             let second = try await app.db { client in
-                try await BlobSweeper(photos: PhotoRepository(client: client, logger: testLogger), blobs: app.blobs, logger: testLogger)
+                try await BlobSweeper(
+                    photos: PhotoRepository(client: client, logger: testLogger), resumable: ResumableUploadRepository(client: client, logger: testLogger),
+                    blobs: app.blobs, logger: testLogger
+                )
                     .sweep(minimumAge: .seconds(3600))
             }
             #expect(second.orphans.isEmpty)

@@ -2,17 +2,20 @@ import Foundation
 import Logging
 
 /// Finds what "blob first, row second" can leave behind after a crash: unfinished uploads
-/// (temporary files, S3 multipart uploads: removed), blobs without a row older than `minimumAge`
+/// (temporary files, S3 multipart uploads that no resumable upload holds: removed), blobs without a row older than `minimumAge`
 /// (reported, never deleted: after a restore over a store that was not empty they are the photos
 /// of rows the restore took back; `selfie check --repair` moves them aside), and rows whose blob
 /// is missing (reported: that needs a person).
 public struct BlobSweeper: Sendable {
     let photos: PhotoRepository
+    /// Resumable uploads under way hold S3 multipart uploads that must outlive the sweep's cutoff.
+    let resumable: ResumableUploadRepository
     let blobs: any BlobStore
     let logger: Logger
 
-    public init(photos: PhotoRepository, blobs: any BlobStore, logger: Logger) {
+    public init(photos: PhotoRepository, resumable: ResumableUploadRepository, blobs: any BlobStore, logger: Logger) {
         self.photos = photos
+        self.resumable = resumable
         self.blobs = blobs
         self.logger = logger
     }
@@ -45,7 +48,9 @@ public struct BlobSweeper: Sendable {
                 metadata: ["count": "\(report.orphans.count)", "first": "\(report.orphans[0])"]
             )
         }
-        report.incompleteUploadsRemoved = try await blobs.removeIncompleteUploads(olderThan: cutoff)
+        // Read after the listing: a resumable upload that began its multipart upload since is younger than the cutoff.
+        let held = try await resumable.openMultipartUploads()
+        report.incompleteUploadsRemoved = try await blobs.removeIncompleteUploads(olderThan: cutoff, keeping: held)
         let present = Set(listings.map(\.key))
         for (publicID, key) in rows where !present.contains(key) {
             report.rowsMissingBlobs.append(publicID)

@@ -102,8 +102,15 @@ public protocol BlobStore: Sendable {
     /// never takes it for an old orphan.
     func list() async throws -> [BlobListing]
     /// Removes uploads that were started before `cutoff` and never finished (a crash or a lost
-    /// connection before commit or abort); returns how many.
-    func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int
+    /// connection before commit or abort), except the S3 multipart uploads in `keeping` (those
+    /// of resumable uploads still under way); returns how many.
+    func removeIncompleteUploads(olderThan cutoff: Date, keeping: Set<String>) async throws -> Int
+}
+
+extension BlobStore {
+    func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
+        try await removeIncompleteUploads(olderThan: cutoff, keeping: [])
+    }
 }
 
 /// Receives a blob's bytes in order. `commit` makes it visible; `abort` leaves nothing behind.

@@ -121,7 +121,8 @@ public struct FileBlobStore: BlobStore {
         }
     }
 
-    public func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
+    /// (Resumable uploads' part files, in `.parts`, are not `.upload-*.tmp`: their own expiry removes them.)
+    public func removeIncompleteUploads(olderThan cutoff: Date, keeping: Set<String>) async throws -> Int {
         let root = self.root
         return try await threadPool.runIfActive {
             var removed = 0

@@ -96,7 +96,7 @@ public struct S3BlobStore: BlobStore {
     }
 
     /// ListMultipartUploads under our prefix, aborting those initiated before `cutoff`.
-    public func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
+    public func removeIncompleteUploads(olderThan cutoff: Date, keeping: Set<String>) async throws -> Int {
         let response = try await client.send(.GET, objectKey: nil, query: [("uploads", ""), ("prefix", client.configuration.keyPrefix)])
         guard response.status == .ok else { throw client.failure(response, "ListMultipartUploads") }
         var removed = 0
@@ -104,7 +104,7 @@ public struct S3BlobStore: BlobStore {
             guard let key = XMLText.values(of: "Key", in: upload).first,
                 let id = XMLText.values(of: "UploadId", in: upload).first,
                 let initiated = XMLText.values(of: "Initiated", in: upload).first.flatMap(Self.parseDate),
-                initiated < cutoff
+                initiated < cutoff, !keeping.contains(id)
             else { continue }
             let aborted = try await client.send(.DELETE, objectKey: key, query: [("uploadId", id)])
             if aborted.status.code < 300 || aborted.status == .notFound { removed += 1 }

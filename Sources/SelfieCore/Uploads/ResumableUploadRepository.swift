@@ -141,6 +141,18 @@ public struct ResumableUploadRepository: Sendable {
         try await client.query("DELETE FROM resumable_uploads WHERE id = \(upload.id)", logger: logger)
     }
 
+    /// The S3 multipart uploads that unfinished resumable uploads hold (the sweep must leave them).
+    public func openMultipartUploads() async throws -> Set<String> {
+        var ids: Set<String> = []
+        for try await id in try await client.query(
+            "SELECT part_state->>'s3UploadID' FROM resumable_uploads WHERE photo_public_id IS NULL AND part_state ? 's3UploadID'",
+            logger: logger
+        ).decode(String.self) {
+            ids.insert(id)
+        }
+        return ids
+    }
+
     /// Incomplete uploads whose time is up, `limit` at most.
     func expired(now: Date, limit: Int) async throws -> [ResumableUpload] {
         try await fetch(

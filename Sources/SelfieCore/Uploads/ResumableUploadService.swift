@@ -43,6 +43,8 @@ public struct ResumableUploadService: Sendable {
     /// How long one PATCH holds its upload without renewing; it renews a third of that apart, so
     /// an instance that dies mid-PATCH blocks the upload for this long at most.
     let lease: Duration
+    /// Each upload's SHA-256 so far, where this instance received its bytes.
+    let digests = RunningDigests()
 
     public init(
         uploads: ResumableUploadRepository, parts: any PartStorage, photos: PhotoService, albums: AlbumService, logger: Logger,
@@ -122,7 +124,14 @@ public struct ResumableUploadService: Sendable {
         _ bytes: Bytes, in upload: ResumableUpload, checksum: (algorithm: String, digest: [UInt8])?, lease: String
     ) async throws -> Int64 where Bytes.Element == ByteBuffer {
         let (uploads, parts, period) = (self.uploads, self.parts, self.lease)
-        let hashing = HashingSequence(base: bytes, algorithm: checksum?.algorithm)
+        let hashing = HashingSequence(
+            base: bytes, algorithm: checksum?.algorithm, continuing: digests.hasher(for: upload.publicID, at: upload.storedOffset)
+        )
+        // The running digest counts only if it holds exactly the bytes recorded.
+        func keepDigest(upTo offset: Int64) {
+            guard let whole = hashing.whole, upload.storedOffset + hashing.count == offset else { return }
+            digests.record(whole, for: upload.publicID, at: offset)
+        }
         let result: Result<PartProgress, any Error> = await withTaskGroup(of: Result<PartProgress, any Error>?.self) { group in
             group.addTask {
                 while !Task.isCancelled {
@@ -153,10 +162,12 @@ public struct ResumableUploadService: Sendable {
                 throw ResumableUploadError.checksumMismatch
             }
             try await uploads.release(upload, token: lease, at: progress)
+            keepDigest(upTo: progress.offset)
             return progress.offset
         case .failure(let partial as PartialAppend):
             // Without a checksum, what arrived is kept; with one, a body cut short cannot be checked.
             try await uploads.release(upload, token: lease, at: checksum == nil ? partial.progress : nil)
+            if checksum == nil { keepDigest(upTo: partial.progress.offset) }
             if partial.underlying is PartLimitExceeded { throw ResumableUploadError.pastLength }
             throw partial.underlying
         case .failure(let error):
@@ -173,7 +184,13 @@ public struct ResumableUploadService: Sendable {
             let sniffed = try await MediaSniffer.shared.mimeType(of: Array(head.readableBytesView))
             guard BlobKey.extensions[sniffed] != nil else { throw PhotoError.notAnImage }
             let key = try await parts.complete(upload, contentType: sniffed)
-            let digest = try await sha256(of: key)
+            let digest: [UInt8]
+            if let running = digests.hasher(for: upload.publicID, at: upload.length) {
+                digest = Array(running.finalize())
+            } else {
+                digest = try await sha256(of: key)
+            }
+            digests.forget(upload.publicID)
             let received = ReceivedPhoto(
                 blobKey: key, contentType: sniffed, byteSize: upload.length, title: upload.metadata.title, sha256: digest
             )
@@ -189,6 +206,7 @@ public struct ResumableUploadService: Sendable {
             }
             return photo
         } catch {
+            digests.forget(upload.publicID)
             try? await parts.discard(upload)
             try? await uploads.delete(upload)
             throw error
@@ -204,6 +222,7 @@ public struct ResumableUploadService: Sendable {
 
     /// Ends an upload before it is complete: its bytes and its row go.
     public func terminate(_ upload: ResumableUpload) async throws {
+        digests.forget(upload.publicID)
         try await parts.discard(upload)
         try await uploads.delete(upload)
     }
@@ -220,15 +239,20 @@ public struct ResumableUploadService: Sendable {
     }
 }
 
-/// Passes a body through while hashing it with `algorithm` (nil: no hashing).
+/// Passes a body through while hashing it: with `algorithm` (the PATCH's Upload-Checksum, nil for
+/// none) and, continued from the bytes before it, the whole file's SHA-256 (nil when unknown).
 final class HashingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, @unchecked Sendable where Base.Element == ByteBuffer {
     typealias Element = ByteBuffer
     let base: Base
     private var sha1: Insecure.SHA1?
     private var sha256: SHA256?
+    /// The whole upload's digest so far, and how many bytes of this body went into it.
+    private(set) var whole: SHA256?
+    private(set) var count: Int64 = 0
 
-    init(base: Base, algorithm: String?) {
+    init(base: Base, algorithm: String?, continuing whole: SHA256?) {
         self.base = base
+        self.whole = whole
         if algorithm == "sha1" { sha1 = Insecure.SHA1() }
         if algorithm == "sha256" { sha256 = SHA256() }
     }
@@ -247,6 +271,8 @@ final class HashingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, @unc
             guard let chunk = try await base.next() else { return nil }
             owner.sha1?.update(data: chunk.readableBytesView)
             owner.sha256?.update(data: chunk.readableBytesView)
+            owner.whole?.update(data: chunk.readableBytesView)
+            owner.count += Int64(chunk.readableBytes)
             return chunk
         }
     }

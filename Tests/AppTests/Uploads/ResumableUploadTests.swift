@@ -66,6 +66,11 @@ extension TestApp {
     func originalSHA256(of publicID: String) async throws -> String {
         SHA256.hash(data: try await blobBytes(try await blobKey(of: publicID))).hexString
     }
+
+    /// The original's SHA-256 as its row records it.
+    func recordedSHA256(of publicID: String) async throws -> String {
+        try await scalar("SELECT encode(sha256, 'hex') FROM photos WHERE public_id = \(publicID)")
+    }
 }
 
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -100,6 +105,7 @@ struct ResumableUploadTests {
             let photos = try await app.api.getPhotos(token: tus.token).jsonArray()
             #expect(photos.map { $0["random_id"] as? String } == [photoID] && photos[0]["title"] as? String == "by tus")
             #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString, "byte-identical")
+            #expect(try await app.recordedSHA256(of: photoID) == SHA256.hash(data: bytes).hexString, "the checksum the integrity check uses")
             #expect(try await app.scalar("SELECT count(*)::int FROM photo_renditions") == 3)
         }
     }
@@ -207,6 +213,31 @@ struct ResumableUploadTests {
             }
             #expect(offset > 0 && offset <= 6 * 1024 * 1024, "resumes from \(offset)")
             let rest = try await tus.patch(path, at: offset, bytes[offset...])
+            let photoID = try #require(rest.headers[TusTestClient.photoID], "\(rest.status) \(rest.text)")
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+            #expect(try await app.recordedSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    @Test("the hourly sweep of abandoned S3 multipart uploads leaves an unfinished tus upload's alone, and the upload completes")
+    func sweepSparesOpenUploads() async throws {
+        let bucket = try await S3Peer.nanio.makeBucket()
+        try await withTestApp(configure: { config in
+            config.uploads.maxBytes = 64 * 1024 * 1024
+            config.blobStore = .s3(bucket)
+        }) { app in
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 6 * 1024 * 1024, seed: 6)
+            let path = try await tus.create(length: bytes.count)
+            #expect(try await tus.patch(path, at: 0, bytes[..<(5 * 1024 * 1024 + 10)]).status == .noContent)
+            // A multipart upload of a crashed form upload: nothing holds it.
+            let client = S3Client(configuration: bucket, logger: testLogger)
+            _ = try await client.createMultipartUpload(objectKey: "photos/stray.jpg", contentType: "image/jpeg")
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let report = try await core.whileRunning { try await core.sweeper.sweep(minimumAge: .zero, now: .now.addingTimeInterval(60)) }
+            #expect(report.incompleteUploadsRemoved == 1, "only the stray multipart upload is aborted")
+            let rest = try await tus.patch(path, at: 5 * 1024 * 1024 + 10, bytes[(5 * 1024 * 1024 + 10)...])
             let photoID = try #require(rest.headers[TusTestClient.photoID], "\(rest.status) \(rest.text)")
             #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
         }
