@@ -173,6 +173,84 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("creation-with-upload: one POST carries the whole file; album_id puts the photo in the album (another's album is refused); Upload-Expires is a day away")
+    func creationWithUploadIntoAlbum() async throws {
+        try await withTestApp { app in
+            let tus = try await app.tus()
+            let auth = "Token token=\(tus.token)"
+            let album = try await app.api.send(.post, "/api/albums", body: #"{"title":"Train"}"#, authorization: auth).json()
+            let albumID = try #require(album["id"] as? String)
+            let bytes = Self.photo(size: 150_000, seed: 7)
+            func metadata(_ album: String) -> String {
+                "filename \(Data("t.jpg".utf8).base64EncodedString()),album_id \(Data(album.utf8).base64EncodedString())"
+            }
+            let made = try await tus.send(
+                .post, "/api/uploads",
+                headers: [TusTestClient.length: String(bytes.count), TusTestClient.metadata: metadata(albumID), .contentType: "application/offset+octet-stream"],
+                body: bytes
+            )
+            #expect(made.status == .created && made.headers[TusTestClient.offset] == String(bytes.count))
+            let photoID = try #require(made.headers[TusTestClient.photoID], "\(made.status) \(made.text)")
+            let inAlbum = try await app.api.send(.get, "/api/albums/\(albumID)", authorization: auth).json()["photos"] as? [[String: Any]]
+            #expect(inAlbum?.map { $0["random_id"] as? String } == [photoID])
+
+            let stranger = try await app.tus()
+            let refused = try await stranger.send(
+                .post, "/api/uploads", headers: [TusTestClient.length: "1000", TusTestClient.metadata: metadata(albumID)]
+            )
+            #expect(refused.status == .badRequest)
+            #expect(try refused.apiError().message == "album_id names no album of yours.")
+
+            let open = try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "1000"])
+            let expires = try #require(open.headers[HTTPField.Name("Upload-Expires")!])
+            let parsed = try Date(expires, strategy: Date.ParseStrategy(
+                format: "\(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .defaultDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT",
+                locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "GMT")!
+            ))
+            #expect(abs(parsed.timeIntervalSinceNow - 24 * 3600) < 120, "\(expires)")
+        }
+    }
+
+    @Test("at most MAX_UNFINISHED_UPLOADS and MAX_UNFINISHED_UPLOAD_BYTES per user (429), counted under the user's lock: two creations racing for the last place, one wins")
+    func unfinishedLimits() async throws {
+        try await withTestApp(configure: { config in
+            config.uploads.unfinishedUploads = 3
+            config.uploads.unfinishedBytes = 1_000_000
+        }) { app in
+            let tus = try await app.tus()
+            func create(_ length: Int) async throws -> TestResponse {
+                try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: String(length)])
+            }
+            #expect(try await create(900_000).status == .created)
+            let tooMuch = try await create(200_000)
+            #expect(tooMuch.status == .tooManyRequests, "past the bytes")
+            #expect(try tooMuch.apiError().message.contains("Too many unfinished uploads"))
+            #expect(try await create(10_000).status == .created)
+            // One place left (3 uploads at most), two creations at once: the test holds the user's
+            // row while both count, so without the server's own lock both would see room.
+            let userID: Int64 = try await app.scalar("SELECT user_id FROM resumable_uploads LIMIT 1")
+            let port = try #require(app.client.port)
+            let (first, second) = try await app.db { client in
+                try await client.withTransaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
+                    // Each on a connection of its own (the test client's one connection would take them in turn).
+                    let head = "POST /api/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\n"
+                        + "Tus-Resumable: 1.0.0\r\nUpload-Length: 1000\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    let create = { @Sendable in
+                        try await RawHTTPClient.writeEverythingThenRead(port: port, head: head, firstBytes: [], bodyBytes: 0, readFor: .seconds(1))
+                    }
+                    let first = Task { try await create() }
+                    let second = Task { try await create() }
+                    try await Task.sleep(for: .milliseconds(500))  // both requests are in, waiting or counting
+                    return (first, second)
+                }
+            }
+            let answers = try await [first.value.status, second.value.status]
+            #expect(answers.sorted() == [201, 429], "\(answers)")
+            #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 3)
+        }
+    }
+
     @Test("a file that is not an image, or does not fit the quota, leaves no part, no blob and no row")
     func refusedFiles() async throws {
         try await withTestApp(configure: { $0.uploads.defaultQuotaBytes = 100_000 }) { app in
