@@ -65,11 +65,7 @@ extension APIController {
         var headers = tusHeaders(for: upload)
         headers[.location] = "\(publicURL)/api/uploads/\(upload.publicID)"
         if request.headers[.contentType] == Tus.offsetOctetStream {
-            let outcome = try await mapped {
-                try await resumable.append(request.body, to: upload, at: 0, checksum: try checksum(of: request), for: context.user, origin: context.origin)
-            }
-            headers[Tus.uploadOffset] = String(outcome.offset)
-            if let photo = outcome.photo { headers[Tus.photoID] = photo.publicID }
+            try await append(request, to: upload, at: 0, context: context, answering: &headers)
         }
         return Response(status: .created, headers: headers)
     }
@@ -96,12 +92,8 @@ extension APIController {
             throw tusError(.badRequest, "Send Upload-Offset: where these bytes start.")
         }
         let upload = try await mapped { try await resumable.upload(try context.parameters.require("id"), of: context.user) }
-        let outcome = try await mapped {
-            try await resumable.append(request.body, to: upload, at: offset, checksum: try checksum(of: request), for: context.user, origin: context.origin)
-        }
         var headers = tusHeaders(for: upload)
-        headers[Tus.uploadOffset] = String(outcome.offset)
-        if let photo = outcome.photo { headers[Tus.photoID] = photo.publicID }
+        try await append(request, to: upload, at: offset, context: context, answering: &headers)
         return Response(status: .noContent, headers: headers)
     }
 
@@ -114,6 +106,17 @@ extension APIController {
     }
 
     // MARK: Helpers
+
+    /// The request's body at `offset`; the new offset (and the photo, after the last byte) in `headers`.
+    private func append(
+        _ request: Request, to upload: ResumableUpload, at offset: Int64, context: UploaderContext, answering headers: inout HTTPFields
+    ) async throws {
+        let outcome = try await mapped {
+            try await resumable.append(request.body, to: upload, at: offset, checksum: try checksum(of: request), for: context.user, origin: context.origin)
+        }
+        headers[Tus.uploadOffset] = String(outcome.offset)
+        if let photo = outcome.photo { headers[Tus.photoID] = photo.publicID }
+    }
 
     private var publicURL: String {
         let text = resumablePublicURL.absoluteString

@@ -138,6 +138,21 @@ public struct FileBlobStore: BlobStore {
         }
     }
 
+    /// Writes every byte of `bytes` to `fd` (blocking: on the thread pool).
+    static func writeAll(_ bytes: ByteBuffer, to fd: Int32, path: String) throws {
+        try bytes.withUnsafeReadableBytes { pointer in
+            var written = 0
+            while written < pointer.count {
+                let result = Glibc.write(fd, pointer.baseAddress! + written, pointer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw FileBlobStore.error(errno, "write \(path)")
+                }
+                written += result
+            }
+        }
+    }
+
     /// Disk full and quota errors are the store's capacity (507); the rest is the store failing (503).
     static func error(_ code: Int32, _ action: String) -> BlobStoreError {
         let reason = "\(action): \(String(cString: strerror(code)))"
@@ -163,17 +178,7 @@ final class FileBlobWriter: BlobWriter {
         guard let fd = descriptor else { throw BlobStoreError.unavailable("write after close") }
         let path = temporaryPath
         try await threadPool.runIfActive {
-            try bytes.withUnsafeReadableBytes { pointer in
-                var written = 0
-                while written < pointer.count {
-                    let result = Glibc.write(fd, pointer.baseAddress! + written, pointer.count - written)
-                    if result < 0 {
-                        if errno == EINTR { continue }
-                        throw FileBlobStore.error(errno, "write \(path)")
-                    }
-                    written += result
-                }
-            }
+            try FileBlobStore.writeAll(bytes, to: fd, path: path)
         }
     }
 

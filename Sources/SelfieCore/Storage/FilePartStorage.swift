@@ -36,19 +36,7 @@ public struct FilePartStorage: PartStorage {
         do {
             for try await chunk in bytes {
                 guard stored + Int64(chunk.readableBytes) <= limit else { throw PartLimitExceeded() }
-                try await pool.runIfActive {
-                    try chunk.withUnsafeReadableBytes { pointer in
-                        var written = 0
-                        while written < pointer.count {
-                            let result = Glibc.write(fd, pointer.baseAddress! + written, pointer.count - written)
-                            if result < 0 {
-                                if errno == EINTR { continue }
-                                throw FileBlobStore.error(errno, "write \(path)")
-                            }
-                            written += result
-                        }
-                    }
-                }
+                try await pool.runIfActive { try FileBlobStore.writeAll(chunk, to: fd, path: path) }
                 stored += Int64(chunk.readableBytes)
             }
         } catch {

@@ -78,6 +78,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 }
 
+/// A test app on `store` (nanio: a bucket of its own) that takes photos up to 64 MB.
+func withTusApp(on store: StoreKind, _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
+    let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
+    try await withTestApp(configure: { config in
+        config.uploads.maxBytes = 64 * 1024 * 1024
+        if let bucket { config.blobStore = .s3(bucket) }
+    }, body)
+}
+
 @Suite("Resumable uploads (tus 1.0) at /api/uploads")
 struct ResumableUploadTests {
     /// A real, decodable JPEG of about `size` bytes (padded: it crosses S3's 5 MiB parts).
@@ -85,11 +94,7 @@ struct ResumableUploadTests {
 
     @Test("discovery; an 11 MB photo in 3 MiB PATCHes becomes a photo with its renditions, byte-identical, named in the last answer", arguments: StoreKind.allCases)
     func wholeUpload(store: StoreKind) async throws {
-        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
-        try await withTestApp(configure: { config in
-            config.uploads.maxBytes = 64 * 1024 * 1024
-            if let bucket { config.blobStore = .s3(bucket) }
-        }) { app in
+        try await withTusApp(on: store) { app in
             let tus = try await app.tus()
             let options = try await app.client.execute(uri: "/api/uploads", method: .options)
             #expect(options.status == .noContent && options.headers[HTTPField.Name("Tus-Version")!] == "1.0.0")
@@ -270,11 +275,7 @@ struct ResumableUploadTests {
 
     @Test("a cut PATCH keeps what arrived; HEAD says where to resume; the upload then completes byte-identical", arguments: StoreKind.allCases)
     func resumeAfterCut(store: StoreKind) async throws {
-        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
-        try await withTestApp(configure: { config in
-            config.uploads.maxBytes = 64 * 1024 * 1024
-            if let bucket { config.blobStore = .s3(bucket) }
-        }) { app in
+        try await withTusApp(on: store) { app in
             let port = try #require(app.client.port)
             let tus = try await app.tus()
             let bytes = Self.photo(size: 7 * 1024 * 1024, seed: 3)
@@ -323,10 +324,7 @@ struct ResumableUploadTests {
 
     @Test("expired uploads answer 410 and the purge removes their parts (no open S3 multipart upload)", arguments: StoreKind.allCases)
     func expiry(store: StoreKind) async throws {
-        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
-        try await withTestApp(configure: { config in
-            if let bucket { config.blobStore = .s3(bucket) }
-        }) { app in
+        try await withTusApp(on: store) { app in
             let tus = try await app.tus()
             let bytes = Self.photo(size: 6 * 1024 * 1024, seed: 4)
             let path = try await tus.create(length: bytes.count)
@@ -338,7 +336,7 @@ struct ResumableUploadTests {
             #expect(purged == 1)
             #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 0)
             #expect(app.filesInBlobStore().isEmpty)
-            if let bucket {
+            if case .s3(let bucket) = app.config.blobStore {
                 let listing = try await S3Client(configuration: bucket, logger: testLogger).send(.GET, objectKey: nil, query: [("uploads", "")])
                 #expect(!String(buffer: listing.body).contains("<UploadId>"), "no multipart upload is left open")
             }
