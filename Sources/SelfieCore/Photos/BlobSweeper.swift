@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// Finds what "blob first, row second" can leave behind after a crash: unfinished uploads
-/// (temporary files, S3 multipart uploads that no resumable upload holds: removed), blobs without a row older than `minimumAge`
+/// (temporary files, S3 multipart uploads and part files that no resumable upload holds: removed), blobs without a row older than `minimumAge`
 /// (reported, never deleted: after a restore over a store that was not empty they are the photos
 /// of rows the restore took back; `selfie check --repair` moves them aside), and rows whose blob
 /// is missing (reported: that needs a person).
@@ -49,7 +49,7 @@ public struct BlobSweeper: Sendable {
             )
         }
         // Read after the listing: a resumable upload that began its multipart upload since is younger than the cutoff.
-        let held = try await resumable.openMultipartUploads()
+        let held = try await resumable.heldParts()
         report.incompleteUploadsRemoved = try await blobs.removeIncompleteUploads(olderThan: cutoff, keeping: held)
         let present = Set(listings.map(\.key))
         for (publicID, key) in rows where !present.contains(key) {

@@ -102,8 +102,8 @@ public protocol BlobStore: Sendable {
     /// never takes it for an old orphan.
     func list() async throws -> [BlobListing]
     /// Removes uploads that were started before `cutoff` and never finished (a crash or a lost
-    /// connection before commit or abort), except the S3 multipart uploads in `keeping` (those
-    /// of resumable uploads still under way); returns how many.
+    /// connection before commit or abort), and the parts of resumable uploads not in `keeping`
+    /// (what unfinished uploads hold: their ids and their S3 multipart upload ids); returns how many.
     func removeIncompleteUploads(olderThan cutoff: Date, keeping: Set<String>) async throws -> Int
 }
 

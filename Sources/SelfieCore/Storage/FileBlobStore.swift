@@ -121,7 +121,8 @@ public struct FileBlobStore: BlobStore {
         }
     }
 
-    /// (Resumable uploads' part files, in `.parts`, are not `.upload-*.tmp`: their own expiry removes them.)
+    /// Temporary files of uploads that never finished, and resumable uploads' part files
+    /// (`.parts/<upload>.part`) whose upload is not in `keeping` (its row went with its account).
     public func removeIncompleteUploads(olderThan cutoff: Date, keeping: Set<String>) async throws -> Int {
         let root = self.root
         return try await threadPool.runIfActive {
@@ -129,7 +130,9 @@ public struct FileBlobStore: BlobStore {
             guard let walker = FileManager.default.enumerator(atPath: root) else { return 0 }
             while let relative = walker.nextObject() as? String {
                 let name = (relative as NSString).lastPathComponent
-                guard name.hasPrefix(".upload-"), name.hasSuffix(".tmp") else { continue }
+                let temporary = name.hasPrefix(".upload-") && name.hasSuffix(".tmp")
+                let abandonedPart = relative.hasPrefix(".parts/") && name.hasSuffix(".part") && !keeping.contains(String(name.dropLast(5)))
+                guard temporary || abandonedPart else { continue }
                 let path = "\(root)/\(relative)"
                 let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .now
                 if modified < cutoff, unlink(path) == 0 { removed += 1 }

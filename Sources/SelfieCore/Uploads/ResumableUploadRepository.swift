@@ -141,14 +141,16 @@ public struct ResumableUploadRepository: Sendable {
         try await client.query("DELETE FROM resumable_uploads WHERE id = \(upload.id)", logger: logger)
     }
 
-    /// The S3 multipart uploads that unfinished resumable uploads hold (the sweep must leave them).
-    public func openMultipartUploads() async throws -> Set<String> {
+    /// What unfinished resumable uploads hold, for the sweep to leave alone: their ids (part
+    /// files are named by them) and their S3 multipart upload ids.
+    public func heldParts() async throws -> Set<String> {
         var ids: Set<String> = []
-        for try await id in try await client.query(
-            "SELECT part_state->>'s3UploadID' FROM resumable_uploads WHERE photo_public_id IS NULL AND part_state ? 's3UploadID'",
+        for try await (id, s3) in try await client.query(
+            "SELECT public_id, part_state->>'s3UploadID' FROM resumable_uploads WHERE photo_public_id IS NULL",
             logger: logger
-        ).decode(String.self) {
+        ).decode((String, String?).self) {
             ids.insert(id)
+            if let s3 { ids.insert(s3) }
         }
         return ids
     }

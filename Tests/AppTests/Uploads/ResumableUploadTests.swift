@@ -298,25 +298,27 @@ struct ResumableUploadTests {
         }
     }
 
-    @Test("the hourly sweep of abandoned S3 multipart uploads leaves an unfinished tus upload's alone, and the upload completes")
-    func sweepSparesOpenUploads() async throws {
-        let bucket = try await S3Peer.nanio.makeBucket()
-        try await withTestApp(configure: { config in
-            config.uploads.maxBytes = 64 * 1024 * 1024
-            config.blobStore = .s3(bucket)
-        }) { app in
+    @Test("the hourly sweep leaves an unfinished upload's part file or S3 multipart upload alone, and removes those no upload holds (an account deleted mid-upload)", arguments: StoreKind.allCases)
+    func sweepSparesOpenUploads(store: StoreKind) async throws {
+        try await withTusApp(on: store) { app in
             let tus = try await app.tus()
             let bytes = Self.photo(size: 6 * 1024 * 1024, seed: 6)
+            let first = 5 * 1024 * 1024 + 10
             let path = try await tus.create(length: bytes.count)
-            #expect(try await tus.patch(path, at: 0, bytes[..<(5 * 1024 * 1024 + 10)]).status == .noContent)
-            // A multipart upload of a crashed form upload: nothing holds it.
-            let client = S3Client(configuration: bucket, logger: testLogger)
-            _ = try await client.createMultipartUpload(objectKey: "photos/stray.jpg", contentType: "image/jpeg")
+            #expect(try await tus.patch(path, at: 0, bytes[..<first]).status == .noContent)
+            // Someone else's upload under way when their account is deleted: its row goes, its bytes stay behind.
+            let leaving = try await app.tus()
+            let abandoned = try await leaving.create(length: bytes.count)
+            #expect(try await leaving.patch(abandoned, at: 0, bytes[..<first]).status == .noContent)
+            try await app.db { try await $0.query("DELETE FROM users WHERE id = (SELECT user_id FROM resumable_uploads ORDER BY id DESC LIMIT 1)") }
 
             let core = try CoreServices(forWeb: app.config, logger: testLogger)
             let report = try await core.whileRunning { try await core.sweeper.sweep(minimumAge: .zero, now: .now.addingTimeInterval(60)) }
-            #expect(report.incompleteUploadsRemoved == 1, "only the stray multipart upload is aborted")
-            let rest = try await tus.patch(path, at: 5 * 1024 * 1024 + 10, bytes[(5 * 1024 * 1024 + 10)...])
+            #expect(report.incompleteUploadsRemoved == 1, "only what no upload holds is removed")
+            if store == .filesystem {
+                #expect(app.filesInBlobStore() == [".parts/\(path.split(separator: "/").last!).part"], "\(app.filesInBlobStore())")
+            }
+            let rest = try await tus.patch(path, at: first, bytes[first...])
             let photoID = try #require(rest.headers[TusTestClient.photoID], "\(rest.status) \(rest.text)")
             #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
         }
