@@ -29,6 +29,16 @@ struct PhotoUploadReader {
     /// Part headers (and preamble) larger than this are refused.
     static let maxHeaderBytes = 16 * 1024
     /// libmagic identifies every accepted format from far fewer bytes than this.
+    /// A photo's caption as given with any upload (the form's `title`, tus's metadata): trimmed,
+    /// at most `maxTitleCharacters`, no control characters but line breaks and tabs.
+    static func caption(_ raw: String) throws -> String {
+        let caption = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard caption.unicodeScalars.count <= maxTitleCharacters else { throw PhotoError.titleTooLong(maxCharacters: maxTitleCharacters) }
+        guard !caption.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F })
+        else { throw PhotoError.titleHasControlCharacters }
+        return caption
+    }
+
     static let sniffBytes = 4096
 
     var maxBodyBytes: Int { maxImageBytes + Self.envelopeBytes }
@@ -169,12 +179,7 @@ private struct UploadState {
     func finish() throws -> ReceivedPhoto {
         guard writer == nil else { throw PhotoError.malformed }  // the body ended inside the image
         guard let stored else { throw PhotoError.missingImage }
-        let caption = (title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard caption.unicodeScalars.count <= PhotoUploadReader.maxTitleCharacters else {
-            throw PhotoError.titleTooLong(maxCharacters: PhotoUploadReader.maxTitleCharacters)
-        }
-        guard !caption.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F })
-        else { throw PhotoError.titleHasControlCharacters }
+        let caption = try PhotoUploadReader.caption(title ?? "")
         return ReceivedPhoto(blobKey: stored.key, contentType: stored.key.contentType, byteSize: Int64(stored.size), title: caption, sha256: stored.sha256)
     }
 

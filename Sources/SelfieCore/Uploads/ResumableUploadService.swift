@@ -62,13 +62,12 @@ public struct ResumableUploadService: Sendable {
     public var maxBytes: Int64 { Int64(limits.maxBytes) }
 
     public func create(for user: User, length: Int64, metadata: UploadMetadata, now: Date = .now) async throws -> ResumableUpload {
+        var metadata = metadata
+        metadata.title = try PhotoUploadReader.caption(metadata.title)
         guard length <= maxBytes else { throw ResumableUploadError.tooLarge(maxBytes: maxBytes) }
         if let available = try await photos.usage(of: user).availableBytes, length > available {
             let usage = try await photos.usage(of: user)
             throw PhotoError.overQuota(quotaBytes: usage.quotaBytes ?? 0, availableBytes: available)
-        }
-        guard metadata.title.unicodeScalars.count <= PhotoUploadReader.maxTitleCharacters else {
-            throw PhotoError.titleTooLong(maxCharacters: PhotoUploadReader.maxTitleCharacters)
         }
         if let albumID = metadata.albumID {
             do {

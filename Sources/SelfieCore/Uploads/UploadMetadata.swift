@@ -38,13 +38,23 @@ public struct UploadMetadata: Sendable, Equatable {
                 value = text
             }
             switch key {
-            case "filename": filename = value
-            case "title": title = value
-            case "album_id": albumID = value.isEmpty ? nil : value
+            case "filename":
+                // Kept only to be echoed on HEAD: a name, not a document.
+                guard value.unicodeScalars.count <= 255, !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw .malformed(String(pair))
+                }
+                filename = value
+            case "title": title = value  // checked as every caption is, when the upload is created
+            case "album_id":
+                // Public ids are base64url.
+                guard value.count <= 64, value.unicodeScalars.allSatisfy({ Self.idCharacters.contains($0) }) else { throw .malformed(String(pair)) }
+                albumID = value.isEmpty ? nil : value
             default: continue
             }
         }
     }
+
+    private static let idCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// The header again (for `HEAD`), in a fixed order.
     public var header: String {

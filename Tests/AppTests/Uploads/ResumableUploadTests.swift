@@ -265,6 +265,12 @@ struct ResumableUploadTests {
             let refused = try await tus.patch(path, at: 0, text)
             #expect(refused.status == .unsupportedMediaType)
             #expect(try await tus.send(.head, path).status == .notFound)
+            // A caption is checked as a form's is: a NUL in it is refused before any row exists.
+            let nul = try await tus.send(
+                .post, "/api/uploads", headers: [TusTestClient.length: "1000", TusTestClient.metadata: "title \(Data("a\u{0}b".utf8).base64EncodedString())"]
+            )
+            #expect((400..<500).contains(Int(nul.status.code)), "\(nul.status) \(nul.text)")
+            #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 0)
             let tooBig = try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "200000"])
             #expect(tooBig.status == .contentTooLarge)
             #expect(try tooBig.apiError().message.contains("does not fit in your storage"))

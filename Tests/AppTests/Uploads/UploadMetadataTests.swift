@@ -16,7 +16,9 @@ struct UploadMetadataTests {
         #expect(try UploadMetadata(header: "  ") == UploadMetadata())
     }
 
-    @Test("refuses what tus does not allow", arguments: ["filename", "filename !!!", "a b c", ",", "title \(Data([0xFF, 0xFE]).base64EncodedString())"])
+    @Test("refuses what tus does not allow", arguments: ["filename", "filename !!!", "a b c", ",", "title \(Data([0xFF, 0xFE]).base64EncodedString())",
+        "filename \(Data("a\u{0}b.jpg".utf8).base64EncodedString())", "filename \(Data(String(repeating: "x", count: 256).utf8).base64EncodedString())",
+        "album_id \(Data("abc'; --".utf8).base64EncodedString())", "album_id \(Data(String(repeating: "a", count: 65).utf8).base64EncodedString())"])
     func refuses(header: String) {
         #expect(throws: UploadMetadata.Problem.self) { try UploadMetadata(header: header == "filename" ? "filename x,filename y" : header) }
     }
