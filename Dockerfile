@@ -25,8 +25,10 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 # The Swift runtime and Foundation are linked in, so the runtime image needs no toolchain.
 RUN swift build -c release --static-swift-stdlib --product selfie \
+ && swift build -c release --static-swift-stdlib --product selfie-image-worker \
  && install -D -m 755 .build/release/selfie /out/selfie \
- && strip /out/selfie
+ && install -D -m 755 .build/release/selfie-image-worker /out/selfie-image-worker \
+ && strip /out/selfie /out/selfie-image-worker
 
 # --- Runtime: the C libraries Selfie links (libmagic, libvips), CA certificates, curl ---------
 FROM debian:bookworm-slim
@@ -36,7 +38,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /app --shell /usr/sbin/nologin selfie \
  && install -d -o selfie -g selfie /app/data
-COPY --from=build /out/selfie /usr/local/bin/selfie
+# The server starts the image worker from its own folder (IMAGE_WORKER_PATH to change that).
+COPY --from=build /out/selfie /out/selfie-image-worker /usr/local/bin/
 # The server reads these relative to its working directory (ResourcePaths in Sources/App). They
 # stay owned by root: the server only reads them. Only /app/data (BLOB_STORE=fs) is writable.
 WORKDIR /app

@@ -39,9 +39,20 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVips", dependencies: ["CLibvips"]),
+        // What the image pipeline takes and returns, and the pipe format to its worker: the server
+        // uses these without linking libvips.
+        .target(
+            name: "ImagingTypes",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")]
+        ),
         .target(
             name: "Imaging",
-            dependencies: ["CVips", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["CVips", "ImagingTypes", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // The contained worker the server sends each photo to: the only process that decodes images.
+        .executableTarget(
+            name: "selfie-image-worker",
+            dependencies: ["Imaging", "CMalloc", "CProcessControl", .product(name: "NIOCore", package: "swift-nio")]
         ),
         // `bench/images.sh`: milliseconds per photo and peak memory of the image pipeline.
         .executableTarget(
@@ -87,7 +98,7 @@ let package = Package(
             name: "SelfieCore",
             dependencies: [
                 "CMagic",
-                "Imaging",
+                "ImagingTypes",
                 "MultipartStream",
                 "SMTP",
                 "ZipStream",
@@ -146,6 +157,8 @@ let package = Package(
         ),
         // glibc's malloc tuning (mallopt), for the server's start-up.
         .systemLibrary(name: "CMalloc"),
+        // prctl(2), for the image worker's PR_SET_NO_NEW_PRIVS.
+        .systemLibrary(name: "CProcessControl"),
         .executableTarget(
             name: "selfie",
             dependencies: [

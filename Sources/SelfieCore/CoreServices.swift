@@ -93,7 +93,7 @@ public struct CoreServices: Sendable {
         )
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
         let photoRows = PhotoRepository(client: postgres, logger: logger)
-        let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, logger: logger)
+        let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, workers: config.imageWorkers, logger: logger)
         photos = PhotoService(
             photos: photoRows,
             blobs: blobs,

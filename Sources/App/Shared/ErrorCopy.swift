@@ -206,6 +206,12 @@ enum ErrorCopy {
             )
         case .timedOut:
             AppError(.requestTimeout, "The upload took too long to arrive. Please try again on a better connection.")
+        case .processingUnavailable:
+            AppError(
+                .serviceUnavailable,
+                "The photo could not be processed just now. Please try again in a moment.",
+                headers: [.retryAfter: "5"]
+            )
         }
     }
 

@@ -25,6 +25,8 @@ public struct AppConfiguration: Sendable {
     /// Size, concurrency and time limits on uploads (`MAX_UPLOAD_BYTES`, `MAX_CONCURRENT_UPLOADS`,
     /// `MAX_CONCURRENT_UPLOADS_PER_USER`, `UPLOAD_TIMEOUT_SECONDS`).
     public var uploads: UploadLimits
+    /// The processes that decode photos (`IMAGE_WORKER_PATH`, `IMAGE_WORKER_MEMORY_MB`, `IMAGE_WORKER_TIMEOUT_SECONDS`).
+    public var imageWorkers = ImageWorkerSettings()
     /// The largest photo accepted, in bytes (`MAX_UPLOAD_BYTES`).
     public var maxUploadBytes: Int {
         get { uploads.maxBytes }
@@ -179,6 +181,7 @@ public struct AppConfiguration: Sendable {
         }
 
         let uploads = UploadLimits.load(value: value, problems: &problems)
+        let imageWorkers = ImageWorkerSettings.load(value: value, problems: &problems)
         let blobStore = BlobStoreConfiguration.load(value: value, problems: &problems)
         let protection = ProtectionConfiguration.load(value: value, problems: &problems)
         let social = SocialConfiguration.load(value: value, problems: &problems)
@@ -266,6 +269,7 @@ public struct AppConfiguration: Sendable {
             mail: mail
         )
         configuration.metricsHost = metricsHost
+        configuration.imageWorkers = imageWorkers
         configuration.trustedProxies = trustedProxies
         configuration.clientIPHeader = clientIPHeader
         configuration.drainGrace = drainGrace

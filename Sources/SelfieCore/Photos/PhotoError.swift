@@ -24,4 +24,7 @@ public enum PhotoError: Error, Equatable, Sendable {
     case tooManyUploadsInProgress
     /// The upload did not arrive within the time allowed for one.
     case timedOut
+    /// No image worker could process it just now (killed, timed out, or not started): not the
+    /// photo's fault, worth trying again.
+    case processingUnavailable
 }

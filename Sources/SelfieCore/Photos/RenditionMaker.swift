@@ -1,26 +1,25 @@
 import Crypto
 import Foundation
-import Imaging
+import ImagingTypes
 import Logging
 import NIOCore
-import NIOPosix
 
-/// Makes a photo's renditions from its original in the blob store: reads it, runs the image
-/// pipeline (decode → upright → sRGB → every metadata block stripped → encode) and stores each
-/// rendition as a blob of its own.
+/// Makes a photo's renditions from its original in the blob store: streams it to an image worker
+/// (a process of its own, see `ImageWorkers`), which runs the pipeline (decode once → upright → sRGB
+/// → every metadata block stripped → encode), and stores each rendition as a blob of its own.
 ///
 /// Decoding is CPU-bound and memory-hungry (≈ 25 MB for a 12 MP JPEG, decoded at a reduced scale;
 /// ≈ 140 MB for a 12 MP HEIC, which libheif decodes whole), so at most one photo per core is
-/// processed at once — and a HEIC alone — on threads of their own, and an original is only read
-/// into memory once its turn has come: a burst of uploads waits instead of exhausting memory.
+/// processed at once — and a HEIC alone: a burst of uploads waits instead of exhausting memory.
+/// That memory is the worker's; the server holds neither the original nor its pixels.
 public struct RenditionMaker: Sendable {
-    let processor: ImageProcessor
+    let workers: ImageWorkers
     let blobs: any BlobStore
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    public init(blobs: any BlobStore, maxPixels: Int, logger: Logger) {
-        self.processor = ImageProcessor(limits: ImageLimits(maxPixels: maxPixels))
+    public init(blobs: any BlobStore, maxPixels: Int, workers settings: ImageWorkerSettings = ImageWorkerSettings(), logger: Logger) {
+        self.workers = ImageWorkers(settings: settings, maxPixels: maxPixels, logger: logger)
         self.blobs = blobs
         self.scopedLogger = ScopedLogger(logger)
     }
@@ -32,13 +31,6 @@ public struct RenditionMaker: Sendable {
     static func weight(of original: BlobKey) -> Int {
         original.contentType == "image/heic" ? turns.permits : 1
     }
-
-    /// Threads for libvips, apart from NIO's (file I/O) and bcrypt's, so that none starves another.
-    private static let pool: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: System.coreCount)
-        pool.start()
-        return pool
-    }()
 
     /// What the pipeline made: the original's upright size and the stored renditions.
     public struct Made: Sendable {
@@ -53,14 +45,11 @@ public struct RenditionMaker: Sendable {
     /// refuses is `PhotoError.unprocessable`; on any failure no rendition is left in the store.
     public func make(from original: BlobKey, byteSize: Int64) async throws -> Made {
         try await Self.turns.withPermits(Self.weight(of: original)) {
-            let bytes = try await readWhole(original, byteSize: byteSize)
-            let processor = self.processor
             let processed: ProcessedImage
-            do {
-                processed = try await Self.pool.runIfActive { try processor.process(bytes) }
-            } catch let error as ImageError {
-                guard let problem = ImageProblem(error) else { throw error }
-                throw PhotoError.unprocessable(problem)
+            switch try await ask(.renditions, about: original, byteSize: byteSize) {
+            case .processed(let image): processed = image
+            case .refused(let error): throw Self.photoError(error)
+            case .probed: throw ImageWorkerFailure.unavailable("a probe for a renditions request")
             }
             return Made(
                 width: processed.probe.width,
@@ -73,25 +62,32 @@ public struct RenditionMaker: Sendable {
 
     /// When the photo under `original` was taken, from its header alone (nothing is decoded).
     public func captureTime(of original: BlobKey, byteSize: Int64) async throws -> Date? {
-        let bytes = try await readWhole(original, byteSize: byteSize)
-        let processor = self.processor
-        do {
-            return try await Self.pool.runIfActive { try processor.probe(bytes).takenAt }
-        } catch is ImageError {
-            return nil
+        try await Self.turns.withPermits(1) {
+            switch try await ask(.probe, about: original, byteSize: byteSize) {
+            case .probed(let probe): probe.takenAt
+            case .processed(let image): image.probe.takenAt
+            case .refused: nil
+            }
         }
     }
 
-    /// The original's bytes, in memory (up to the upload limit, one photo per core).
-    private func readWhole(_ key: BlobKey, byteSize: Int64) async throws -> ByteBuffer {
-        guard let content = try await blobs.read(key, range: nil) else { throw PhotoError.notFound }
-        var bytes = ByteBuffer()
-        bytes.reserveCapacity(Int(byteSize))
-        try await content.body.write { chunk in
-            var chunk = chunk
-            bytes.writeBuffer(&chunk)
+    /// Streams the original from the store to a worker and returns its reply. A worker that crashed
+    /// on the photo refuses it as unreadable; one that could not answer is `.processingUnavailable`.
+    private func ask(_ request: ImageWorkRequest, about original: BlobKey, byteSize: Int64) async throws -> ImageWorkReply {
+        guard let content = try await blobs.read(original, range: nil) else { throw PhotoError.notFound }
+        do {
+            return try await workers.run(request, body: content.body, byteCount: content.totalSize)
+        } catch ImageWorkerFailure.crashedOnImage {
+            throw PhotoError.unprocessable(.unreadable)
+        } catch ImageWorkerFailure.unavailable {
+            throw PhotoError.processingUnavailable
         }
-        return bytes
+    }
+
+    /// A refusal as the surfaces word it; a failure of the pipeline itself stays an `ImageError` (a 500).
+    private static func photoError(_ error: ImageError) -> any Error {
+        guard let problem = ImageProblem(error) else { return error }
+        return PhotoError.unprocessable(problem)
     }
 
     /// Stores each rendition under a new key; if one fails, those already stored are deleted.

@@ -35,6 +35,14 @@ public struct Rendition: Sendable {
     public var width: Int
     public var height: Int
     public var mimeType: String
+
+    public init(name: String, bytes: ByteBuffer, width: Int, height: Int, mimeType: String) {
+        self.name = name
+        self.bytes = bytes
+        self.width = width
+        self.height = height
+        self.mimeType = mimeType
+    }
 }
 
 /// Everything `ImageProcessor.process` makes from one upload.
@@ -42,6 +50,11 @@ public struct ProcessedImage: Sendable {
     public var probe: ImageProbe
     /// In the order of the rendition set's specs.
     public var renditions: [Rendition]
+
+    public init(probe: ImageProbe, renditions: [Rendition]) {
+        self.probe = probe
+        self.renditions = renditions
+    }
 
     public subscript(name: String) -> Rendition? {
         renditions.first { $0.name == name }

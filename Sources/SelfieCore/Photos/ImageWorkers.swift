@@ -1,0 +1,233 @@
+import Foundation
+import ImagingTypes
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the image workers run: `IMAGE_WORKER_PATH` (default: `selfie-image-worker` beside the running
+/// executable), `IMAGE_WORKER_MEMORY_MB` (each worker's address space), `IMAGE_WORKER_TIMEOUT_SECONDS`
+/// (the longest one photo may take before its worker is killed).
+public struct ImageWorkerSettings: Sendable, Equatable {
+    public var executable: String?
+    public var memoryLimitMB = 2048
+    public var timeout: Duration = .seconds(60)
+
+    public init() {}
+
+    static func load(value: (String) -> String?, problems: inout [String]) -> ImageWorkerSettings {
+        var settings = ImageWorkerSettings()
+        settings.executable = value("IMAGE_WORKER_PATH").flatMap { $0.isEmpty ? nil : $0 }
+        if let raw = value("IMAGE_WORKER_MEMORY_MB") {
+            if let megabytes = Int(raw), megabytes >= 256 {
+                settings.memoryLimitMB = megabytes
+            } else {
+                problems.append("IMAGE_WORKER_MEMORY_MB must be a whole number of megabytes, at least 256, got \"\(raw)\"")
+            }
+        }
+        if let raw = value("IMAGE_WORKER_TIMEOUT_SECONDS") {
+            if let seconds = Int(raw), seconds >= 5 {
+                settings.timeout = .seconds(seconds)
+            } else {
+                problems.append("IMAGE_WORKER_TIMEOUT_SECONDS must be a whole number of seconds, at least 5, got \"\(raw)\"")
+            }
+        }
+        return settings
+    }
+
+    /// The worker's path: the setting, else `selfie-image-worker` in the running executable's folder
+    /// (`.build/debug` for the tests as for the server, `/app` in the container).
+    var resolvedExecutable: String {
+        if let executable { return executable }
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: running).deletingLastPathComponent().appendingPathComponent("selfie-image-worker").path
+    }
+}
+
+/// Why a worker gave no answer for a photo.
+enum ImageWorkerFailure: Error, Equatable {
+    /// The worker died on this photo by a fault (a decoder crashed on it, or ran out of memory and
+    /// aborted): the photo's fault, refused as unreadable.
+    case crashedOnImage(signal: Int32)
+    /// Killed from outside, timed out, or could not be started: nothing to do with the photo.
+    case unavailable(String)
+}
+
+/// The server's image workers: `selfie-image-worker` processes, started on demand, kept between photos,
+/// one per photo in flight (the caller bounds how many run at once). Each photo streams from the blob
+/// store into a worker's stdin and its renditions come back on its stdout; the server never holds the
+/// original or a decoded pixel. A worker that fails in any way is killed and a fresh one started for
+/// the next photo.
+final class ImageWorkers: Sendable {
+    private let settings: ImageWorkerSettings
+    private let maxPixels: Int
+    private let idle = Mutex<[WorkerProcess]>([])
+    private let scopedLogger: ScopedLogger
+
+    /// Blocking pipe I/O and process start-up, off the event loops and the cooperative pool, apart
+    /// from NIO's own (file I/O) and bcrypt's, so that none starves another.
+    private static let pool: NIOThreadPool = {
+        // A write to a worker that has just died must fail with EPIPE, not kill the server.
+        signal(SIGPIPE, SIG_IGN)
+        let pool = NIOThreadPool(numberOfThreads: System.coreCount)
+        pool.start()
+        return pool
+    }()
+    private var pool: NIOThreadPool { Self.pool }
+
+    init(settings: ImageWorkerSettings, maxPixels: Int, logger: Logger) {
+        self.settings = settings
+        self.maxPixels = maxPixels
+        self.scopedLogger = ScopedLogger(logger)
+    }
+
+    deinit {
+        // Idle workers read the end of their stdin and exit; stop() reaps them.
+        let workers = idle.withLock { $0 }
+        Self.pool.submit { _ in workers.forEach { $0.stop() } }
+    }
+
+    /// Sends `request` with the `byteCount` bytes `body` writes, and returns the worker's reply.
+    func run(_ request: ImageWorkRequest, body: BlobBody, byteCount: Int) async throws -> ImageWorkReply {
+        let deadline = ContinuousClock.now.advanced(by: settings.timeout)
+        let worker = try await checkOut()
+        do {
+            let header = ImageWorkWire.requestHeader(request, byteCount: byteCount)
+            try await pool.runIfActive { try worker.input.write(header, until: deadline) }
+            var sent = 0
+            try await body.write { chunk in
+                sent += chunk.readableBytes
+                guard sent <= byteCount else { throw ImageWorkerFailure.unavailable("the blob is longer than its row says") }
+                try await self.pool.runIfActive { try worker.input.write(chunk, until: deadline) }
+            }
+            guard sent == byteCount else { throw ImageWorkerFailure.unavailable("the blob is shorter than its row says") }
+            let reply = try await pool.runIfActive { try worker.readReply(until: deadline) }
+            idle.withLock { $0.append(worker) }
+            return reply
+        } catch {
+            // Mid-frame, the worker's state is unknown: it is never reused.
+            let ending = await (try? pool.runIfActive { worker.stop() }) ?? .unknown
+            scopedLogger.current.warning("image worker stopped", metadata: ["pid": "\(worker.pid)", "ended": "\(ending)", "error": "\(error)"])
+            if case .signalled(let signal) = ending, WorkerProcess.faultSignals.contains(signal) {
+                throw ImageWorkerFailure.crashedOnImage(signal: signal)
+            }
+            switch error {
+            case is ImageWorkPipe.Failure, is ImageWorkWire.Malformed:
+                throw ImageWorkerFailure.unavailable("\(error)")
+            default:
+                throw error
+            }
+        }
+    }
+
+    private func checkOut() async throws -> WorkerProcess {
+        if let worker = idle.withLock({ $0.popLast() }) { return worker }
+        let (settings, maxPixels) = (self.settings, self.maxPixels)
+        return try await pool.runIfActive { try WorkerProcess.start(settings, maxPixels: maxPixels) }
+    }
+
+    /// Process ids of the workers waiting for a photo (for tests that kill one).
+    var idleProcessIDs: [pid_t] { idle.withLock { $0.map(\.pid) } }
+}
+
+/// One running `selfie-image-worker`, its stdin and its stdout.
+final class WorkerProcess: Sendable {
+    let pid: pid_t
+    let input: ImageWorkPipe
+    let output: ImageWorkPipe
+
+    /// Signals by which a process dies of its own fault (not `kill` from outside).
+    static let faultSignals: Set<Int32> = [SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE, SIGSYS]
+
+    enum Ending: Sendable, CustomStringConvertible {
+        case exited(Int32), signalled(Int32), unknown
+        var description: String {
+            switch self {
+            case .exited(let status): "exit \(status)"
+            case .signalled(let signal): "signal \(signal)"
+            case .unknown: "unknown"
+            }
+        }
+    }
+
+    private init(pid: pid_t, input: Int32, output: Int32) {
+        self.pid = pid
+        self.input = ImageWorkPipe(descriptor: input)
+        self.output = ImageWorkPipe(descriptor: output)
+    }
+
+    /// Starts a worker with an empty environment: its stdin and stdout are pipes to this process,
+    /// its stderr is the server's.
+    static func start(_ settings: ImageWorkerSettings, maxPixels: Int) throws -> WorkerProcess {
+        var toWorker: [Int32] = [0, 0]
+        var fromWorker: [Int32] = [0, 0]
+        guard pipe(&toWorker) == 0 else { throw ImageWorkerFailure.unavailable("pipe: errno \(errno)") }
+        guard pipe(&fromWorker) == 0 else {
+            close(toWorker[0]); close(toWorker[1])
+            throw ImageWorkerFailure.unavailable("pipe: errno \(errno)")
+        }
+        // Glibc's pipe2 is not visible to Swift: close-on-exec is set just after, so that no other
+        // child the server starts (pg_dump, another worker) keeps a worker's stdin open.
+        for descriptor in toWorker + fromWorker { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // The server's ends do not block: a write returns what fits and `ImageWorkPipe` polls for
+        // the rest until the deadline (a blocking write of a large chunk would wait past any deadline).
+        for descriptor in [toWorker[1], fromWorker[0]] { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the copies; every other descriptor of the server stays closed.
+        posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1)
+        let executable = settings.resolvedExecutable
+        let arguments = [executable, "--max-pixels", String(maxPixels), "--memory-limit-mb", String(settings.memoryLimitMB)]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, &argv, &environment)
+        close(toWorker[0])
+        close(fromWorker[1])
+        guard status == 0 else {
+            close(toWorker[1]); close(fromWorker[0])
+            throw ImageWorkerFailure.unavailable("\(executable) could not be started: \(String(cString: strerror(status)))")
+        }
+        return WorkerProcess(pid: pid, input: toWorker[1], output: fromWorker[0])
+    }
+
+    /// The next reply, which must arrive before `deadline`.
+    func readReply(until deadline: ContinuousClock.Instant) throws -> ImageWorkReply {
+        guard var lengthBytes = try output.read(exactly: ImageWorkWire.replyLengthSize, until: deadline) else {
+            throw ImageWorkPipe.Failure.closed
+        }
+        let length = try ImageWorkWire.readReplyLength(&lengthBytes)
+        guard var body = try output.read(exactly: length, until: deadline) else { throw ImageWorkPipe.Failure.closed }
+        return try ImageWorkWire.decodeReply(&body)
+    }
+
+    /// Ends the worker: how it ended if it had died already, else it is killed. Blocking (waits for it).
+    @discardableResult
+    func stop() -> Ending {
+        close(input.descriptor)
+        close(output.descriptor)
+        var status: Int32 = 0
+        var reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == 0 {
+            // Still running (a timeout, a cancelled upload): a worker that has just crashed may not be
+            // reaped yet, so give it a moment before deciding it was alive.
+            usleep(20_000)
+            reaped = waitpid(pid, &status, WNOHANG)
+        }
+        if reaped == 0 {
+            kill(pid, SIGKILL)
+            reaped = waitpid(pid, &status, 0)
+            return .signalled(SIGKILL)
+        }
+        guard reaped == pid else { return .unknown }
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+}

@@ -1,0 +1,125 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The image pipeline runs in `selfie-image-worker` processes: a worker that dies, crashes or hangs
+/// on a photo costs that one upload, and the next upload gets a fresh worker.
+@Suite("Image workers")
+struct ImageWorkerTests {
+    /// The real worker under a name of its own, so this test finds its workers among every test's.
+    struct NamedWorker {
+        let path: String
+
+        init() throws {
+            let folder = NSTemporaryDirectory() + "selfie-workers/\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            path = folder + "/selfie-image-worker"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: ImageWorkerSettings().resolvedExecutable)
+        }
+
+        /// Process ids of running workers started from this path.
+        func running() -> [pid_t] {
+            let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return processes.compactMap { entry in
+                guard let pid = pid_t(entry),
+                      let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                      let first = commandLine.split(separator: 0).first,
+                      String(decoding: first, as: UTF8.self) == path,
+                      // a worker already reaped leaves no stat; a zombie ("Z") is not running
+                      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      !stat.contains(") Z ")
+                else { return nil }
+                return pid
+            }
+        }
+
+        /// The first of this path's workers to start, once it has.
+        func started(within timeout: Duration = .seconds(20)) async throws -> pid_t {
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            while ContinuousClock.now < deadline {
+                if let pid = running().first { return pid }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            throw TestSetupError("no worker started from \(path)")
+        }
+    }
+
+    /// Starts an upload of a HEIC (the slowest format to decode), does `toWorker` to its worker as
+    /// soon as it runs, and returns the upload's answer; then checks nothing was kept and that the
+    /// next upload works.
+    func upload(
+        settings: @escaping @Sendable (inout ImageWorkerSettings) -> Void = { _ in },
+        doing toWorker: @escaping @Sendable (pid_t) -> Void
+    ) async throws -> (status: Int, message: String) {
+        let worker = try NamedWorker()
+        return try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+            settings(&config.imageWorkers)
+        }) { app in
+            let token = try await app.api.signedInUser()
+            let heic = try Array(PhotoFixtures.bytes("photo.heic").readableBytesView)
+            async let answer = app.api.uploadPhoto(token: token, image: heic, title: "mid-photo")
+            toWorker(try await worker.started())
+            let refused = try await answer.apiError()
+
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty, "\(app.filesInBlobStore())")
+            let retried = try await app.api.uploadPhoto(token: token, image: heic, title: "again")
+            #expect(retried.status == .ok, "\(retried.text)")
+            #expect(try await app.photoCount() == 1)
+            return refused
+        }
+    }
+
+    @Test("a worker killed mid-photo fails that upload with 503 and leaves nothing; the next upload gets a new worker")
+    func killedWorker() async throws {
+        let refused = try await upload { kill($0, SIGKILL) }
+        #expect(refused.status == 503)
+        #expect(refused.message == "The photo could not be processed just now. Please try again in a moment.")
+    }
+
+    @Test("a worker that crashes on a photo (a decoder's fault, here a SIGSEGV) refuses it as unreadable with 422")
+    func crashedWorker() async throws {
+        let refused = try await upload { kill($0, SIGSEGV) }
+        #expect(refused.status == 422)
+        #expect(refused.message.contains("damaged"), "\(refused.message)")
+    }
+
+    @Test("a worker that hangs is killed at IMAGE_WORKER_TIMEOUT_SECONDS and the upload answers 503")
+    func hungWorker() async throws {
+        let started = ContinuousClock.now
+        let refused = try await upload(settings: { $0.timeout = .seconds(2) }) { kill($0, SIGSTOP) }
+        #expect(refused.status == 503)
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test("a worker limits itself: address space, no core files, no new privileges, and no secret of the server's in its environment")
+    func workerIsContained() async throws {
+        let worker = try NamedWorker()
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+            config.imageWorkers.memoryLimitMB = 768
+        }) { app in
+            let token = try await app.api.signedInUser()
+            let response = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "contained")
+            #expect(response.status == .ok, "\(response.text)")
+            // The worker waits for the next photo.
+            let pid = try #require(worker.running().first)
+            let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+            let line = { (name: String) in limits.split(separator: "\n").first { $0.hasPrefix(name) }.map(String.init) ?? "" }
+            #expect(line("Max address space").contains("\(768 * 1024 * 1024)"), "\(line("Max address space"))")
+            #expect(line("Max core file size").split(separator: " ").contains("0"), "\(line("Max core file size"))")
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            #expect(status.contains("NoNewPrivs:\t1"))
+            let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+            #expect(environment.isEmpty, "the worker's environment: \(String(decoding: environment, as: UTF8.self))")
+        }
+    }
+}
