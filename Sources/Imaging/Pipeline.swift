@@ -1,10 +1,13 @@
+import Dispatch
 import NIOCore
+import Synchronization
 
 /// Makes the renditions of one checked upload, decoding it once.
 ///
 /// The largest rendition ("master") is decoded with shrink-on-load, upright, in 8-bit sRGB, without metadata,
-/// and kept in memory; each smaller rendition is resized from the previous one. Identical images in the same
-/// format (a small upload that no rendition shrinks) are encoded once.
+/// and kept in memory; each smaller rendition is resized from the previous one, on a second thread while the
+/// master is encoded. Identical images in the same format (a small upload that no rendition shrinks) are
+/// encoded once.
 struct Pipeline {
     /// How much smaller than its long edge the largest rendition may come out of a JPEG, when that lets
     /// libjpeg decode at 1/2, 1/4 or 1/8 scale and skip resampling altogether. A 12 MP JPEG (4000×3000) then
@@ -17,10 +20,48 @@ struct Pipeline {
 
     func run() throws(ImageError) -> [Rendition] {
         let largestFirst = specs.indices.sorted { specs[$0].longEdge > specs[$1].longEdge }
-        var source = try decodedMaster(longEdge: specs[largestFirst[0]].longEdge)
+        let largest = largestFirst[0]
+        var master = try decodedMaster(longEdge: specs[largest].longEdge)
+        if max(master.width, master.height) > specs[largest].longEdge {
+            guard let fitted = master.fitted(within: specs[largest].longEdge)?.copiedToMemory() else {
+                throw .processingFailed(reason: Libvips.takeError())
+            }
+            master = fitted
+        }
+        // Two threads for one photo: the largest rendition is encoded (the display copy's progressive
+        // JPEG, the slowest encode) while the smaller ones are resized from it and encoded. Both only
+        // read the master, which libvips allows from several threads (its pixels are in memory and
+        // nothing writes them), and the input bytes, which nothing writes either: hence `unsafe`.
+        let results = ResultSlots(count: 2)
+        nonisolated(unsafe) let (pipeline, shared) = (self, master)
+        let rest = Array(largestFirst.dropFirst())
+        DispatchQueue.concurrentPerform(iterations: 2) { job in
+            results[job] = Result { () throws(ImageError) in
+                let spec = pipeline.specs[largest]
+                return job == 0
+                    ? [largest: pipeline.rendition(spec, of: shared, bytes: try pipeline.encode(shared, as: spec.format))]
+                    : try pipeline.smallerRenditions(rest, from: shared, encodedAlready: spec.format)
+            }
+        }
+        var made: [Int: Rendition] = try results[0].get()
+        made.merge(try results[1].get()) { first, _ in first }
+        // A smaller rendition of the same pixels and format as the largest (a small upload) is its bytes.
+        for index in largestFirst where made[index] == nil {
+            made[index] = rendition(specs[index], of: master, bytes: made[largest]!.bytes)
+        }
+        return specs.indices.map { made[$0]! }
+    }
+
+    /// The renditions of `indices` (largest first), each resized from the one before, starting from
+    /// `master`. Identical pixels in the same format are encoded once; those the same as the master in
+    /// `encodedAlready` format are left out (the caller has those bytes).
+    private func smallerRenditions(
+        _ indices: [Int], from master: VipsImageRef, encodedAlready masterFormat: RenditionFormat
+    ) throws(ImageError) -> [Int: Rendition] {
+        var source = master
         var made: [Int: Rendition] = [:]
         var encodedOnce: [EncodingKey: ByteBuffer] = [:]
-        for index in largestFirst {
+        for index in indices {
             let spec = specs[index]
             if max(source.width, source.height) > spec.longEdge {
                 guard let smaller = source.fitted(within: spec.longEdge)?.copiedToMemory() else {
@@ -28,6 +69,7 @@ struct Pipeline {
                 }
                 source = smaller
             }
+            if source === master && spec.format == masterFormat { continue }
             let key = EncodingKey(image: ObjectIdentifier(source), format: spec.format)
             let bytes: ByteBuffer
             if let earlier = encodedOnce[key] {
@@ -36,11 +78,13 @@ struct Pipeline {
                 bytes = try encode(source, as: spec.format)
                 encodedOnce[key] = bytes
             }
-            made[index] = Rendition(
-                name: spec.name, bytes: bytes, width: source.width, height: source.height,
-                mimeType: spec.format.mimeType)
+            made[index] = rendition(spec, of: source, bytes: bytes)
         }
-        return specs.indices.map { made[$0]! }
+        return made
+    }
+
+    private func rendition(_ spec: RenditionSpec, of image: VipsImageRef, bytes: ByteBuffer) -> Rendition {
+        Rendition(name: spec.name, bytes: bytes, width: image.width, height: image.height, mimeType: spec.format.mimeType)
     }
 
     private struct EncodingKey: Hashable {
@@ -97,5 +141,19 @@ struct Pipeline {
             throw .processingFailed(reason: Libvips.takeError())
         }
         return bytes
+    }
+}
+
+/// One result per job of a `concurrentPerform`, each written by its own job.
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[Result<[Int: Rendition], ImageError>]>
+
+    init(count: Int) {
+        slots = Mutex(Array(repeating: .failure(.processingFailed(reason: "not run")), count: count))
+    }
+
+    subscript(job: Int) -> Result<[Int: Rendition], ImageError> {
+        get { slots.withLock { $0[job] } }
+        set { slots.withLock { $0[job] = newValue } }
     }
 }
