@@ -118,14 +118,14 @@ public struct S3BlobStore: BlobStore {
     }
 }
 
-/// Collects up to one part in memory; sends it as one PutObject at commit, or switches to a
+/// Collects up to one part in a spool file; sends it as one PutObject at commit, or switches to a
 /// multipart upload as soon as the photo outgrows one part.
 final class S3BlobWriter: BlobWriter {
     private let client: S3Client
     private let objectKey: String
     private let contentType: String
-    /// At most one part, in a buffer allocated once at that size.
-    private var pending = ByteBufferAllocator().buffer(capacity: S3BlobStore.partSize)
+    /// At most one part, on local disk (opened with the first bytes).
+    private var spool: S3PartSpool?
     private var uploadID: String?
     private var parts: [(number: Int, etag: String)] = []
 
@@ -136,24 +136,25 @@ final class S3BlobWriter: BlobWriter {
     }
 
     func write(_ bytes: ByteBuffer) async throws {
+        let spool = try await openSpool()
         var bytes = bytes
         while bytes.readableBytes > 0 {
-            let room = S3BlobStore.partSize - pending.readableBytes
-            var slice = bytes.readSlice(length: min(room, bytes.readableBytes))!
-            pending.writeBuffer(&slice)
-            if pending.readableBytes == S3BlobStore.partSize {
-                try await upload(part: pending)
-                pending = ByteBufferAllocator().buffer(capacity: S3BlobStore.partSize)
+            let room = S3BlobStore.partSize - spool.count
+            try await spool.append(bytes.readSlice(length: min(room, bytes.readableBytes))!)
+            if spool.count == S3BlobStore.partSize {
+                try await upload(part: spool)
+                try await spool.reset()
             }
         }
     }
 
     func commit() async throws {
+        let spool = try await openSpool()
         guard let uploadID else {
-            return try await client.putObject(objectKey: objectKey, contentType: contentType, body: pending)
+            return try await client.putObject(objectKey: objectKey, contentType: contentType, body: .spooled(spool))
         }
-        if pending.readableBytes > 0 || parts.isEmpty {
-            try await upload(part: pending)
+        if spool.count > 0 || parts.isEmpty {
+            try await upload(part: spool)
         }
         do {
             try await client.completeMultipartUpload(objectKey: objectKey, uploadID: uploadID, parts: parts)
@@ -165,17 +166,24 @@ final class S3BlobWriter: BlobWriter {
     }
 
     func abort() async {
-        pending.clear()
+        spool = nil
         guard let uploadID else { return }
         self.uploadID = nil
         let (client, objectKey) = (self.client, self.objectKey)
         _ = try? await evenIfCancelled { try await client.send(.DELETE, objectKey: objectKey, query: [("uploadId", uploadID)]) }
     }
 
-    private func upload(part: ByteBuffer) async throws {
+    private func openSpool() async throws -> S3PartSpool {
+        if let spool { return spool }
+        let opened = try await S3PartSpool.make()
+        spool = opened
+        return opened
+    }
+
+    private func upload(part: S3PartSpool) async throws {
         if uploadID == nil { uploadID = try await client.createMultipartUpload(objectKey: objectKey, contentType: contentType) }
         let number = parts.count + 1
-        let etag = try await client.uploadPart(objectKey: objectKey, uploadID: uploadID!, number: number, body: part)
+        let etag = try await client.uploadPart(objectKey: objectKey, uploadID: uploadID!, number: number, body: .spooled(part))
         parts.append((number, etag))
     }
 }

@@ -62,6 +62,12 @@ struct S3Client: Sendable {
         return "\(scheme)://\(host)\(path)?\(query)"
     }
 
+    /// A request's body: bytes in memory, or a part spooled on disk and streamed from there.
+    enum Payload {
+        case bytes(ByteBuffer)
+        case spooled(S3PartSpool)
+    }
+
     /// Sends a signed request and collects the (small) response body.
     func send(
         _ method: HTTPMethod,
@@ -70,7 +76,17 @@ struct S3Client: Sendable {
         headers extraHeaders: [(String, String)] = [],
         body: ByteBuffer? = nil
     ) async throws -> Response {
-        let response = try await execute(method, objectKey: objectKey, query: query, headers: extraHeaders, body: body)
+        try await send(method, objectKey: objectKey, query: query, headers: extraHeaders, payload: body.map(Payload.bytes))
+    }
+
+    func send(
+        _ method: HTTPMethod,
+        objectKey: String?,
+        query: [(String, String)] = [],
+        headers extraHeaders: [(String, String)] = [],
+        payload: Payload?
+    ) async throws -> Response {
+        let response = try await execute(method, objectKey: objectKey, query: query, headers: extraHeaders, payload: payload)
         let collected: ByteBuffer
         do {
             collected = try await response.body.collect(upTo: 4 * 1024 * 1024)
@@ -86,10 +102,14 @@ struct S3Client: Sendable {
         objectKey: String?,
         query: [(String, String)] = [],
         headers extraHeaders: [(String, String)] = [],
-        body: ByteBuffer? = nil
+        payload: Payload? = nil
     ) async throws -> HTTPClientResponse {
         let (scheme, host, path) = location(objectKey: objectKey)
-        let payloadHash = body.map { SigV4Signer.hexSHA256($0.readableBytesView) } ?? SigV4Signer.emptyPayloadHash
+        let payloadHash = switch payload {
+        case .bytes(let body): SigV4Signer.hexSHA256(body.readableBytesView)
+        case .spooled(let spool): spool.hexSHA256
+        case nil: SigV4Signer.emptyPayloadHash
+        }
         let signed = signer.signedHeaders(
             for: SignableRequest(
                 method: method.rawValue,
@@ -109,11 +129,17 @@ struct S3Client: Sendable {
         for (name, value) in signed {
             request.headers.add(name: name, value: value)
         }
-        if let body {
+        switch payload {
+        case .bytes(let body):
             request.headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
             request.body = .bytes(body)
-        } else if method == .PUT || method == .POST {
+        case .spooled(let spool):
+            request.headers.replaceOrAdd(name: "Content-Length", value: String(spool.count))
+            request.body = .stream(spool.chunks(), length: .known(Int64(spool.count)))
+        case nil where method == .PUT || method == .POST:
             request.headers.replaceOrAdd(name: "Content-Length", value: "0")
+        case nil:
+            break
         }
         do {
             return try await http.execute(request, timeout: timeout, logger: logger)

@@ -17,8 +17,8 @@ extension S3Client {
     }
 
     /// Sends part `number` (sending a number again replaces that part); its ETag.
-    func uploadPart(objectKey: String, uploadID: String, number: Int, body: ByteBuffer) async throws -> String {
-        let response = try await send(.PUT, objectKey: objectKey, query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body)
+    func uploadPart(objectKey: String, uploadID: String, number: Int, body: Payload) async throws -> String {
+        let response = try await send(.PUT, objectKey: objectKey, query: [("partNumber", String(number)), ("uploadId", uploadID)], payload: body)
         guard response.status == .ok, let etag = response.headers.first(name: "ETag") else { throw failure(response, "UploadPart") }
         return etag
     }
@@ -41,9 +41,9 @@ extension S3Client {
         _ = try await send(.DELETE, objectKey: objectKey, query: [("uploadId", uploadID)])
     }
 
-    func putObject(objectKey: String, contentType: String, body: ByteBuffer) async throws {
+    func putObject(objectKey: String, contentType: String, body: Payload) async throws {
         let response = try await send(
-            .PUT, objectKey: objectKey, headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)], body: body
+            .PUT, objectKey: objectKey, headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)], payload: body
         )
         guard response.status == .ok else { throw failure(response, "PutObject") }
     }

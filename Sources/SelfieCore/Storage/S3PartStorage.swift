@@ -1,8 +1,9 @@
 import Foundation
 import NIOCore
 
-/// Resumable uploads on S3: an S3 multipart upload. Bytes gather (after what the row keeps as the
-/// tail) until a part of `S3BlobStore.partSize` is full; each full part goes up at once, numbered
+/// Resumable uploads on S3: an S3 multipart upload. Bytes gather in a spool file on local disk
+/// (after what the row keeps as the tail) until a part of `S3BlobStore.partSize` is full; each full
+/// part goes up at once, streamed from the file, numbered
 /// after the recorded ones — so a part sent by a PATCH whose offset was never recorded is sent
 /// again under the same number and replaces itself. The multipart upload begins with the first
 /// full part, under a key of the type its first bytes show; a file smaller than a part goes up in
@@ -17,31 +18,36 @@ public struct S3PartStorage: PartStorage {
     where Bytes.Element == ByteBuffer {
         var state = upload.partState
         var offset = upload.storedOffset
-        var pending = state.tail
+        let spool = try await S3PartSpool.make()
         do {
+            if state.tail.readableBytes > 0 { try await spool.append(state.tail) }
             for try await var chunk in bytes {
                 guard offset + Int64(chunk.readableBytes) <= limit else { throw PartLimitExceeded() }
                 if state.head.count < PhotoUploadReader.sniffBytes {
                     state.head.append(contentsOf: chunk.readableBytesView.prefix(PhotoUploadReader.sniffBytes - state.head.count))
                 }
-                offset += Int64(chunk.readableBytes)
-                pending.writeBuffer(&chunk)
-                while pending.readableBytes >= S3BlobStore.partSize {
-                    let part = pending.readSlice(length: S3BlobStore.partSize)!
-                    try await send(part, state: &state)
+                while chunk.readableBytes > 0 {
+                    let piece = chunk.readSlice(length: min(S3BlobStore.partSize - spool.count, chunk.readableBytes))!
+                    try await spool.append(piece)
+                    offset += Int64(piece.readableBytes)
+                    if spool.count == S3BlobStore.partSize {
+                        try await send(spool, state: &state)
+                        try await spool.reset()
+                    }
                 }
-                pending.discardReadBytes()
             }
         } catch {
-            state.tail = pending
-            throw PartialAppend(progress: PartProgress(offset: offset, state: state), underlying: error)
+            // What arrived is kept: the bytes of a part not yet sent become the row's tail.
+            state.tail = (try? await spool.contents()) ?? ByteBuffer()
+            let kept = Int64(state.parts.reduce(0) { $0 + $1.bytes }) + Int64(state.tail.readableBytes)
+            throw PartialAppend(progress: PartProgress(offset: kept, state: state), underlying: error)
         }
-        state.tail = pending
+        state.tail = try await spool.contents()
         return PartProgress(offset: offset, state: state)
     }
 
     /// Sends the next part, beginning the multipart upload with the first.
-    private func send(_ part: ByteBuffer, state: inout PartState) async throws {
+    private func send(_ part: S3PartSpool, state: inout PartState) async throws {
         if state.s3UploadID == nil {
             let key = try await Self.key(for: state.head)
             state.s3UploadID = try await client.createMultipartUpload(objectKey: store.objectKey(key), contentType: key.contentType)
@@ -49,8 +55,8 @@ public struct S3PartStorage: PartStorage {
         }
         guard let uploadID = state.s3UploadID, let key = state.blobKey.flatMap(BlobKey.init) else { throw PhotoError.notAnImage }
         let number = state.parts.count + 1
-        let etag = try await client.uploadPart(objectKey: store.objectKey(key), uploadID: uploadID, number: number, body: part)
-        state.parts.append(PartState.Part(number: number, etag: etag, bytes: Int64(part.readableBytes)))
+        let etag = try await client.uploadPart(objectKey: store.objectKey(key), uploadID: uploadID, number: number, body: .spooled(part))
+        state.parts.append(PartState.Part(number: number, etag: etag, bytes: Int64(part.count)))
     }
 
     /// A key for what the first bytes show; `PhotoError.notAnImage` for anything else.
@@ -68,14 +74,14 @@ public struct S3PartStorage: PartStorage {
         let state = upload.partState
         guard let uploadID = state.s3UploadID, let key = state.blobKey.flatMap(BlobKey.init) else {
             guard let key = BlobKey.random(contentType: contentType) else { throw PhotoError.notAnImage }
-            try await client.putObject(objectKey: store.objectKey(key), contentType: contentType, body: state.tail)
+            try await client.putObject(objectKey: store.objectKey(key), contentType: contentType, body: .bytes(state.tail))
             return key
         }
         guard key.contentType == contentType else { throw PhotoError.notAnImage }
         var parts = state.parts.map { (number: $0.number, etag: $0.etag) }
         if state.tail.readableBytes > 0 {
             let number = parts.count + 1
-            parts.append((number, try await client.uploadPart(objectKey: store.objectKey(key), uploadID: uploadID, number: number, body: state.tail)))
+            parts.append((number, try await client.uploadPart(objectKey: store.objectKey(key), uploadID: uploadID, number: number, body: .bytes(state.tail))))
         }
         try await client.completeMultipartUpload(objectKey: store.objectKey(key), uploadID: uploadID, parts: parts)
         return key
