@@ -4,11 +4,15 @@
 #     JPEG and a 12 MP HEIC on one core, and peak memory with 8 at once;
 #  2. the server: peak RSS while 8 uploads of a 12 MP JPEG arrive at once, then the bytes of a
 #     gallery page of 24 such photos with its images at 1× (what a phone downloads), beside the
-#     originals' bytes.
+#     originals' bytes;
+#  3. real 14.7 MP camera-like JPEGs (Debian's plasma-workspace-wallpapers: Volna is progressive
+#     4:4:4, SafeLanding baseline 4:2:0), uploaded end to end through /api/upload_photo: median wall
+#     time of 5, then 8 at once with the server's idle and peak RSS and the image workers' peak.
 # Usage: bench/images.sh        (SELFIE_BIN=.build/release/selfie to measure a release server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product selfie-image-bench 2>&1 | tail -1
+[ -d /usr/share/wallpapers/Volna ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq plasma-workspace-wallpapers >/dev/null
 echo "==> the pipeline (release, one photo per core)"
 .build/release/selfie-image-bench --runs 10 --concurrency 8
 
@@ -58,4 +62,36 @@ sources = [s.decode().replace("&amp;", "&") for s in re.findall(rb'<img src="([^
 images = sum(len(urllib.request.urlopen(s).read()) for s in sources)
 print(f"gallery page of {len(sources)} photos at 1x: {(len(html) + images) / 1e6:.2f} MB "
       f"({len(html) / 1e3:.0f} KB HTML + {images / 1e6:.2f} MB of thumbnails); the originals would be {len(sources) * len(image) / 1e6:.0f} MB")
+
+# Real 14.7 MP JPEGs, end to end; then 8 at once, with the image workers' peaks (the server's children).
+import os, statistics
+
+def workers():
+    return [child for task in os.listdir(f"/proc/{pid}/task") for child in open(f"/proc/{pid}/task/{task}/children").read().split()]
+
+def peak(process):
+    return next(int(l.split()[1]) for l in open(f"/proc/{process}/status") if l.startswith("VmHWM")) // 1024
+
+for name in ("Volna", "SafeLanding", "Flow"):
+    image = open(f"/usr/share/wallpapers/{name}/contents/images/5120x2880.jpg", "rb").read()
+    upload("warm-up", image)
+    times = []
+    for i in range(5):
+        started = time.perf_counter()
+        assert upload(f"{name} {i}", image) == 200
+        times.append((time.perf_counter() - started) * 1000)
+    print(f"{name} ({len(image) / 1e6:.1f} MB): median {statistics.median(times):.0f} ms, min {min(times):.0f} ms end to end")
+
+image = open("/usr/share/wallpapers/Volna/contents/images/5120x2880.jpg", "rb").read()
+idle = status("VmRSS")
+open(f"/proc/{pid}/clear_refs", "w").write("5")
+for worker in workers(): open(f"/proc/{worker}/clear_refs", "w").write("5")
+started = time.time()
+statuses = []
+threads = [threading.Thread(target=lambda i=i: statuses.append(upload(f"burst {i}", image))) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+peaks = [peak(w) for w in workers()]
+print(f"8 at once (Volna): {sorted(statuses)} in {time.time() - started:.1f} s; server RSS {idle} MB idle, peak {status('VmHWM')} MB; "
+      f"image workers' peaks {peaks} MB")
 PY

@@ -9,7 +9,11 @@
 #  - get_photos' p99 while a sign-in storm keeps the bcrypt pool saturated;
 #  - the share page of a 24-photo album beside the gallery of the same 24 photos, as the server's
 #    CPU per request (utime + stime from /proc over the wrk run);
-#  - the server's RSS when idle and after everything above.
+#  - the server's RSS when idle and after everything above;
+#  - the Go peer (GO_PEER_DIR, default ../shared/peers/go_peer: net/http + pgx v4, Selfie's own SQL
+#    statements and bodies; built with its setup.sh --build) on the same database, the same
+#    token and cookie, under the same wrk runs of /healthz, /api/get_photos and /gallery; whether
+#    its bodies are byte-identical to Selfie's is printed (they differ where Selfie changed since).
 # Prints a markdown table (path, ceiling, Selfie req/s, p99, ratio). Brute-force limits are off.
 # Usage: bench/side-by-side.sh [SECONDS=10] [CONNECTIONS=64]     (SKIP_BUILD=1 to reuse the binary)
 # Bounded: each load lasts SECONDS (about 8 × SECONDS + set-up in all); every process started is
@@ -35,8 +39,10 @@ export SELFIE_BIN=${SELFIE_BIN:-.build/release/selfie}
 . scripts/lib/scratch-server.sh
 work=$(mktemp -d)
 nginx_pid=""
+go_pid=""
 cleanup() {
     [ -z "${server:-}" ] || kill "$server" 2>/dev/null || true
+    [ -z "$go_pid" ] || kill "$go_pid" 2>/dev/null || true
     [ -z "$nginx_pid" ] || kill "$nginx_pid" 2>/dev/null || true
     runuser -u postgres -- psql -qtA -c "DROP DATABASE IF EXISTS selfie_sidebysidepgbench WITH (FORCE)" >/dev/null 2>&1 || true
     rm -rf "$work"
@@ -171,6 +177,37 @@ wrk_run "$work/healthz" "$base/healthz" -t2 -c"$connections" -d"${seconds}s"
 wrk_run "$work/photos" "$base/api/get_photos" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
 wrk_run "$work/gallery" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
 
+# --- The Go peer on the same database, token and cookie -------------------------------------
+go_peer_dir=${GO_PEER_DIR:-../shared/peers/go_peer}
+go_columns=false
+if [ -x "$go_peer_dir/setup.sh" ]; then
+    echo "==> the Go peer ($go_peer_dir) on the same database"
+    bash "$go_peer_dir/setup.sh" --build > "$work/go-build.txt" 2>&1 || { cat "$work/go-build.txt" >&2; exit 1; }
+    go_port=$(free_port)
+    (
+        export PORT="$go_port" DATABASE_URL="$scratch_database_url" PUBLIC_URL="$base" PUBLIC_DIR="$PWD/Public"
+        exec bash "$go_peer_dir/run.sh" > "$work/go.log" 2>&1
+    ) &
+    go_pid=$!
+    go_base="http://127.0.0.1:$go_port"
+    for _ in $(seq 1 100); do curl -fs -o /dev/null "$go_base/healthz" && break; sleep 0.1; done
+    go_server=$(pgrep -P "$go_pid" go_peer || echo "$go_pid")
+    go_idle_rss=$(rss_mib "$go_server")
+    same() { cmp -s <(curl -fs -H "$2" "$base$1") <(curl -fs -H "$2" "$go_base$1") && echo identical || echo different; }
+    go_photos_body=$(same /api/get_photos "Authorization: Token token=$token")
+    go_gallery_body=$(same /gallery "$cookie")
+    wrk_run "$work/go-healthz" "$go_base/healthz" -t2 -c"$connections" -d"${seconds}s"
+    wrk_run "$work/go-photos" "$go_base/api/get_photos" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
+    wrk_run "$work/go-gallery" "$go_base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
+    go_final_rss=$(rss_mib "$go_server")
+    kill "$go_pid" 2>/dev/null || true
+    wait "$go_pid" 2>/dev/null || true
+    go_pid=""
+    go_columns=true
+else
+    echo "==> no Go peer at $go_peer_dir: its columns are left out"
+fi
+
 echo "==> get_photos during a sign-in storm (bcrypt pool saturated)"
 cat > "$work/signin.lua" <<EOF
 wrk.method = "POST"
@@ -265,25 +302,35 @@ read -r gallery_rps gallery_p99 < "$work/gallery"
 read -r storm_photos_rps storm_photos_p99 < "$work/stormphotos"
 read -r gallery24_rps gallery24_p99 gallery24_cpu < "$work/gallery24"
 read -r shared24_rps shared24_p99 shared24_cpu < "$work/shared24"
+go_health=0 go_photos=0 go_gallery=0
+if $go_columns; then
+    read -r go_health _ < "$work/go-healthz"
+    read -r go_photos _ < "$work/go-photos"
+    read -r go_gallery _ < "$work/go-gallery"
+fi
 python3 - <<PY
+go = {"healthz": $go_health, "photos": $go_photos, "gallery": $go_gallery}
 rows = [
-    ("\`$css\` (wrk -c$connections)", "nginx $nginx_rps", $css_rps, $css_p99, $css_rps / $nginx_rps),
-    ("\`/healthz\` (one SELECT 1)", "pgbench -S $pgbench_tps", $health_rps, $health_p99, $health_rps / $pgbench_tps),
-    ("\`/api/get_photos\` (20 photos)", "pgbench -S $pgbench_tps", $photos_rps, $photos_p99, $photos_rps / $pgbench_tps),
-    ("\`/gallery\` (20 photos)", "pgbench -S $pgbench_tps", $gallery_rps, $gallery_p99, $gallery_rps / $pgbench_tps),
+    ("\`$css\` (wrk -c$connections)", "nginx $nginx_rps", None, $css_rps, $css_p99, $css_rps / $nginx_rps),
+    ("\`/healthz\` (one SELECT 1)", "pgbench -S $pgbench_tps", go["healthz"], $health_rps, $health_p99, $health_rps / $pgbench_tps),
+    ("\`/api/get_photos\` (20 photos)", "pgbench -S $pgbench_tps", go["photos"], $photos_rps, $photos_p99, $photos_rps / $pgbench_tps),
+    ("\`/gallery\` (20 photos)", "pgbench -S $pgbench_tps", go["gallery"], $gallery_rps, $gallery_p99, $gallery_rps / $pgbench_tps),
 ]
 print()
-print("| path | ceiling (req/s) | Selfie req/s | Selfie p99 | ratio |")
-print("|---|---|---|---|---|")
-for path, ceiling, rps, p99, ratio in rows:
+print("| path | ceiling (req/s) | Go peer req/s | Selfie req/s | Selfie p99 | Selfie / Go | Selfie / ceiling |")
+print("|---|---|---|---|---|---|---|")
+for path, ceiling, go_rps, rps, p99, ratio in rows:
     name, value = ceiling.rsplit(" ", 1)
-    print(f"| {path} | {name} {float(value):,.0f} | {rps:,.0f} | {p99:.1f} ms | {ratio:.0%} |")
+    go_cell, vs_go = (f"{go_rps:,.0f}", f"{rps / go_rps:.2f}") if go_rps else ("—", "—")
+    print(f"| {path} | {name} {float(value):,.0f} | {go_cell} | {rps:,.0f} | {p99:.1f} ms | {vs_go} | {ratio:.0%} |")
 print(f"| \`/api/get_photos\` (wrk -t1 -c16) during a sign-in storm ({float('$storm_rps'):.1f} sign-ins/s, 8 at once) | | {$storm_photos_rps:,.0f} | {$storm_photos_p99:.1f} ms | |")
 print(f"| \`/gallery\` (24 photos, session) | | {$gallery24_rps:,.0f} | {$gallery24_p99:.1f} ms | $gallery24_cpu µs server CPU per request |")
 print(f"| \`/s/<token>\` (album of 24, no account) | | {$shared24_rps:,.0f} | {$shared24_p99:.1f} ms | $shared24_cpu µs server CPU per request |")
 print(f"| upload 15 MiB, API (\`curl -F\`) | | $api_rate MB/s of server CPU | $api_cpu_ms ms CPU, $api_wall_ms ms wall per upload | |")
 print(f"| upload 15 MiB, web form (CSRF) | | $web_rate MB/s of server CPU | $web_cpu_ms ms CPU, $web_wall_ms ms wall per upload | |")
 print(f"| server RSS (VmRSS) | | idle $idle_rss, after the run $final_rss | | |")
+if "$go_columns" == "true":
+    print(f"| Go peer RSS (VmRSS) | | idle ${go_idle_rss:-}, after its runs ${go_final_rss:-}; bodies: get_photos ${go_photos_body:-}, gallery ${go_gallery_body:-} | | |")
 PY
 echo
 echo "nginx p99 ${nginx_p99} ms; pgbench: $(grep -E '^latency average' "$work/pgbench.txt")"
