@@ -55,7 +55,7 @@ struct ImageWorkerTests {
     func upload(
         settings: @escaping @Sendable (inout ImageWorkerSettings) -> Void = { _ in },
         doing toWorker: @escaping @Sendable (pid_t) -> Void
-    ) async throws -> (status: Int, message: String) {
+    ) async throws -> (status: Int, message: String, after: Duration) {
         let worker = try NamedWorker()
         return try await withTestApp(configure: { config in
             config.blobStore = .filesystem(directory: temporaryBlobDirectory())
@@ -66,14 +66,16 @@ struct ImageWorkerTests {
             let heic = try Array(PhotoFixtures.bytes("photo.heic").readableBytesView)
             async let answer = app.api.uploadPhoto(token: token, image: heic, title: "mid-photo")
             toWorker(try await worker.started())
+            let done = ContinuousClock.now
             let refused = try await answer.apiError()
+            let after = ContinuousClock.now - done
 
             #expect(try await app.photoCount() == 0)
             #expect(app.filesInBlobStore().isEmpty, "\(app.filesInBlobStore())")
             let retried = try await app.api.uploadPhoto(token: token, image: heic, title: "again")
             #expect(retried.status == .ok, "\(retried.text)")
             #expect(try await app.photoCount() == 1)
-            return refused
+            return (refused.status, refused.message, after)
         }
     }
 
@@ -93,10 +95,10 @@ struct ImageWorkerTests {
 
     @Test("a worker that hangs is killed at IMAGE_WORKER_TIMEOUT_SECONDS and the upload answers 503")
     func hungWorker() async throws {
-        let started = ContinuousClock.now
         let refused = try await upload(settings: { $0.timeout = .seconds(2) }) { kill($0, SIGSTOP) }
         #expect(refused.status == 503)
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // Answered at the 2 s timeout (with room for a loaded machine), not the default minute.
+        #expect(refused.after < .seconds(20), "\(refused.after)")
     }
 
     @Test("a worker limits itself: address space, no core files, no new privileges, and no secret of the server's in its environment")
