@@ -3,11 +3,12 @@ import NIOCore
 
 /// Resumable uploads on S3: an S3 multipart upload. Bytes gather in a spool file on local disk
 /// (after what the row keeps as the tail) until a part of `S3BlobStore.partSize` is full; each full
-/// part goes up at once, streamed from the file, numbered
-/// after the recorded ones — so a part sent by a PATCH whose offset was never recorded is sent
-/// again under the same number and replaces itself. The multipart upload begins with the first
-/// full part, under a key of the type its first bytes show; a file smaller than a part goes up in
-/// one PutObject at the end.
+/// part goes up at once, streamed from the file, numbered after the recorded ones — so a part sent
+/// by a PATCH whose offset was never recorded is sent again under the same number and replaces
+/// itself. The PATCH that brings the last byte sends what remains as the last part (smaller parts
+/// are allowed last), so a remainder waits in the row (and in memory) only between PATCHes that end
+/// mid-part. The multipart upload begins with its first part, under a key of the type the first
+/// bytes show; an empty file goes up in one PutObject at completion.
 public struct S3PartStorage: PartStorage {
     let store: S3BlobStore
     var client: S3Client { store.client }
@@ -41,6 +42,12 @@ public struct S3PartStorage: PartStorage {
             state.tail = (try? await spool.contents()) ?? ByteBuffer()
             let kept = Int64(state.parts.reduce(0) { $0 + $1.bytes }) + Int64(state.tail.readableBytes)
             throw PartialAppend(progress: PartProgress(offset: kept, state: state), underlying: error)
+        }
+        if offset == limit && spool.count > 0 {
+            // The last bytes: they go up as the last part (which may be smaller than the others),
+            // straight from the spool, rather than into the row and back out at completion.
+            try await send(spool, state: &state)
+            try await spool.reset()
         }
         state.tail = try await spool.contents()
         return PartProgress(offset: offset, state: state)
