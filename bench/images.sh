@@ -8,13 +8,20 @@
 #  3. real 14.7 MP camera-like JPEGs (Debian's plasma-workspace-wallpapers: Volna is progressive
 #     4:4:4, SafeLanding baseline 4:2:0), uploaded end to end through /api/upload_photo: median wall
 #     time of 5, then 8 at once with the server's idle and peak RSS and the image workers' peak.
-# Usage: bench/images.sh        (SELFIE_BIN=.build/release/selfie to measure a release server)
+# Usage: bench/images.sh        (SELFIE_BIN=.build/release/selfie to measure a release server;
+#                               SKIP_PIPELINE=1 for the server's figures only, without building the bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product selfie-image-bench 2>&1 | tail -1
 [ -d /usr/share/wallpapers/Volna ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq plasma-workspace-wallpapers >/dev/null
-echo "==> the pipeline (release, one photo per core)"
-.build/release/selfie-image-bench --runs 10 --concurrency 8
+if [ -z "${SKIP_PIPELINE:-}" ]; then
+    swift build -c release --product selfie-image-bench 2>&1 | tail -1
+    echo "==> the pipeline (release, one photo per core)"
+    .build/release/selfie-image-bench --runs 10 --concurrency 8
+elif [ ! -f "${TMPDIR:-/tmp}/imaging-bench/photo-12mp.jpg" ]; then
+    # The bench makes the 12 MP photos the server part uploads; the debug build makes the same ones.
+    swift build --product selfie-image-bench 2>&1 | tail -1
+    .build/debug/selfie-image-bench --runs 1 --no-peak-rss > /dev/null
+fi
 
 photo=${TMPDIR:-/tmp}/imaging-bench/photo-12mp.jpg
 . scripts/lib/scratch-server.sh
