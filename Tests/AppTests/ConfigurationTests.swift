@@ -47,6 +47,28 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("image workers: IMAGE_WORKER_MEMORY_MB, IMAGE_WORKER_TIMEOUT_SECONDS and IMAGE_WORKER_PATH, with defaults; bad values named")
+    func imageWorkerSettings() throws {
+        let defaults = try AppConfiguration.load(from: complete).imageWorkers
+        #expect(defaults.memoryLimitMB == 2048 && defaults.timeout == .seconds(60) && defaults.executable == nil)
+        // Beside the running executable by default (here the test runner, in the same build folder).
+        #expect(defaults.resolvedExecutable.hasSuffix("/selfie-image-worker"))
+        #expect(FileManager.default.isExecutableFile(atPath: defaults.resolvedExecutable))
+        var environment = complete
+        environment["IMAGE_WORKER_MEMORY_MB"] = "512"
+        environment["IMAGE_WORKER_TIMEOUT_SECONDS"] = "30"
+        environment["IMAGE_WORKER_PATH"] = "/opt/selfie/selfie-image-worker"
+        let set = try AppConfiguration.load(from: environment).imageWorkers
+        #expect(set.memoryLimitMB == 512 && set.timeout == .seconds(30) && set.resolvedExecutable == "/opt/selfie/selfie-image-worker")
+        environment["IMAGE_WORKER_MEMORY_MB"] = "100"
+        environment["IMAGE_WORKER_TIMEOUT_SECONDS"] = "soon"
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error?.problems == [
+            "IMAGE_WORKER_MEMORY_MB must be a whole number of megabytes, at least 256, got \"100\"",
+            "IMAGE_WORKER_TIMEOUT_SECONDS must be a whole number of seconds, at least 5, got \"soon\"",
+        ])
+    }
+
     @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")
     func s3Configuration() throws {
         var environment = complete
