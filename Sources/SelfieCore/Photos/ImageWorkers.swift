@@ -129,9 +129,6 @@ final class ImageWorkers: Sendable {
         let (settings, maxPixels) = (self.settings, self.maxPixels)
         return try await pool.runIfActive { try WorkerProcess.start(settings, maxPixels: maxPixels) }
     }
-
-    /// Process ids of the workers waiting for a photo (for tests that kill one).
-    var idleProcessIDs: [pid_t] { idle.withLock { $0.map(\.pid) } }
 }
 
 /// One running `selfie-image-worker`, its stdin and its stdout.

@@ -47,20 +47,8 @@ final class S3PartSpool: @unchecked Sendable {
     var hexSHA256: String { hasher.finalize().hexString }
 
     func append(_ bytes: ByteBuffer) async throws {
-        let (descriptor, offset) = (self.descriptor, count)
-        try await pool.runIfActive {
-            try bytes.withUnsafeReadableBytes { pointer in
-                var written = 0
-                while written < pointer.count {
-                    let result = pwrite(descriptor, pointer.baseAddress! + written, pointer.count - written, off_t(offset + written))
-                    if result < 0 {
-                        if errno == EINTR { continue }
-                        throw FileBlobStore.error(errno, "write a spool file")
-                    }
-                    written += result
-                }
-            }
-        }
+        let descriptor = self.descriptor
+        try await pool.runIfActive { try FileBlobStore.writeAll(bytes, to: descriptor, path: "a spool file") }
         hasher.update(data: bytes.readableBytesView)
         count += bytes.readableBytes
     }
@@ -69,7 +57,10 @@ final class S3PartSpool: @unchecked Sendable {
     func reset() async throws {
         let descriptor = self.descriptor
         try await pool.runIfActive {
-            guard ftruncate(descriptor, 0) == 0 else { throw FileBlobStore.error(errno, "truncate a spool file") }
+            // Appends write at the file's offset, so it goes back to the start with the length.
+            guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw FileBlobStore.error(errno, "truncate a spool file")
+            }
         }
         hasher = SHA256()
         count = 0
