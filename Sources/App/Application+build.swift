@@ -115,7 +115,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies, header: config.clientIPHeader))
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(config: config))
     // Requests no route takes (an unknown path, a method a page does not accept), and errors of
     // the surfaces without pages of their own (media).
