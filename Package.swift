@@ -116,6 +116,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The surfaces: web pages and admin (HTML, sessions, CSRF), the JSON API, signed media,

@@ -39,6 +39,8 @@ public struct CoreServices: Sendable {
     public let signIn: SignInService
     public let albums: AlbumService
     public let sharing: ShareLinkService
+    /// Sessions and tokens looked up recently (`ACCESS_CACHE_SECONDS`), kept in step by `AccessChangeListener`.
+    public let access: AccessCache
 
     /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
     ///   web's route; `PUBLIC_URL` is put in front).
@@ -47,11 +49,13 @@ public struct CoreServices: Sendable {
         self.config = config
         postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
         http = HTTPClientService()
-        sessions = WebSessionRepository(client: postgres, logger: logger)
-        tokens = APITokenRepository(client: postgres, logger: logger)
+        let prepared = config.database.preparedStatements
+        access = AccessCache(lifetime: config.accessCacheLifetime)
+        sessions = WebSessionRepository(client: postgres, preparedStatements: prepared, access: access, logger: logger)
+        tokens = APITokenRepository(client: postgres, preparedStatements: prepared, access: access, logger: logger)
         audit = AuditRepository(client: postgres, logger: logger)
         protection = BruteForceProtection(configuration: config.protection, counters: ProtectionCounterRepository(client: postgres, logger: logger))
-        users = UserRepository(client: postgres, logger: logger)
+        users = UserRepository(client: postgres, access: access, logger: logger)
         outbox = MailOutboxRepository(client: postgres, messageIDDomain: String(config.mail.from.domain), logger: logger)
         let hasher = PasswordHasher(cost: config.bcryptCost)
         emails = AccountEmails(
@@ -73,7 +77,8 @@ public struct CoreServices: Sendable {
             protection: protection,
             sessionLifetime: config.sessionLifetime,
             tokenLifetime: config.tokenLifetime,
-            emails: emails
+            emails: emails,
+            access: access
         )
         signInFlows = SignInFlowRepository(client: postgres, logger: logger)
         let identities = IdentityRepository(client: postgres, logger: logger)
@@ -132,7 +137,7 @@ public struct CoreServices: Sendable {
         )
         integrityChecks = IntegrityRepository(client: postgres, logger: logger)
         integrity = IntegrityChecker(repository: integrityChecks, photos: photoRows, blobs: blobs, backfill: backfill, logger: logger)
-        let adminRows = AdminRepository(client: postgres, logger: logger)
+        let adminRows = AdminRepository(client: postgres, access: access, logger: logger)
         deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
         export = DataExport(
             photos: photoRows,
@@ -183,9 +188,11 @@ public struct CoreServices: Sendable {
         let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable) = (
             sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable
         )
-        return [
-            postgres,
-            http,
+        var services: [any Service] = [postgres, http]
+        if access.isEnabled {
+            services.append(AccessChangeListener(database: config.database, cache: access, client: postgres, logger: logger))
+        }
+        return services + [
             PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger, sharedThrough: postgres) {
                 try await protection.deleteExpired()
                 try await signInFlows.deleteExpired()

@@ -98,7 +98,7 @@ struct SessionTests {
             )
             // A sign-in that verified the old password just before the change lands now:
             let started = try await app.db { client in
-                try await WebSessionRepository(client: client, logger: testLogger).create(
+                try await WebSessionRepository(client: client, preparedStatements: true, access: AccessCache(lifetime: .zero), logger: testLogger).create(
                     userID: id,
                     passwordHash: oldHash,
                     tokenHash: Array(repeating: 7, count: 32),

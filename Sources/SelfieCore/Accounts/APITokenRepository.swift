@@ -9,7 +9,9 @@ public struct AuthenticatedToken: Sendable {
     public let user: User
     /// The app key the token was issued through.
     public let appKeyName: String
-    let lastUsedAt: Date
+    var lastUsedAt: Date
+    /// When the token stops working unless revoked first.
+    let expiresAt: Date
     /// When the token was issued (a sign-in).
     public let issuedAt: Date
 }
@@ -21,9 +23,15 @@ public struct APITokenRepository: Sendable {
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
 
-    public init(client: PostgresClient, logger: Logger) {
+    let statements: HotStatements
+    /// Told of every token this repository revokes, once it is done.
+    let access: AccessCache
+
+    public init(client: PostgresClient, preparedStatements: Bool, access: AccessCache, logger: Logger) {
         self.client = client
+        self.access = access
         self.scopedLogger = ScopedLogger(logger)
+        self.statements = HotStatements(client: client, prepared: preparedStatements)
     }
 
     /// Issues a token while `passwordHash` is still the user's current hash and the user is
@@ -50,22 +58,7 @@ public struct APITokenRepository: Sendable {
 
     /// The live token: not revoked, not expired, its user not disabled.
     public func findActive(tokenHash: [UInt8]) async throws -> AuthenticatedToken? {
-        let rows = try await client.query(
-            """
-            SELECT t.id, t.app_key, t.last_used_at, t.created_at, \(unescaped: User.columns)
-            FROM api_tokens t JOIN users u ON u.id = t.user_id
-            WHERE t.token_hash = \(ByteBuffer(bytes: tokenHash)) AND t.revoked_at IS NULL
-              AND t.expires_at > now() AND NOT u.disabled
-            """,
-            logger: logger
-        )
-        for try await (tokenID, appKey, lastUsed, issued, id, email, username, name, role, disabled, created, verified) in rows.decode(
-            (Int64, String, Date, Date, Int64, String?, String?, String, String, Bool, Date, Bool).self
-        ) {
-            let user = User(row: (id, email, username, name, role, disabled, created, verified))
-            return AuthenticatedToken(tokenID: tokenID, user: user, appKeyName: appKey, lastUsedAt: lastUsed, issuedAt: issued)
-        }
-        return nil
+        try await statements.rows(FindActiveToken(tokenHash: tokenHash), logger: logger).first
     }
 
     public func touch(tokenID: Int64) async throws {
@@ -73,10 +66,11 @@ public struct APITokenRepository: Sendable {
     }
 
     public func revoke(tokenID: Int64) async throws {
-        try await client.query(
-            "UPDATE api_tokens SET revoked_at = now() WHERE id = \(tokenID) AND revoked_at IS NULL",
+        let rows = try await client.query(
+            "UPDATE api_tokens SET revoked_at = now() WHERE id = \(tokenID) AND revoked_at IS NULL RETURNING user_id",
             logger: logger
         )
+        for row in try await rows.collect() { access.forget(userID: try row.decode(Int64.self)) }
     }
 
     @discardableResult
@@ -91,5 +85,33 @@ public struct APITokenRepository: Sendable {
             logger: logger
         )
         return try await rows.collect().count
+    }
+}
+
+/// Every API request with a token asks this (when the token is not in `AccessCache`).
+struct FindActiveToken: PostgresPreparedStatement {
+    static let sql = """
+        SELECT t.id, t.app_key, t.last_used_at, t.expires_at, t.created_at, \(User.columns)
+        FROM api_tokens t JOIN users u ON u.id = t.user_id
+        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now() AND NOT u.disabled
+        """
+    let tokenHash: [UInt8]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ByteBuffer(bytes: tokenHash))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> AuthenticatedToken {
+        let columns = row.makeRandomAccess()
+        return AuthenticatedToken(
+            tokenID: try columns.column(0),
+            user: try User(columns, from: 5),
+            appKeyName: try columns.column(1),
+            lastUsedAt: try columns.column(2),
+            expiresAt: try columns.column(3),
+            issuedAt: try columns.column(4)
+        )
     }
 }

@@ -14,6 +14,7 @@ public struct AccountService: Sendable {
     let sessionLifetime: Duration
     let tokenLifetime: Duration
     let emails: AccountEmails
+    let access: AccessCache
     var passwordCheck: PasswordConfirmation { PasswordConfirmation(hasher: hasher, protection: protection, audit: audit) }
 
     init(
@@ -25,8 +26,10 @@ public struct AccountService: Sendable {
         protection: BruteForceProtection,
         sessionLifetime: Duration,
         tokenLifetime: Duration,
-        emails: AccountEmails
+        emails: AccountEmails,
+        access: AccessCache
     ) {
+        self.access = access
         self.emails = emails
         self.protection = protection
         self.users = users
@@ -243,16 +246,25 @@ public struct AccountService: Sendable {
     }
 
     /// The session a cookie token belongs to, if it is live. Records activity at most once a minute.
-    /// Every signed-in request starts here, so it gives up (`DeadlineExceeded`) if the database
-    /// does not answer in time rather than holding the request until it comes back.
+    /// Every signed-in request starts here: from memory when `access` has it, else from the
+    /// database, giving up (`DeadlineExceeded`) if it does not answer in time rather than holding
+    /// the request until it comes back.
     public func session(forToken token: String) async throws -> ActiveSession? {
         let sessions = self.sessions
         let hash = RandomToken.hash(token)
-        guard let session = try await withDeadline(databaseWaitLimit, { try await sessions.findActive(tokenHash: hash) }) else {
-            return nil
+        var session = access.session(tokenHash: hash)
+        if session == nil {
+            let ticket = access.ticket()
+            guard let found = try await withDeadline(databaseWaitLimit, { try await sessions.findActive(tokenHash: hash) }) else {
+                return nil
+            }
+            access.keep(found, tokenHash: hash, ticket: ticket)
+            session = found
         }
+        guard let session else { return nil }
         if session.lastSeenAt.timeIntervalSinceNow < -60 {
             try await sessions.touch(sessionID: session.sessionID)
+            access.noteSeen(sessionTokenHash: hash, at: .now)
         }
         return session
     }
@@ -281,11 +293,19 @@ public struct AccountService: Sendable {
     public func token(_ token: String) async throws -> AuthenticatedToken? {
         let tokens = self.tokens
         let hash = RandomToken.hash(token)
-        guard let found = try await withDeadline(databaseWaitLimit, { try await tokens.findActive(tokenHash: hash) }) else {
-            return nil
+        var found = access.token(tokenHash: hash)
+        if found == nil {
+            let ticket = access.ticket()
+            guard let row = try await withDeadline(databaseWaitLimit, { try await tokens.findActive(tokenHash: hash) }) else {
+                return nil
+            }
+            access.keep(row, tokenHash: hash, ticket: ticket)
+            found = row
         }
+        guard let found else { return nil }
         if found.lastUsedAt.timeIntervalSinceNow < -60 {
             try await tokens.touch(tokenID: found.tokenID)
+            access.noteUsed(tokenHash: hash, at: .now)
         }
         return found
     }

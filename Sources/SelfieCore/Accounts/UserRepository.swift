@@ -61,8 +61,12 @@ public struct UserRepository: Sendable {
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
 
-    public init(client: PostgresClient, logger: Logger) {
+    /// Told of every change this repository makes to a way in, once it is made.
+    let access: AccessCache
+
+    public init(client: PostgresClient, access: AccessCache, logger: Logger) {
         self.client = client
+        self.access = access
         self.scopedLogger = ScopedLogger(logger)
     }
 
@@ -109,6 +113,7 @@ public struct UserRepository: Sendable {
     /// and revokes every API token: nothing signed in with the old password outlives the change.
     /// Throws `UniqueValueTaken.username` when the username's unique index refuses it.
     public func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws {
+        defer { access.forget(userID: userID) }
         do {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query(
@@ -157,7 +162,8 @@ public struct UserRepository: Sendable {
 
     /// Marks the address confirmed — if it is still the account's address.
     public func markEmailVerified(userID: Int64, email: String) async throws -> Bool {
-        try await client.query(
+        defer { access.forget(userID: userID) }
+        return try await client.query(
             "UPDATE users SET email_verified = true WHERE id = \(userID) AND lower(email) = lower(\(email)) RETURNING id",
             logger: logger
         ).collect().count == 1
@@ -167,6 +173,7 @@ public struct UserRepository: Sendable {
     /// confirmations went to the old address); throws `UniqueValueTaken.email` when another
     /// account has it by now.
     public func changeEmail(userID: Int64, to email: String) async throws {
+        defer { access.forget(userID: userID) }
         do {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query(
@@ -197,7 +204,8 @@ public struct UserRepository: Sendable {
     /// that proof (passkeys, the authenticator app, linked providers) is removed. Every session,
     /// token, remembered browser and mailed link ends, in one transaction.
     public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        defer { access.forget(userID: userID) }
+        return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE users u SET password_hash = \(passwordHash), email_verified = true, updated_at = now()

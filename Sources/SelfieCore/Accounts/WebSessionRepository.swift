@@ -7,7 +7,9 @@ import PostgresNIO
 public struct ActiveSession: Sendable {
     public let sessionID: Int64
     public let user: User
-    let lastSeenAt: Date
+    var lastSeenAt: Date
+    /// When the session ends unless the browser signs out first.
+    let expiresAt: Date
     /// When this browser signed in.
     public let signedInAt: Date
     /// When it last proved who it is: its sign-in, or the password typed again since ("confirm
@@ -31,9 +33,15 @@ public struct WebSessionRepository: Sendable {
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
 
-    public init(client: PostgresClient, logger: Logger) {
+    let statements: HotStatements
+    /// Told of every session this repository ends or changes, once it is done.
+    let access: AccessCache
+
+    public init(client: PostgresClient, preparedStatements: Bool, access: AccessCache, logger: Logger) {
         self.client = client
+        self.access = access
         self.scopedLogger = ScopedLogger(logger)
+        self.statements = HotStatements(client: client, prepared: preparedStatements)
     }
 
     /// Starts a session, but only while the user is enabled and their password hash is still
@@ -63,21 +71,7 @@ public struct WebSessionRepository: Sendable {
 
     /// The live session for a token: not expired, and its user not disabled.
     public func findActive(tokenHash: [UInt8]) async throws -> ActiveSession? {
-        let rows = try await client.query(
-            """
-            SELECT s.id, s.last_seen_at, s.created_at, s.confirmed_at, \(unescaped: User.columns)
-            FROM web_sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash)) AND s.expires_at > now() AND NOT u.disabled
-            """,
-            logger: logger
-        )
-        for try await (sessionID, lastSeen, signedIn, confirmed, id, email, username, name, role, disabled, created, verified) in rows.decode(
-            (Int64, Date, Date, Date, Int64, String?, String?, String, String, Bool, Date, Bool).self
-        ) {
-            let user = User(row: (id, email, username, name, role, disabled, created, verified))
-            return ActiveSession(sessionID: sessionID, user: user, lastSeenAt: lastSeen, signedInAt: signedIn, confirmedAt: confirmed)
-        }
-        return nil
+        try await statements.rows(FindActiveSession(tokenHash: tokenHash), logger: logger).first
     }
 
     public func touch(sessionID: Int64) async throws {
@@ -86,11 +80,19 @@ public struct WebSessionRepository: Sendable {
 
     /// Records that the browser proved who it is just now.
     public func markConfirmed(sessionID: Int64) async throws {
-        try await client.query("UPDATE web_sessions SET confirmed_at = now() WHERE id = \(sessionID)", logger: logger)
+        try await forgettingOwner(of: "UPDATE web_sessions SET confirmed_at = now() WHERE id = \(sessionID) RETURNING user_id")
     }
 
     public func delete(sessionID: Int64) async throws {
-        try await client.query("DELETE FROM web_sessions WHERE id = \(sessionID)", logger: logger)
+        try await forgettingOwner(of: "DELETE FROM web_sessions WHERE id = \(sessionID) RETURNING user_id")
+    }
+
+    /// Runs `change` (which returns the session's `user_id`) and tells `access` whose it was.
+    private func forgettingOwner(of change: PostgresQuery) async throws {
+        // Read to the end first: the statement's rows arrive before it is committed.
+        for row in try await client.query(change, logger: logger).collect() {
+            access.forget(userID: try row.decode(Int64.self))
+        }
     }
 
     public func list(userID: Int64) async throws -> [SessionSummary] {
@@ -113,6 +115,7 @@ public struct WebSessionRepository: Sendable {
     /// the second factor ("sign out everywhere" must not leave a way back). Returns how many ended.
     @discardableResult
     public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
+        defer { access.forget(userID: userID) }
         let rows = try await client.query(
             """
             WITH forgotten AS (DELETE FROM remembered_browsers WHERE user_id = \(userID))
@@ -127,5 +130,33 @@ public struct WebSessionRepository: Sendable {
     public func deleteExpired() async throws -> Int {
         let rows = try await client.query("DELETE FROM web_sessions WHERE expires_at <= now() RETURNING id", logger: logger)
         return try await rows.collect().count
+    }
+}
+
+/// Every signed-in page asks this (when the session is not in `AccessCache`).
+struct FindActiveSession: PostgresPreparedStatement {
+    static let sql = """
+        SELECT s.id, s.last_seen_at, s.expires_at, s.created_at, s.confirmed_at, \(User.columns)
+        FROM web_sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1 AND s.expires_at > now() AND NOT u.disabled
+        """
+    let tokenHash: [UInt8]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ByteBuffer(bytes: tokenHash))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> ActiveSession {
+        let columns = row.makeRandomAccess()
+        return ActiveSession(
+            sessionID: try columns.column(0),
+            user: try User(columns, from: 5),
+            lastSeenAt: try columns.column(1),
+            expiresAt: try columns.column(2),
+            signedInAt: try columns.column(3),
+            confirmedAt: try columns.column(4)
+        )
     }
 }

@@ -59,8 +59,12 @@ public struct AdminRepository: Sendable {
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
 
-    public init(client: PostgresClient, logger: Logger) {
+    /// Told of every change this repository makes to a way in, once it is made.
+    let access: AccessCache
+
+    public init(client: PostgresClient, access: AccessCache, logger: Logger) {
         self.client = client
+        self.access = access
         self.scopedLogger = ScopedLogger(logger)
     }
 
@@ -147,6 +151,7 @@ public struct AdminRepository: Sendable {
 
     /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
     public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
+        defer { access.forget(userID: userID) }
         try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled, audit: audit) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
             if disabled { try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger) }
@@ -155,6 +160,7 @@ public struct AdminRepository: Sendable {
 
     /// Refuses to demote the last admin.
     public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
+        defer { access.forget(userID: userID) }
         try await changeGuardingLastAdmin(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
             try await connection.query(
                 "UPDATE users SET role = \(role.rawValue), updated_at = now() WHERE id = \(userID)",
@@ -165,6 +171,7 @@ public struct AdminRepository: Sendable {
 
     /// Ends every session and token of the user.
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
+        defer { access.forget(userID: userID) }
         try await client.withTransaction(logger: logger) { connection in
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
             try await connection.query(audit.insertQuery, logger: logger)
@@ -174,6 +181,7 @@ public struct AdminRepository: Sendable {
     /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
     /// Refuses to delete the last admin.
     public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
+        defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
         try await changeGuardingLastAdmin(userID: id, removesAdmin: true, audit: audit) { connection in
             // Originals and renditions (whose rows go with their photos at the end of the statement).

@@ -36,6 +36,9 @@ public struct AppConfiguration: Sendable {
     public var signedURLLifetime: Duration
     /// How many days a deleted photo stays in the trash (`TRASH_DAYS`); 0 deletes at once.
     public var trashDays = 30
+    /// How long a session or token looked up is kept in memory (`ACCESS_CACHE_SECONDS`, default
+    /// 30; 0 turns the cache off). Changes reach every instance at once (`AccessChangeListener`).
+    public var accessCacheLifetime: Duration = .seconds(30)
     /// How long an API token lives (`TOKEN_TTL_SECONDS`).
     public var tokenLifetime: Duration
     /// Lockout and rate limits (`LOCKOUT_*`, `RATE_LIMIT_*`).
@@ -241,6 +244,19 @@ public struct AppConfiguration: Sendable {
                 problems.append("TOKEN_TTL_SECONDS must be a whole number of seconds, at least 60, got \"\(raw)\"")
             }
         }
+        if let raw = value("DATABASE_PREPARED_STATEMENTS") {
+            switch raw.lowercased() {
+            case "on", "true", "1": database?.preparedStatements = true
+            case "off", "false", "0": database?.preparedStatements = false
+            default: problems.append("DATABASE_PREPARED_STATEMENTS must be on or off (off behind PgBouncer before 1.21 in transaction mode), got \"\(raw)\"")
+            }
+        }
+        var accessCacheLifetime = Duration.seconds(30)
+        if let raw = value("ACCESS_CACHE_SECONDS") {
+            if let seconds = Int(raw), (0...300).contains(seconds) { accessCacheLifetime = .seconds(seconds) } else {
+                problems.append("ACCESS_CACHE_SECONDS must be a whole number of seconds from 0 (no cache) to 300, got \"\(raw)\"")
+            }
+        }
         var trashDays = 30
         if let raw = value("TRASH_DAYS") {
             if let days = Int(raw), (0...3650).contains(days) { trashDays = days } else {
@@ -276,6 +292,7 @@ public struct AppConfiguration: Sendable {
         configuration.shutdownTimeout = shutdownTimeout
         configuration.logFormat = logFormat
         configuration.trashDays = trashDays
+        configuration.accessCacheLifetime = accessCacheLifetime
         return configuration
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// A parsed `postgres://user:password@host:port/database` URL.
@@ -15,6 +16,10 @@ public struct DatabaseURL: Sendable, Equatable {
     public var requireTLS: Bool
     /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
     public var maximumConnections = 20
+    /// Whether the hot statements are prepared on each connection (`DATABASE_PREPARED_STATEMENTS`,
+    /// default on). Off for PgBouncer in transaction mode before 1.21, which cannot keep a prepared
+    /// statement with its connection; the same SQL is then sent unprepared.
+    public var preparedStatements = true
 
     public init(_ text: String) throws(InvalidValue) {
         guard let components = URLComponents(string: text),
@@ -68,6 +73,25 @@ public struct DatabaseURL: Sendable, Equatable {
         }
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = maximumConnections
+        return configuration
+    }
+
+    /// One connection of its own, outside the pool (the access-change listener holds it).
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if let unixSocketPath {
+            configuration = .init(unixSocketPath: unixSocketPath, username: username, password: password, database: database)
+        } else {
+            configuration = .init(
+                host: host,
+                port: port,
+                username: username,
+                password: password,
+                database: database,
+                tls: requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable
+            )
+        }
+        configuration.options.connectTimeout = .seconds(5)
         return configuration
     }
 }

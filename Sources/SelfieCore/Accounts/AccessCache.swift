@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+/// The browser sessions and API tokens this instance looked up recently, by the hash of their
+/// token, so that a signed-in request needs no query.
+///
+/// It is right only while it hears of every change, so:
+/// - it is **off** (every lookup goes to PostgreSQL, nothing is kept) until `AccessChangeListener`
+///   has proved it receives the database's announcements, and again as soon as it stops;
+/// - each change announced (`migrations/0019_access_changes.sql`: a sign-out, a revoked token, a
+///   disabled user …) drops that user's entries on every instance, and this instance's own changes
+///   drop them at once, before the request that made them answers (`forget(userID:)`);
+/// - a lookup that was under way while anything was dropped is not kept: it may have read the row
+///   before the change committed (`Ticket`);
+/// - an entry lives `lifetime` at most, and never past the session's or token's own expiry.
+public final class AccessCache: Sendable {
+    /// What a lookup takes before it asks the database, to keep what it finds afterwards.
+    public struct Ticket: Sendable {
+        fileprivate let generation: UInt64
+    }
+
+    private struct Entry<Value: Sendable>: Sendable {
+        var value: Value
+        let userID: Int64
+        let until: Date
+    }
+
+    private struct State: Sendable {
+        var listening = false
+        /// Moves on every change heard and every time listening starts or stops.
+        var generation: UInt64 = 0
+        var sessions: [[UInt8]: Entry<ActiveSession>] = [:]
+        var tokens: [[UInt8]: Entry<AuthenticatedToken>] = [:]
+    }
+
+    /// How long an entry is kept (`ACCESS_CACHE_SECONDS`); zero turns the cache off.
+    public let lifetime: Duration
+    /// Entries of each kind at most; a full cache is emptied (they are refilled by the next requests).
+    let capacity: Int
+    private let state = Mutex(State())
+
+    public init(lifetime: Duration, capacity: Int = 20_000) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    public var isEnabled: Bool { lifetime > .zero }
+
+    /// Whether lookups are answered from memory now (the listener is up).
+    public var isServing: Bool { state.withLock { $0.listening } }
+
+    // MARK: Lookups
+
+    func session(tokenHash: [UInt8], now: Date = .now) -> ActiveSession? {
+        state.withLock { state in
+            guard state.listening, let entry = state.sessions[tokenHash], entry.until > now else { return nil }
+            return entry.value
+        }
+    }
+
+    func token(tokenHash: [UInt8], now: Date = .now) -> AuthenticatedToken? {
+        state.withLock { state in
+            guard state.listening, let entry = state.tokens[tokenHash], entry.until > now else { return nil }
+            return entry.value
+        }
+    }
+
+    /// Taken before the query whose answer `keep` may store; nil while nothing is kept.
+    func ticket() -> Ticket? {
+        state.withLock { $0.listening ? Ticket(generation: $0.generation) : nil }
+    }
+
+    func keep(_ session: ActiveSession, tokenHash: [UInt8], ticket: Ticket?) {
+        guard let ticket else { return }
+        let until = min(Date.now.addingTimeInterval(lifetime.seconds), session.expiresAt)
+        state.withLock { state in
+            guard state.listening, state.generation == ticket.generation else { return }
+            if state.sessions.count >= capacity { state.sessions.removeAll(keepingCapacity: true) }
+            state.sessions[tokenHash] = Entry(value: session, userID: session.user.id, until: until)
+        }
+    }
+
+    func keep(_ token: AuthenticatedToken, tokenHash: [UInt8], ticket: Ticket?) {
+        guard let ticket else { return }
+        let until = min(Date.now.addingTimeInterval(lifetime.seconds), token.expiresAt)
+        state.withLock { state in
+            guard state.listening, state.generation == ticket.generation else { return }
+            if state.tokens.count >= capacity { state.tokens.removeAll(keepingCapacity: true) }
+            state.tokens[tokenHash] = Entry(value: token, userID: token.user.id, until: until)
+        }
+    }
+
+    /// Records activity written to the database, so the entry does not ask for it again.
+    func noteSeen(sessionTokenHash: [UInt8], at date: Date) {
+        state.withLock { $0.sessions[sessionTokenHash]?.value.lastSeenAt = date }
+    }
+
+    func noteUsed(tokenHash: [UInt8], at date: Date) {
+        state.withLock { $0.tokens[tokenHash]?.value.lastUsedAt = date }
+    }
+
+    // MARK: Changes
+
+    /// Drops every entry of the user: something about their sessions, tokens or account changed.
+    public func forget(userID: Int64) {
+        state.withLock { state in
+            state.generation &+= 1
+            state.sessions = state.sessions.filter { $0.value.userID != userID }
+            state.tokens = state.tokens.filter { $0.value.userID != userID }
+        }
+    }
+
+    /// Starts answering from memory: the listener hears every change from now on.
+    func startServing() {
+        guard isEnabled else { return }
+        state.withLock { state in
+            state.generation &+= 1
+            state.sessions.removeAll()
+            state.tokens.removeAll()
+            state.listening = true
+        }
+    }
+
+    /// Stops answering from memory and drops everything: changes may go unheard from now on.
+    func stopServing() {
+        state.withLock { state in
+            state.generation &+= 1
+            state.listening = false
+            state.sessions.removeAll()
+            state.tokens.removeAll()
+        }
+    }
+}
+
+extension Duration {
+    /// In seconds, with fractions.
+    var seconds: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}

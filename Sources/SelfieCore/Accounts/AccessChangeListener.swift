@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Hears the database announce changes to sessions, tokens and users, and keeps `AccessCache`
+/// in step: each announcement drops that user's entries.
+///
+/// It holds one connection of its own (outside the pool). The cache answers from memory only
+/// after a probe — announced through the pool, like any change — has come back on that
+/// connection, and only while probes keep coming back (one every `probeInterval`, each within
+/// `probeTimeout`). A lost connection, a database restart, or a pooler that does not pass
+/// notifications on (PgBouncer in transaction mode) turns the cache off until the next probe
+/// returns; meanwhile every lookup asks PostgreSQL, as without a cache.
+public struct AccessChangeListener: Service {
+    let database: DatabaseURL
+    let cache: AccessCache
+    let announcements: AccessAnnouncementRepository
+    let logger: Logger
+    var probeInterval: Duration = .seconds(15)
+    var probeTimeout: Duration = .seconds(3)
+    var retryDelay: Duration = .seconds(1)
+
+    public init(database: DatabaseURL, cache: AccessCache, client: PostgresClient, logger: Logger) {
+        self.database = database
+        self.cache = cache
+        self.announcements = AccessAnnouncementRepository(client: client, logger: logger)
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            var failures = 0
+            while !Task.isCancelled {
+                do {
+                    try await listen()
+                } catch where Task.isCancelled {
+                    break
+                } catch {
+                    // The first failure is worth a warning; the same one every second is not.
+                    failures += 1
+                    let level: Logger.Level = failures == 1 ? .warning : .debug
+                    logger.log(level: level, "not hearing access changes; sessions and tokens are looked up on every request", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                cache.stopServing()
+                try? await Task.sleep(for: retryDelay)
+            }
+            cache.stopServing()
+        }
+    }
+
+    private func listen() async throws {
+        let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
+        do {
+            try await connection.listen(on: AccessAnnouncementRepository.channel) { notifications in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    let probes = ArrivedProbes()
+                    group.addTask {
+                        for try await notification in notifications {
+                            let payload = notification.payload
+                            if payload.hasPrefix(AccessAnnouncementRepository.probePrefix) {
+                                probes.arrived(String(payload.dropFirst(AccessAnnouncementRepository.probePrefix.count)))
+                            } else if let userID = Int64(payload) {
+                                cache.forget(userID: userID)
+                            }
+                        }
+                        throw ListenerConnectionEnded()
+                    }
+                    group.addTask {
+                        var serving = false
+                        while true {
+                            try await probe(waitingIn: probes)
+                            if !serving {
+                                cache.startServing()
+                                serving = true
+                                logger.info("hearing access changes; sessions and tokens are kept in memory")
+                            }
+                            try await Task.sleep(for: probeInterval)
+                        }
+                    }
+                    _ = try await group.next()
+                    group.cancelAll()
+                }
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
+    /// Announces a probe and waits for it to come back on the listening connection.
+    private func probe(waitingIn probes: ArrivedProbes) async throws {
+        let nonce = UUID().uuidString
+        try await announcements.announceProbe(nonce)
+        let deadline = ContinuousClock.now + probeTimeout
+        while !probes.take(nonce) {
+            guard ContinuousClock.now < deadline else { throw ProbeNotHeard() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// Probes heard and not yet waited for.
+private final class ArrivedProbes: Sendable {
+    private let nonces = Mutex<Set<String>>([])
+
+    func arrived(_ nonce: String) { _ = nonces.withLock { $0.insert(nonce) } }
+    func take(_ nonce: String) -> Bool { nonces.withLock { $0.remove(nonce) != nil } }
+}
+
+struct ListenerConnectionEnded: Error, CustomStringConvertible {
+    var description: String { "the listening connection ended" }
+}
+
+struct ProbeNotHeard: Error, CustomStringConvertible {
+    var description: String { "a probe announced through the pool did not come back on the listening connection" }
+}

@@ -1,0 +1,29 @@
+import Logging
+import PostgresNIO
+
+/// Runs the statements every request sends (session and token lookups, photo pages): prepared
+/// on each connection (PostgreSQL parses and plans them once per connection, not per request), or,
+/// with `DATABASE_PREPARED_STATEMENTS=off`, the same SQL text sent unprepared. Either way the rows
+/// are decoded by the statement's own `decodeRow`, column by column with concrete types.
+struct HotStatements: Sendable {
+    let client: PostgresClient
+    let prepared: Bool
+
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
+        var rows: [Statement.Row] = []
+        if prepared {
+            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+        } else {
+            let query = PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings())
+            for try await row in try await client.query(query, logger: logger) { rows.append(try statement.decodeRow(row)) }
+        }
+        return rows
+    }
+}
+
+extension PostgresRandomAccessRow {
+    /// The column at `index` as `T` (concrete, inlined: no parameter-pack decoding).
+    func column<T: PostgresDecodable>(_ index: Int, as type: T.Type = T.self) throws -> T {
+        try self[index].decode(T.self, context: .default)
+    }
+}
