@@ -97,7 +97,7 @@ public struct CoreServices: Sendable {
             keys: AppKeyRepository(client: postgres, logger: logger)
         )
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
-        let photoRows = PhotoRepository(client: postgres, logger: logger)
+        let photoRows = PhotoRepository(client: postgres, preparedStatements: prepared, logger: logger)
         let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, workers: config.imageWorkers, logger: logger)
         photos = PhotoService(
             photos: photoRows,
@@ -190,7 +190,8 @@ public struct CoreServices: Sendable {
         )
         var services: [any Service] = [postgres, http]
         if access.isEnabled {
-            services.append(AccessChangeListener(database: config.database, cache: access, client: postgres, logger: logger))
+            let announcements = AccessAnnouncementRepository(client: postgres, logger: logger)
+            services.append(AccessChangeListener(database: config.database, cache: access, announcements: announcements, logger: logger))
         }
         return services + [
             PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger, sharedThrough: postgres) {

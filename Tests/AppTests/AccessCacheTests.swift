@@ -22,16 +22,17 @@ struct AccessCacheTests {
         var apiB: APIClient { APIClient(client: b) }
     }
 
+    /// Alone (`withDatabasesToItself`): these tests time an announcement in milliseconds.
     func withTwoInstances(_ body: @escaping @Sendable (TwoInstances) async throws -> Void) async throws {
         let (logsA, logsB) = (LogCapture(), LogCapture())
-        try await withTestApp(configure: { $0.accessCacheLifetime = .seconds(30) }, logger: logsA.logger(level: .info)) { a in
+        try await withDatabasesToItself { try await withTestApp(configure: { $0.accessCacheLifetime = .seconds(30) }, logger: logsA.logger(level: .info)) { a in
             let b = try await buildApplication(a.config, paths: ResourcePaths(root: repositoryRoot), logger: logsB.logger(level: .info))
             try await b.test(.live) { clientB in
                 try await Self.waitForLine(Self.hearing, in: logsA)
                 try await Self.waitForLine(Self.hearing, in: logsB)
                 try await body(TwoInstances(a: a, b: clientB, logsA: logsA, logsB: logsB))
             }
-        }
+        } }
     }
 
     static let hearing = "hearing access changes; sessions and tokens are kept in memory"

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
@@ -22,10 +21,10 @@ public struct AccessChangeListener: Service {
     var probeTimeout: Duration = .seconds(3)
     var retryDelay: Duration = .seconds(1)
 
-    public init(database: DatabaseURL, cache: AccessCache, client: PostgresClient, logger: Logger) {
+    public init(database: DatabaseURL, cache: AccessCache, announcements: AccessAnnouncementRepository, logger: Logger) {
         self.database = database
         self.cache = cache
-        self.announcements = AccessAnnouncementRepository(client: client, logger: logger)
+        self.announcements = announcements
         self.logger = logger
     }
 
@@ -51,43 +50,35 @@ public struct AccessChangeListener: Service {
     }
 
     private func listen() async throws {
-        let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
-        do {
-            try await connection.listen(on: AccessAnnouncementRepository.channel) { notifications in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    let probes = ArrivedProbes()
-                    group.addTask {
-                        for try await notification in notifications {
-                            let payload = notification.payload
-                            if payload.hasPrefix(AccessAnnouncementRepository.probePrefix) {
-                                probes.arrived(String(payload.dropFirst(AccessAnnouncementRepository.probePrefix.count)))
-                            } else if let userID = Int64(payload) {
-                                cache.forget(userID: userID)
-                            }
-                        }
-                        throw ListenerConnectionEnded()
-                    }
-                    group.addTask {
-                        var serving = false
-                        while true {
-                            try await probe(waitingIn: probes)
-                            if !serving {
-                                cache.startServing()
-                                serving = true
-                                logger.info("hearing access changes; sessions and tokens are kept in memory")
-                            }
-                            try await Task.sleep(for: probeInterval)
+        try await announcements.listen(on: database) { payloads in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let probes = ArrivedProbes()
+                group.addTask {
+                    for try await payload in payloads {
+                        if payload.hasPrefix(AccessAnnouncementRepository.probePrefix) {
+                            probes.arrived(String(payload.dropFirst(AccessAnnouncementRepository.probePrefix.count)))
+                        } else if let userID = Int64(payload) {
+                            cache.forget(userID: userID)
                         }
                     }
-                    _ = try await group.next()
-                    group.cancelAll()
+                    throw ListenerConnectionEnded()
                 }
+                group.addTask {
+                    var serving = false
+                    while true {
+                        try await probe(waitingIn: probes)
+                        if !serving {
+                            cache.startServing()
+                            serving = true
+                            logger.info("hearing access changes; sessions and tokens are kept in memory")
+                        }
+                        try await Task.sleep(for: probeInterval)
+                    }
+                }
+                _ = try await group.next()
+                group.cancelAll()
             }
-        } catch {
-            try? await connection.close()
-            throw error
         }
-        try? await connection.close()
     }
 
     /// Announces a probe and waits for it to come back on the listening connection.

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 
 /// A person with an account. Deliberately holds no password hash: this is what pages and
 /// JSON are built from, so nothing secret can leak through it.
@@ -75,16 +74,6 @@ extension User {
 
     /// A user as read through `columns`.
     typealias Row = (Int64, String?, String?, String, String, Bool, Date, Bool)
-
-    /// A user read through `columns`, starting at column `first` of `row`.
-    init(_ row: PostgresRandomAccessRow, from first: Int) throws {
-        self.init(
-            row: (
-                try row.column(first), try row.column(first + 1), try row.column(first + 2), try row.column(first + 3),
-                try row.column(first + 4), try row.column(first + 5), try row.column(first + 6), try row.column(first + 7)
-            )
-        )
-    }
 
     init(row: Row) {
         let (id, email, username, fullName, role, disabled, createdAt, emailVerified) = row

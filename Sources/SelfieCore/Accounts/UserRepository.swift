@@ -233,3 +233,15 @@ public struct UserRepository: Sendable {
         try await UserCredentials.first(in: client.query(query, logger: logger))
     }
 }
+
+extension User {
+    /// A user read through `columns`, starting at column `first` of `row`.
+    init(_ row: PostgresRandomAccessRow, from first: Int) throws {
+        self.init(
+            row: (
+                try row.column(first), try row.column(first + 1), try row.column(first + 2), try row.column(first + 3),
+                try row.column(first + 4), try row.column(first + 5), try row.column(first + 6), try row.column(first + 7)
+            )
+        )
+    }
+}

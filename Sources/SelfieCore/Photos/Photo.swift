@@ -65,6 +65,11 @@ public struct PhotoPosition: Sendable, Hashable {
     public let microseconds: Int64
     public let id: Int64
 
+    init(microseconds: Int64, id: Int64) {
+        self.microseconds = microseconds
+        self.id = id
+    }
+
     public init(shownAt: Date, id: Int64) {
         self.microseconds = Int64((shownAt.timeIntervalSince1970 * 1_000_000).rounded())
         self.id = id

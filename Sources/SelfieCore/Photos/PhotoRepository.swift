@@ -29,9 +29,14 @@ public struct PhotoRepository: Sendable {
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
 
-    public init(client: PostgresClient, logger: Logger) {
+    let statements: HotStatements
+
+    /// - Parameter preparedStatements: whether the gallery's and the API's pages are prepared
+    ///   (`DATABASE_PREPARED_STATEMENTS`; the command line's tools send neither).
+    public init(client: PostgresClient, preparedStatements: Bool = true, logger: Logger) {
         self.client = client
         self.scopedLogger = ScopedLogger(logger)
+        self.statements = HotStatements(client: client, prepared: preparedStatements)
     }
 
     /// The photo's columns from `photos` aliased `p`, then its renditions packed one per text
@@ -163,21 +168,23 @@ public struct PhotoRepository: Sendable {
     /// The most recently uploaded first, `limit` at most, uploaded before the photo with id
     /// `before` if given (the API's pages: a keyset cursor that keeps working when that photo has
     /// been deleted since).
+    /// Each photo carries its display copy only (`image_url`, the one rendition the API shows).
     public func pageByUpload(userID: Int64, before: Int64?, limit: Int) async throws -> [Photo] {
-        try await fetch(
-            """
-            SELECT \(unescaped: Self.columns) FROM photos p
-            WHERE p.user_id = \(userID) AND p.trashed_at IS NULL AND (\(before)::bigint IS NULL OR p.id < \(before))
-            ORDER BY p.id DESC LIMIT \(limit)
-            """
-        )
+        let page = PhotosByUpload(userID: userID, before: before ?? .max, limit: limit)
+        return try await statements.rows(page, logger: logger).compactMap { $0 }
     }
 
     /// What galleries and albums show, in their order: the latest taken (else uploaded) first,
     /// `limit` at most, after `position` if given. `album` limits it to that album's photos
     /// (which are all the owner's).
+    /// The gallery's pages (no album) carry the grid's two thumbnails only; album pages every rendition.
     public func page(userID: Int64, album: Int64? = nil, after position: PhotoPosition?, limit: Int) async throws -> [Photo] {
-        try await fetch(
+        if album == nil {
+            let after = position ?? PhotoPosition(microseconds: PhotoPosition.years1to9999.upperBound, id: .max)
+            let page = GalleryPage(userID: userID, after: after, limit: limit)
+            return try await statements.rows(page, logger: logger).compactMap { $0 }
+        }
+        return try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM photos p
             WHERE p.user_id = \(userID) AND p.trashed_at IS NULL
@@ -511,3 +518,107 @@ extension PhotoRendition {
 }
 
 struct PhotoRowMissing: Error {}
+
+/// The gallery's page: the latest taken (else uploaded) first, after a position, each photo with
+/// the grid's two thumbnails joined by their key (photo, name) — no aggregate per photo.
+struct GalleryPage: PostgresPreparedStatement {
+    static let sql = """
+        SELECT \(PhotoPageRow.columns(renditions: ["ra", "rb"]))
+        FROM photos p
+        LEFT JOIN photo_renditions ra ON ra.photo_id = p.id AND ra.name = '\(RenditionName.thumbnail400.rawValue)'
+        LEFT JOIN photo_renditions rb ON rb.photo_id = p.id AND rb.name = '\(RenditionName.thumbnail800.rawValue)'
+        WHERE p.user_id = $1 AND p.trashed_at IS NULL
+          AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + $2 * interval '1 microsecond', $3)
+        ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT $4
+        """
+    let userID: Int64
+    let after: PhotoPosition
+    let limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(userID)
+        bindings.append(after.microseconds)
+        bindings.append(after.id)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Photo? {
+        try PhotoPageRow.decode(row, renditions: [.thumbnail400, .thumbnail800])
+    }
+}
+
+/// The API's page (`get_photos`): the most recently uploaded first, before a photo's id, each with
+/// its display copy joined by key.
+struct PhotosByUpload: PostgresPreparedStatement {
+    static let sql = """
+        SELECT \(PhotoPageRow.columns(renditions: ["ra"]))
+        FROM photos p
+        LEFT JOIN photo_renditions ra ON ra.photo_id = p.id AND ra.name = '\(RenditionName.display.rawValue)'
+        WHERE p.user_id = $1 AND p.trashed_at IS NULL AND p.id < $2
+        ORDER BY p.id DESC LIMIT $3
+        """
+    let userID: Int64
+    let before: Int64
+    let limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(userID)
+        bindings.append(before)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Photo? {
+        try PhotoPageRow.decode(row, renditions: [.display])
+    }
+}
+
+/// A photo's columns, then those of renditions joined by their key under the `aliases` given,
+/// decoded column by column.
+enum PhotoPageRow {
+    static func columns(renditions aliases: [String]) -> String {
+        (["p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.trashed_at"]
+            + aliases.map { "\($0).blob_key, \($0).content_type, \($0).width, \($0).height, \($0).byte_size" })
+            .joined(separator: ",\n")
+    }
+
+    /// `names`: the renditions joined, in the order of the aliases given to `columns`.
+    /// Nil for a row whose blob key is not one (never written by Selfie; skipped like `fetch` does).
+    static func decode(_ row: PostgresRow, renditions names: [RenditionName]) throws -> Photo? {
+        let columns = row.makeRandomAccess()
+        guard let blobKey = BlobKey(try columns.column(4, as: String.self)) else { return nil }
+        var renditions: [PhotoRendition] = []
+        for (slot, name) in names.enumerated() {
+            let first = 12 + slot * 5
+            guard let key = try columns.column(first, as: String?.self).flatMap(BlobKey.init) else { continue }
+            renditions.append(
+                PhotoRendition(
+                    name: name,
+                    blobKey: key,
+                    contentType: try columns.column(first + 1),
+                    width: try columns.column(first + 2),
+                    height: try columns.column(first + 3),
+                    byteSize: try columns.column(first + 4)
+                )
+            )
+        }
+        return Photo(
+            id: try columns.column(0),
+            publicID: try columns.column(1),
+            userID: try columns.column(2),
+            title: try columns.column(3),
+            blobKey: blobKey,
+            contentType: try columns.column(5),
+            byteSize: try columns.column(6),
+            createdAt: try columns.column(7),
+            width: try columns.column(8),
+            height: try columns.column(9),
+            takenAt: try columns.column(10),
+            trashedAt: try columns.column(11),
+            renditions: renditions
+        )
+    }
+}

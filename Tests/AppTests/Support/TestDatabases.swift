@@ -128,28 +128,58 @@ struct TestSetupError: Error, CustomStringConvertible {
 /// the rest wait for a slot here rather than be refused by the server ("too many clients").
 let databaseSlots = TestSlots(count: 18)
 
-/// At most `count` holders at once; the others wait in order.
+/// At most `count` slots held at once; the others wait in order.
 actor TestSlots {
+    let count: Int
     private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [(slots: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(count: Int) { free = count }
-
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
+    init(count: Int) {
+        self.count = count
+        free = count
     }
 
-    func release() {
-        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    func acquire(_ slots: Int = 1) async {
+        if waiting.isEmpty, free >= slots {
+            free -= slots
+            return
+        }
+        await withCheckedContinuation { waiting.append((slots, $0)) }
+    }
+
+    func release(_ slots: Int = 1) {
+        free += slots
+        while let first = waiting.first, free >= first.slots {
+            free -= first.slots
+            waiting.removeFirst()
+            first.continuation.resume()
+        }
+    }
+}
+
+/// Set while a test holds every slot (its own databases then take none).
+enum SlotHolding {
+    @TaskLocal static var holdsAll = false
+}
+
+/// Runs `body` while no other test holds a database: for the few tests that measure a delay in
+/// milliseconds, which a hundred busy neighbours on two cores would stretch.
+func withDatabasesToItself<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    let all = databaseSlots.count
+    await databaseSlots.acquire(all)
+    do {
+        let result = try await SlotHolding.$holdsAll.withValue(true) { try await body() }
+        await databaseSlots.release(all)
+        return result
+    } catch {
+        await databaseSlots.release(all)
+        throw error
     }
 }
 
 /// Runs `body` with a fresh migrated database, dropped afterwards whatever happens.
 func withFreshDatabase<T: Sendable>(_ body: (DatabaseURL) async throws -> T) async throws -> T {
+    if SlotHolding.holdsAll { return try await withFreshDatabaseHeld(body) }
     await databaseSlots.acquire()
     do {
         let result = try await withFreshDatabaseHeld(body)
