@@ -191,7 +191,7 @@ public struct CoreServices: Sendable {
         var services: [any Service] = [postgres, http]
         if access.isEnabled {
             let announcements = AccessAnnouncementRepository(client: postgres, logger: logger)
-            services.append(AccessChangeListener(database: config.database, cache: access, announcements: announcements, logger: logger))
+            services.append(AccessChangeListener(database: config.listenDatabase ?? config.database, cache: access, announcements: announcements, logger: logger))
         }
         return services + [
             PeriodicTask(name: "expired session and token cleanup", interval: .seconds(600), logger: logger, sharedThrough: postgres) {

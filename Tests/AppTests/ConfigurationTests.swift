@@ -69,6 +69,27 @@ struct ConfigurationTests {
         ])
     }
 
+    @Test("the access cache, its listener's database and prepared statements: defaults, settings and refusals")
+    func accessCacheAndStatementSettings() throws {
+        let defaults = try AppConfiguration.load(from: complete)
+        #expect(defaults.accessCacheLifetime == .seconds(30) && defaults.listenDatabase == nil && defaults.database.preparedStatements)
+        var environment = complete
+        environment["ACCESS_CACHE_SECONDS"] = "0"
+        environment["DATABASE_PREPARED_STATEMENTS"] = "off"
+        environment["DATABASE_LISTEN_URL"] = "postgres://selfie:secret@db.internal:5432/selfie"
+        let set = try AppConfiguration.load(from: environment)
+        #expect(set.accessCacheLifetime == .zero && !set.database.preparedStatements)
+        #expect(set.listenDatabase?.host == "db.internal" && set.listenDatabase?.port == 5432)
+        environment["ACCESS_CACHE_SECONDS"] = "3600"
+        environment["DATABASE_PREPARED_STATEMENTS"] = "maybe"
+        environment["DATABASE_LISTEN_URL"] = "mysql://db"
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error?.problems.count == 3)
+        #expect(error?.problems.contains("ACCESS_CACHE_SECONDS must be a whole number of seconds from 0 (no cache) to 300, got \"3600\"") == true)
+        #expect(error?.problems.contains { $0.hasPrefix("DATABASE_PREPARED_STATEMENTS must be on or off") } == true)
+        #expect(error?.problems.contains { $0.hasPrefix("DATABASE_LISTEN_URL must look like postgres://") } == true)
+    }
+
     @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")
     func s3Configuration() throws {
         var environment = complete

@@ -39,6 +39,10 @@ public struct AppConfiguration: Sendable {
     /// How long a session or token looked up is kept in memory (`ACCESS_CACHE_SECONDS`, default
     /// 30; 0 turns the cache off). Changes reach every instance at once (`AccessChangeListener`).
     public var accessCacheLifetime: Duration = .seconds(30)
+    /// Where the access-change listener connects (`DATABASE_LISTEN_URL`), when `DATABASE_URL` goes
+    /// through a pooler that does not pass notifications on (PgBouncer in transaction mode); nil:
+    /// `DATABASE_URL`.
+    public var listenDatabase: DatabaseURL?
     /// How long an API token lives (`TOKEN_TTL_SECONDS`).
     public var tokenLifetime: Duration
     /// Lockout and rate limits (`LOCKOUT_*`, `RATE_LIMIT_*`).
@@ -257,6 +261,14 @@ public struct AppConfiguration: Sendable {
                 problems.append("ACCESS_CACHE_SECONDS must be a whole number of seconds from 0 (no cache) to 300, got \"\(raw)\"")
             }
         }
+        var listenDatabase: DatabaseURL?
+        if let raw = value("DATABASE_LISTEN_URL") {
+            do {
+                listenDatabase = try DatabaseURL(raw)
+            } catch {
+                problems.append("DATABASE_LISTEN_URL \(error.reason)")
+            }
+        }
         var trashDays = 30
         if let raw = value("TRASH_DAYS") {
             if let days = Int(raw), (0...3650).contains(days) { trashDays = days } else {
@@ -293,6 +305,7 @@ public struct AppConfiguration: Sendable {
         configuration.logFormat = logFormat
         configuration.trashDays = trashDays
         configuration.accessCacheLifetime = accessCacheLifetime
+        configuration.listenDatabase = listenDatabase
         return configuration
     }
 }

@@ -289,9 +289,9 @@ public struct PhotoService: Sendable {
         }
     }
 
-    /// All of the user's photos, oldest first.
+    /// All of the user's photos, oldest first, each with its display copy only (the API's listing).
     public func all(for user: User) async throws -> [Photo] {
-        try await photos.all(userID: user.id)
+        try await photos.pageByUpload(userID: user.id, before: nil, limit: .max).reversed()
     }
 
     /// The user's photo; `PhotoError.notFound` also for other users' photos (their existence is

@@ -1,0 +1,67 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The statements every request sends, prepared (the default) and unprepared
+/// (`DATABASE_PREPARED_STATEMENTS=off`, for PgBouncer in transaction mode before 1.21).
+@Suite("Hot statements, prepared or not")
+struct HotStatementsTests {
+    /// What a person sees through the API and the gallery, with each photo's image named by its
+    /// rendition (signed URLs differ from run to run).
+    struct Seen: Equatable {
+        var apiPhotos: [[String]]
+        var galleryImages: Int
+        var galleryURLs: Int
+        var secondPageTitles: [String]
+    }
+
+    static func journey(prepared: Bool) async throws -> Seen {
+        try await withTestApp(configure: { $0.database.preparedStatements = prepared }) { app in
+            let email = uniqueEmail(prepared ? "prepared" : "unprepared")
+            let token = try await app.api.signedInUser(email: email)
+            for index in 1...3 {
+                let image = TestImage.jpeg(size: 4096, seed: UInt64(index))
+                #expect(try await app.api.uploadPhoto(token: token, image: image, title: "photo \(index)").status == .ok)
+            }
+            let listed = try await app.api.getPhotos(token: token).jsonArray()
+            let displayKeys = try await app.db { client in
+                var keys: [String] = []
+                for try await key in try await client.query("SELECT blob_key FROM photo_renditions WHERE name = 'display-2048'").decode(String.self) {
+                    keys.append(key)
+                }
+                return keys
+            }
+            let apiPhotos = listed.map { photo in
+                let url = photo["image_url"] as? String ?? ""
+                return [photo["title"] as? String ?? "", displayKeys.contains { url.contains($0) } ? "display" : "other"]
+            }
+            let browser = app.browser()
+            _ = try await browser.signIn(email: email)
+            let gallery = try await browser.get("/gallery")
+            #expect(gallery.status == .ok)
+            let images = gallery.text.components(separatedBy: "<img ").count - 1
+            // The grid signs the two thumbnails it shows, not the display copy.
+            let urls = Set(gallery.text.matches(of: /\/media\/[^" ,]+/).map { String($0.output) }).count
+            #expect(!displayKeys.contains { gallery.text.contains($0) })
+            // The second page of the API (before the newest photo) comes from the same statement.
+            let newest = try #require(listed.last?["random_id"] as? String)
+            let older = try await app.api.send(.get, "/api/get_photos?before=\(newest)", authorization: "Token token=\(token)").jsonArray()
+            return Seen(apiPhotos: apiPhotos, galleryImages: images, galleryURLs: urls, secondPageTitles: older.compactMap { $0["title"] as? String })
+        }
+    }
+
+    @Test("prepared and unprepared, the API and the gallery show the same")
+    func sameAnswers() async throws {
+        let prepared = try await Self.journey(prepared: true)
+        let unprepared = try await Self.journey(prepared: false)
+        #expect(prepared == unprepared)
+        #expect(prepared.apiPhotos == [["photo 1", "display"], ["photo 2", "display"], ["photo 3", "display"]])
+        #expect(prepared.galleryImages == 3)
+        #expect(prepared.galleryURLs == 6, "two signed thumbnails per card")
+        #expect(prepared.secondPageTitles == ["photo 1", "photo 2"])
+    }
+}
