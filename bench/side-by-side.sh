@@ -54,6 +54,27 @@ clock_ticks=$(getconf CLK_TCK)
 # its shared libraries), in MiB.
 rss_mib() { awk '/^VmRSS/ {rss = $2} /^RssAnon/ {anon = $2} END {printf "%.1f MiB (anon %.1f)", rss / 1024, anon / 1024}' "/proc/$1/status"; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# PostgreSQL's CPU: utime + stime of every process of the postgres user (the backends serving the
+# run hold their connections throughout, so their ticks are all counted).
+# pg_ticks FILE: each such process's "pid ticks" into FILE; pg_delta BEFORE AFTER: the ticks spent
+# between the two by the processes alive at the end (one that ended meanwhile is left out rather
+# than counted negative).
+pg_ticks() { for pid in $(pgrep -u postgres); do awk -v pid="$pid" '{print pid, $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done > "$1"; }
+pg_delta() { awk 'NR == FNR {before[$1] = $2; next} {s += $2 - before[$1]} END {print s + 0}' "$1" "$2"; }
+# measured_run OUT URL PID [wrk options…]: wrk_run, and into OUT.cpu the µs of CPU per request of
+# the server PID and of PostgreSQL.
+measured_run() {
+    local out=$1 url=$2 pid=$3 before after requests
+    shift 3
+    before=$(cpu_ticks "$pid")
+    pg_ticks "$out.pg-before"
+    wrk_run "$out" "$url" "$@"
+    after=$(cpu_ticks "$pid")
+    pg_ticks "$out.pg-after"
+    requests=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$out.txt")
+    python3 -c "import sys; s, p, hz, n = map(float, sys.argv[1:]); print(f'{s / hz / n * 1e6:.0f} {p / hz / n * 1e6:.0f}')" \
+        "$((after - before))" "$(pg_delta "$out.pg-before" "$out.pg-after")" "$clock_ticks" "$requests" > "$out.cpu"
+}
 results=$work/results.tsv
 : > "$results"
 row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"; }
@@ -172,10 +193,10 @@ css=$(sed -n 's/.*rel="stylesheet" href="\([^"]*\)".*/\1/p' "$work/gallery.html"
 cmp <(curl -fs "$base$css") Public/assets/css/app.css
 
 echo "==> wrk -t2 -c$connections -d${seconds}s against Selfie"
-wrk_run "$work/css" "$base$css" -t2 -c"$connections" -d"${seconds}s"
-wrk_run "$work/healthz" "$base/healthz" -t2 -c"$connections" -d"${seconds}s"
-wrk_run "$work/photos" "$base/api/get_photos" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
-wrk_run "$work/gallery" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
+measured_run "$work/css" "$base$css" "$server" -t2 -c"$connections" -d"${seconds}s"
+measured_run "$work/healthz" "$base/healthz" "$server" -t2 -c"$connections" -d"${seconds}s"
+measured_run "$work/photos" "$base/api/get_photos" "$server" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
+measured_run "$work/gallery" "$base/gallery" "$server" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
 
 # --- The Go peer on the same database, token and cookie -------------------------------------
 go_peer_dir=${GO_PEER_DIR:-../shared/peers/go_peer}
@@ -196,9 +217,9 @@ if [ -x "$go_peer_dir/setup.sh" ]; then
     same() { cmp -s <(curl -fs -H "$2" "$base$1") <(curl -fs -H "$2" "$go_base$1") && echo identical || echo different; }
     go_photos_body=$(same /api/get_photos "Authorization: Token token=$token")
     go_gallery_body=$(same /gallery "$cookie")
-    wrk_run "$work/go-healthz" "$go_base/healthz" -t2 -c"$connections" -d"${seconds}s"
-    wrk_run "$work/go-photos" "$go_base/api/get_photos" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
-    wrk_run "$work/go-gallery" "$go_base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
+    measured_run "$work/go-healthz" "$go_base/healthz" "$go_server" -t2 -c"$connections" -d"${seconds}s"
+    measured_run "$work/go-photos" "$go_base/api/get_photos" "$go_server" -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Token token=$token"
+    measured_run "$work/go-gallery" "$go_base/gallery" "$go_server" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
     go_final_rss=$(rss_mib "$go_server")
     kill "$go_pid" 2>/dev/null || true
     wait "$go_pid" 2>/dev/null || true
@@ -302,6 +323,9 @@ read -r gallery_rps gallery_p99 < "$work/gallery"
 read -r storm_photos_rps storm_photos_p99 < "$work/stormphotos"
 read -r gallery24_rps gallery24_p99 gallery24_cpu < "$work/gallery24"
 read -r shared24_rps shared24_p99 shared24_cpu < "$work/shared24"
+cpu_cell() { [ -s "$1.cpu" ] && read -r app pg < "$1.cpu" && echo "$app / $pg" || echo "—"; }
+cpu_css=$(cpu_cell "$work/css") cpu_health=$(cpu_cell "$work/healthz") cpu_photos=$(cpu_cell "$work/photos") cpu_gallery=$(cpu_cell "$work/gallery")
+go_cpu_health=$(cpu_cell "$work/go-healthz") go_cpu_photos=$(cpu_cell "$work/go-photos") go_cpu_gallery=$(cpu_cell "$work/go-gallery")
 go_health=0 go_photos=0 go_gallery=0
 if $go_columns; then
     read -r go_health _ < "$work/go-healthz"
@@ -311,18 +335,18 @@ fi
 python3 - <<PY
 go = {"healthz": $go_health, "photos": $go_photos, "gallery": $go_gallery}
 rows = [
-    ("\`$css\` (wrk -c$connections)", "nginx $nginx_rps", None, $css_rps, $css_p99, $css_rps / $nginx_rps),
-    ("\`/healthz\` (one SELECT 1)", "pgbench -S $pgbench_tps", go["healthz"], $health_rps, $health_p99, $health_rps / $pgbench_tps),
-    ("\`/api/get_photos\` (20 photos)", "pgbench -S $pgbench_tps", go["photos"], $photos_rps, $photos_p99, $photos_rps / $pgbench_tps),
-    ("\`/gallery\` (20 photos)", "pgbench -S $pgbench_tps", go["gallery"], $gallery_rps, $gallery_p99, $gallery_rps / $pgbench_tps),
+    ("\`$css\` (wrk -c$connections)", "nginx $nginx_rps", None, $css_rps, $css_p99, $css_rps / $nginx_rps, "$cpu_css", "—"),
+    ("\`/healthz\` (one SELECT 1)", "pgbench -S $pgbench_tps", go["healthz"], $health_rps, $health_p99, $health_rps / $pgbench_tps, "$cpu_health", "$go_cpu_health"),
+    ("\`/api/get_photos\` (20 photos)", "pgbench -S $pgbench_tps", go["photos"], $photos_rps, $photos_p99, $photos_rps / $pgbench_tps, "$cpu_photos", "$go_cpu_photos"),
+    ("\`/gallery\` (20 photos)", "pgbench -S $pgbench_tps", go["gallery"], $gallery_rps, $gallery_p99, $gallery_rps / $pgbench_tps, "$cpu_gallery", "$go_cpu_gallery"),
 ]
 print()
-print("| path | ceiling (req/s) | Go peer req/s | Selfie req/s | Selfie p99 | Selfie / Go | Selfie / ceiling |")
-print("|---|---|---|---|---|---|---|")
-for path, ceiling, go_rps, rps, p99, ratio in rows:
+print("| path | ceiling (req/s) | Go peer req/s | Selfie req/s | Selfie p99 | Selfie / Go | Selfie / ceiling | CPU µs per request, Selfie / PostgreSQL | Go / PostgreSQL |")
+print("|---|---|---|---|---|---|---|---|---|")
+for path, ceiling, go_rps, rps, p99, ratio, cpu, go_cpu in rows:
     name, value = ceiling.rsplit(" ", 1)
     go_cell, vs_go = (f"{go_rps:,.0f}", f"{rps / go_rps:.2f}") if go_rps else ("—", "—")
-    print(f"| {path} | {name} {float(value):,.0f} | {go_cell} | {rps:,.0f} | {p99:.1f} ms | {vs_go} | {ratio:.0%} |")
+    print(f"| {path} | {name} {float(value):,.0f} | {go_cell} | {rps:,.0f} | {p99:.1f} ms | {vs_go} | {ratio:.0%} | {cpu} | {go_cpu} |")
 print(f"| \`/api/get_photos\` (wrk -t1 -c16) during a sign-in storm ({float('$storm_rps'):.1f} sign-ins/s, 8 at once) | | {$storm_photos_rps:,.0f} | {$storm_photos_p99:.1f} ms | |")
 print(f"| \`/gallery\` (24 photos, session) | | {$gallery24_rps:,.0f} | {$gallery24_p99:.1f} ms | $gallery24_cpu µs server CPU per request |")
 print(f"| \`/s/<token>\` (album of 24, no account) | | {$shared24_rps:,.0f} | {$shared24_p99:.1f} ms | $shared24_cpu µs server CPU per request |")
