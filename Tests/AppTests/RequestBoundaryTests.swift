@@ -78,7 +78,7 @@ struct RequestBoundaryTests {
             let mediaRequest = try #require(lines.first { $0.contains("hb.request.path=/media/") })
             #expect(mediaRequest.contains("hb.request.query_keys=expires,sig"))
             // The gallery's SQL was logged with the gallery request's id.
-            let sqlOfGallery = lines.filter { $0.contains("psql_connection_id") && $0.contains("hb.request.id=\(requestID)") }
+            let sqlOfGallery = lines.filter { ($0.contains("psql_") || $0.contains("sql.statement=")) && $0.contains("hb.request.id=\(requestID)") }
             #expect(!sqlOfGallery.isEmpty, "no PostgreSQL log line carries the request id \(requestID)")
         }
     }
