@@ -59,7 +59,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # pg_ticks FILE: each such process's "pid ticks" into FILE; pg_delta BEFORE AFTER: the ticks spent
 # between the two by the processes alive at the end (one that ended meanwhile is left out rather
 # than counted negative).
-pg_ticks() { for pid in $(pgrep -u postgres); do awk -v pid="$pid" '{print pid, $14 + $15}' "/proc/$pid/stat" 2>/dev/null; done > "$1"; }
+pg_ticks() { local p; for p in $(pgrep -u postgres); do awk -v pid="$p" '{print pid, $14 + $15}' "/proc/$p/stat" 2>/dev/null; done > "$1"; }
 pg_delta() { awk 'NR == FNR {before[$1] = $2; next} {s += $2 - before[$1]} END {print s + 0}' "$1" "$2"; }
 # measured_run OUT URL PID [wrk options…]: wrk_run, and into OUT.cpu the µs of CPU per request of
 # the server PID and of PostgreSQL.
