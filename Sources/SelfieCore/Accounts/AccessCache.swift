@@ -52,17 +52,11 @@ public final class AccessCache: Sendable {
     // MARK: Lookups
 
     func session(tokenHash: [UInt8], now: Date = .now) -> ActiveSession? {
-        state.withLock { state in
-            guard state.listening, let entry = state.sessions[tokenHash], entry.until > now else { return nil }
-            return entry.value
-        }
+        entry(in: \.sessions, tokenHash: tokenHash, now: now)
     }
 
     func token(tokenHash: [UInt8], now: Date = .now) -> AuthenticatedToken? {
-        state.withLock { state in
-            guard state.listening, let entry = state.tokens[tokenHash], entry.until > now else { return nil }
-            return entry.value
-        }
+        entry(in: \.tokens, tokenHash: tokenHash, now: now)
     }
 
     /// Taken before the query whose answer `keep` may store; nil while nothing is kept.
@@ -71,22 +65,35 @@ public final class AccessCache: Sendable {
     }
 
     func keep(_ session: ActiveSession, tokenHash: [UInt8], ticket: Ticket?) {
-        guard let ticket else { return }
-        let until = min(Date.now.addingTimeInterval(lifetime.seconds), session.expiresAt)
-        state.withLock { state in
-            guard state.listening, state.generation == ticket.generation else { return }
-            if state.sessions.count >= capacity { state.sessions.removeAll(keepingCapacity: true) }
-            state.sessions[tokenHash] = Entry(value: session, userID: session.user.id, until: until)
-        }
+        keep(session, of: session.user.id, until: session.expiresAt, in: \.sessions, tokenHash: tokenHash, ticket: ticket)
     }
 
     func keep(_ token: AuthenticatedToken, tokenHash: [UInt8], ticket: Ticket?) {
+        keep(token, of: token.user.id, until: token.expiresAt, in: \.tokens, tokenHash: tokenHash, ticket: ticket)
+    }
+
+    private func entry<Value>(in entries: KeyPath<State, [[UInt8]: Entry<Value>]>, tokenHash: [UInt8], now: Date) -> Value? {
+        state.withLock { state in
+            guard state.listening, let entry = state[keyPath: entries][tokenHash], entry.until > now else { return nil }
+            return entry.value
+        }
+    }
+
+    /// Stores `value` (the user's, ending at `expiresAt`) unless anything changed since `ticket`.
+    private func keep<Value>(
+        _ value: Value,
+        of userID: Int64,
+        until expiresAt: Date,
+        in entries: WritableKeyPath<State, [[UInt8]: Entry<Value>]>,
+        tokenHash: [UInt8],
+        ticket: Ticket?
+    ) {
         guard let ticket else { return }
-        let until = min(Date.now.addingTimeInterval(lifetime.seconds), token.expiresAt)
+        let until = min(Date.now.addingTimeInterval(lifetime.seconds), expiresAt)
         state.withLock { state in
             guard state.listening, state.generation == ticket.generation else { return }
-            if state.tokens.count >= capacity { state.tokens.removeAll(keepingCapacity: true) }
-            state.tokens[tokenHash] = Entry(value: token, userID: token.user.id, until: until)
+            if state[keyPath: entries].count >= capacity { state[keyPath: entries].removeAll(keepingCapacity: true) }
+            state[keyPath: entries][tokenHash] = Entry(value: value, userID: userID, until: until)
         }
     }
 
