@@ -38,8 +38,11 @@ trap 'kill ${server:-} 2>/dev/null || true; kill "$(cat "$work/pgbouncer.pid" 2>
 for _ in $(seq 1 50); do [ -s "$work/pgbouncer.pid" ] && break; sleep 0.1; done
 
 # start_scratch_server makes its own database; point the server at the one behind PgBouncer instead.
+# PgBouncer before 1.21 keeps no named prepared statement across transactions: they are turned off.
+# The access-change listener is left on the pooler here: its probe must find that LISTEN does not
+# hear through transaction pooling and keep sessions and tokens out of memory.
 start_scratch_server pgbscratch DATABASE_URL="postgres://selfie:$password@127.0.0.1:$bouncer_port/selfie_pgbouncer" \
-    LOCKOUT_THRESHOLD=5 DATABASE_POOL_SIZE=30
+    LOCKOUT_THRESHOLD=5 DATABASE_POOL_SIZE=30 DATABASE_PREPARED_STATEMENTS=off LOG_LEVEL=info
 echo "==> serving through PgBouncer (transaction mode) on port $bouncer_port"
 token=$(api_token bouncer@example.com "through the bouncer")
 python3 -c 'import sys; from PIL import Image; Image.effect_noise((640, 480), 60).convert("RGB").save(sys.argv[1], quality=90)' "$work/photo.jpg"
@@ -71,4 +74,24 @@ if grep -Ei "error|prepared statement" "$work/pgbouncer.log" | grep -v "client_c
     exit 1
 fi
 if grep -q "request failed" "$scratch_dir/server.log"; then grep "request failed" "$scratch_dir/server.log" >&2; exit 1; fi
+for _ in $(seq 1 50); do grep -q "not hearing access changes" "$scratch_dir/server.log" && break; sleep 0.1; done
+if grep -q "hearing access changes; sessions and tokens are kept in memory" "$scratch_dir/server.log" \
+    || ! grep -q "not hearing access changes" "$scratch_dir/server.log"; then
+    echo "the access-change listener believed it hears through transaction pooling" >&2
+    exit 1
+fi
+echo "listener through the pooler: not hearing, sessions and tokens looked up every time (as it must)"
+
+# A second instance with DATABASE_LISTEN_URL straight to PostgreSQL hears, and still reads through the pooler.
+start_instance direct-listener DATABASE_URL="postgres://selfie:$password@127.0.0.1:$bouncer_port/selfie_pgbouncer" \
+    DATABASE_LISTEN_URL="postgres://selfie:$password@127.0.0.1:5432/selfie_pgbouncer" \
+    DATABASE_PREPARED_STATEMENTS=off LOG_LEVEL=info
+second=$server
+for _ in $(seq 1 50); do grep -q "hearing access changes; sessions" "$scratch_dir/direct-listener.log" && break; sleep 0.1; done
+grep -q "hearing access changes; sessions" "$scratch_dir/direct-listener.log" \
+    || { echo "the listener on DATABASE_LISTEN_URL did not hear" >&2; cat "$scratch_dir/direct-listener.log" >&2; exit 1; }
+listed=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Token token=$token" "$base/api/get_photos")
+kill "$second"
+[ "$listed" = 200 ] || { echo "the second instance answered $listed" >&2; exit 1; }
+echo "listener on DATABASE_LISTEN_URL (direct): hearing; the token works there too"
 echo "==> PgBouncer, transaction mode: migrations, sign-up/in, 20 uploads, 100 reads, lockout, outbox: all as direct"
