@@ -44,6 +44,7 @@ COPY --from=build /out/selfie /out/selfie-image-worker /usr/local/bin/
 # stay owned by root: the server only reads them. Only /app/data (BLOB_STORE=fs) is writable.
 WORKDIR /app
 COPY Templates ./Templates
+COPY Locales ./Locales
 COPY Public ./Public
 COPY migrations ./migrations
 COPY openapi.yaml ./

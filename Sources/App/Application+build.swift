@@ -11,6 +11,8 @@ public struct ResourcePaths: Sendable {
     public var templates: String
     public var mailTemplates: String
     public var publicFiles: String
+    /// `Locales/<language>/*.ftl`: every word the pages and the mail say.
+    public var locales: String
     public var migrations: String
     public var openAPIDocument: String
 
@@ -18,6 +20,7 @@ public struct ResourcePaths: Sendable {
         self.templates = "\(root)/Templates"
         self.mailTemplates = "\(root)/Templates/mail"
         self.publicFiles = "\(root)/Public"
+        self.locales = "\(root)/Locales"
         self.migrations = "\(root)/migrations"
         self.openAPIDocument = "\(root)/openapi.yaml"
     }
@@ -41,8 +44,9 @@ struct AppServices: Sendable {
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
         core = try CoreServices(forWeb: config, logger: logger)
         assets = try StaticAssets(directory: paths.publicFiles)
-        pages = try await PageRenderer(templatesDirectory: paths.templates, assets: AssetURLs(assets))
-        mail = try MailTemplates(directory: paths.mailTemplates, publicURL: config.publicURL)
+        let translations = try Translations(directory: paths.locales)
+        pages = try await PageRenderer(templatesDirectory: paths.templates, translations: translations, assets: AssetURLs(assets))
+        mail = try MailTemplates(directory: paths.mailTemplates, translations: translations, publicURL: config.publicURL)
     }
 
     /// What runs beside the server: the core's background work and the mail sender.
@@ -134,7 +138,7 @@ func buildRouter(
     // The browser: session cookie, HTML error pages, and CSRF tokens on every form.
     let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)
     let web = router.group(context: WebRequestContext.self)
-        .add(middleware: WebSessionMiddleware(accounts: core.accounts, cookies: cookies, csrf: CSRFTokens(secretKey: config.secretKey)))
+        .add(middleware: WebSessionMiddleware(accounts: core.accounts, users: core.users, cookies: cookies, csrf: CSRFTokens(secretKey: config.secretKey)))
         .add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
     let forms = web.group().add(middleware: CSRFMiddleware())
     let signedIn = forms.group(context: SignedInContext.self)
@@ -150,6 +154,7 @@ func buildRouter(
         photos: core.photos,
         pages: pages
     )
+    PreferencesPagesController(users: core.users, cookies: cookies).addRoutes(to: forms)
     AuthPagesController(
         accounts: core.accounts,
         webSignIn: webSignIn,

@@ -130,7 +130,10 @@ struct HealthAndErrorTests {
         struct Secret: Error, CustomStringConvertible { var description: String { "SELECT password_hash FROM users" } }
         // The two surfaces' error paths, as buildRouter mounts them.
         let router = Router(context: AppRequestContext.self)
-        let pages = try await PageRenderer(templatesDirectory: "\(repositoryRoot)/Templates")
+        let pages = try await PageRenderer(
+            templatesDirectory: "\(repositoryRoot)/Templates",
+            translations: Translations(directory: "\(repositoryRoot)/Locales")
+        )
         router.group(context: WebRequestContext.self).add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
             .get("/boom") { _, _ -> String in throw Secret() }
         router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware())

@@ -172,7 +172,7 @@ struct MailDeliveryTests {
                 var pids = held.makeAsyncIterator()
                 let pid = try #require(await pids.next())
 
-                let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", publicURL: config.publicURL)
+                let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", translations: Translations(directory: "\(repositoryRoot)/Locales"), publicURL: config.publicURL)
                 let sender = try MailSender(
                     outbox: MailOutboxRepository(client: surviving, messageIDDomain: "selfie.test", logger: testLogger),
                     configuration: config.mail,
@@ -204,7 +204,7 @@ struct MailDeliveryTests {
     @Test("two senders on one outbox (two instances): every message delivered exactly once")
     func twoSenders() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in
-            let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", publicURL: app.config.publicURL)
+            let composer = try MailTemplates(directory: "\(repositoryRoot)/Templates/mail", translations: Translations(directory: "\(repositoryRoot)/Locales"), publicURL: app.config.publicURL)
             let recipients = (0..<40).map { _ in uniqueEmail("many") }
             let clients = (0..<2).map { _ in PostgresClient(configuration: app.config.database.clientConfiguration, backgroundLogger: testLogger) }
             try await withThrowingTaskGroup(of: Void.self) { running in

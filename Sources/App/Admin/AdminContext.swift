@@ -8,6 +8,7 @@ struct AdminContext: ChildRequestContext, PageContext {
     let session: ActiveSession
     let remoteAddress: String
     let csrfToken: String
+    let viewer: Viewer
 
     var admin: User { session.user }
     var signedInUser: User? { session.user }
@@ -22,6 +23,7 @@ struct AdminContext: ChildRequestContext, PageContext {
         self.session = session
         self.remoteAddress = context.remoteAddress
         self.csrfToken = context.csrfToken
+        self.viewer = context.viewer
     }
 
     func origin(_ request: Request) -> RequestOrigin { RequestOrigin(request, remoteAddress: remoteAddress) }

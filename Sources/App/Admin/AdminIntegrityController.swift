@@ -40,6 +40,6 @@ struct AdminIntegrityController {
             )
         }
         let page = IntegrityPage(checks: checks, neverChecked: checks.isEmpty)
-        return try pages.render(.adminIntegrity, title: "Integrity", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminIntegrity, title: "title-admin-integrity", page: page, context: context).response(from: request, context: context)
     }
 }

@@ -65,7 +65,7 @@ struct AdminPagesController {
             largest: largest,
             hasLargest: !largest.isEmpty
         )
-        return try pages.render(.adminDashboard, title: "Admin", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminDashboard, title: "title-admin", page: page, context: context).response(from: request, context: context)
     }
 
     // MARK: Users
@@ -140,7 +140,7 @@ struct AdminPagesController {
             previousURL: pageNumber > 1 ? url(page: pageNumber - 1) : nil,
             nextURL: found.count > Self.pageSize ? url(page: pageNumber + 1) : nil
         )
-        return try pages.render(.adminUsers, title: "Users", page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.adminUsers, title: "title-admin-users", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 
@@ -233,7 +233,7 @@ struct AdminPagesController {
                 )
             }
         )
-        return try pages.render(.adminUser, title: summary.user.fullName, page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.adminUser, title: .verbatim(summary.user.fullName), page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 
@@ -340,7 +340,7 @@ struct AdminPagesController {
             isDangerous: action == .delete || action == .disable,
             cancelURL: AdminPath.user(summary.user.id)
         )
-        return try pages.render(.adminConfirm, title: "Confirm", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminConfirm, title: "title-admin-confirm", page: page, context: context).response(from: request, context: context)
     }
 
     func performUserAction(_ request: Request, context: AdminContext) async throws -> Response {
@@ -430,7 +430,7 @@ struct AdminPagesController {
             isDangerous: true,
             cancelURL: AdminPath.apiKeys
         )
-        return try pages.render(.adminConfirm, title: "Confirm", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminConfirm, title: "title-admin-confirm", page: page, context: context).response(from: request, context: context)
     }
 
     func revokeAPIKey(_ request: Request, context: AdminContext) async throws -> Response {
@@ -451,8 +451,8 @@ struct AdminPagesController {
         }
     }
 
-    private func renderKeys(_ page: KeysPage, notice: String?, context: AdminContext, status: HTTPResponse.Status = .ok) async throws -> HTML {
-        try pages.render(.adminAPIKeys, title: "API keys", page: page, context: context, notice: notice, status: status)
+    private func renderKeys(_ page: KeysPage, notice: LocalizedText?, context: AdminContext, status: HTTPResponse.Status = .ok) async throws -> HTML {
+        try pages.render(.adminAPIKeys, title: "title-admin-api-keys", page: page, context: context, notice: notice, status: status)
     }
 
     // MARK: Mail
@@ -489,7 +489,7 @@ struct AdminPagesController {
             },
             hasFailed: !failed.isEmpty
         )
-        return try pages.render(.adminMail, title: "Mail", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminMail, title: "title-admin-mail", page: page, context: context).response(from: request, context: context)
     }
 
     // MARK: Audit log
@@ -549,6 +549,6 @@ struct AdminPagesController {
             types: AuditEventType.allCases.map { AuditPage.TypeOption(value: $0.rawValue, selected: $0.rawValue == type) },
             olderURL: olderURL
         )
-        return try pages.render(.adminAudit, title: "Audit log", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.adminAudit, title: "title-admin-audit", page: page, context: context).response(from: request, context: context)
     }
 }

@@ -147,6 +147,8 @@ struct AssetURLs: Sendable {
     let viewerScript: String
     /// "Copy" next to a new share link.
     let shareScript: String
+    /// On every page: keeps the browser's time zone in a cookie, applies the footer's choices.
+    let preferencesScript: String
 
     init(_ assets: StaticAssets) throws {
         try self.init { try assets.url(for: $0) }
@@ -165,6 +167,7 @@ struct AssetURLs: Sendable {
         selectionScript = try url("/assets/js/selection.js")
         viewerScript = try url("/assets/js/viewer.js")
         shareScript = try url("/assets/js/share.js")
+        preferencesScript = try url("/assets/js/preferences.js")
     }
 }
 

@@ -9,8 +9,10 @@ struct MailTemplates: MailComposer {
     let text: MustacheLibrary
     let html: MustacheLibrary
     let publicURL: String
+    let translations: Translations
 
-    init(directory: String, publicURL: URL) throws {
+    init(directory: String, translations: Translations, publicURL: URL) throws {
+        self.translations = translations
         MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
         var text = MustacheLibrary()
         var html = MustacheLibrary()
@@ -47,10 +49,14 @@ struct MailTemplates: MailComposer {
         let forgotLink: String
         let signInLink: String
         let accountLink: String
+        /// The recipient's language: `<html lang>` and `{{t.key}}`.
+        let language: String
+        let t: Translations.Messages
     }
 
     func compose(_ notice: MailNotice, to recipient: MailRecipient) throws -> ComposedMail {
         let token = notice.params["token"] ?? ""
+        let language = recipient.language.flatMap(Language.init(rawValue:)) ?? .english
         let link: String? = switch notice.kind {
         case .verifyEmail: publicURL + WebPath.verifyEmail(token: token)
         case .passwordReset: publicURL + WebPath.resetPassword(token: token)
@@ -69,7 +75,9 @@ struct MailTemplates: MailComposer {
             network: notice.params["network"],
             forgotLink: publicURL + WebPath.forgotPassword,
             signInLink: publicURL + WebPath.signIn,
-            accountLink: publicURL + WebPath.account
+            accountLink: publicURL + WebPath.account,
+            language: language.rawValue,
+            t: translations.messages(language)
         )
         guard let text = text.render(values, withTemplate: notice.kind.rawValue),
             let html = html.render(values, withTemplate: "\(notice.kind.rawValue).html")

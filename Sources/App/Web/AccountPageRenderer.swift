@@ -74,7 +74,7 @@ struct AccountPageRenderer: Sendable {
     /// The page, with `refused` filling in the refusal of one of its forms.
     func render(
         context: SignedInContext,
-        notice: String? = nil,
+        notice: LocalizedText? = nil,
         status: HTTPResponse.Status = .ok,
         refused: (inout AccountPage) -> Void = { _ in }
     ) async throws -> HTML {
@@ -138,6 +138,6 @@ struct AccountPageRenderer: Sendable {
             passkeys: passkeyRows
         )
         refused(&page)
-        return try pages.render(.account, title: "Your account", page: page, context: context, notice: notice, status: status)
+        return try pages.render(.account, title: "title-account", page: page, context: context, notice: notice, status: status)
     }
 }

@@ -37,7 +37,7 @@ struct AlbumPagesController {
         try await renderList(context: context, notice: Notice.message(from: request)).response(from: request, context: context)
     }
 
-    private func renderList(context: SignedInContext, notice: String?, error: String? = nil, title: String = "", status: HTTPResponse.Status = .ok)
+    private func renderList(context: SignedInContext, notice: LocalizedText?, error: String? = nil, title: String = "", status: HTTPResponse.Status = .ok)
         async throws -> HTML
     {
         let cards = try await albums.cards(for: context.user).map { card in
@@ -49,7 +49,7 @@ struct AlbumPagesController {
             )
         }
         let page = AlbumsPage(albums: cards, isEmpty: cards.isEmpty, error: error, title: title)
-        return try pages.render(.albums, title: "Your albums", page: page, context: context, notice: notice, status: status)
+        return try pages.render(.albums, title: "title-albums", page: page, context: context, notice: notice, status: status)
     }
 
     struct AlbumForm: Decodable {
@@ -101,7 +101,7 @@ struct AlbumPagesController {
         _ album: Album,
         request: Request,
         context: SignedInContext,
-        notice: String?,
+        notice: LocalizedText?,
         error: String? = nil,
         form: AlbumForm? = nil,
         status: HTTPResponse.Status = .ok
@@ -131,7 +131,7 @@ struct AlbumPagesController {
             formTitle: form?.title ?? album.title,
             formDescription: form?.description ?? album.description
         )
-        return try pages.render(.album, title: album.title, page: page, context: context, notice: notice, status: status)
+        return try pages.render(.album, title: .verbatim(album.title), page: page, context: context, notice: notice, status: status)
     }
 
     func edit(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -165,7 +165,7 @@ struct AlbumPagesController {
             deleteURL: WebPath.deleteAlbum(album.publicID),
             cancelURL: WebPath.album(album.publicID)
         )
-        return try pages.render(.albumDelete, title: "Delete this album?", page: page, context: context).response(from: request, context: context)
+        return try pages.render(.albumDelete, title: "title-delete-album", page: page, context: context).response(from: request, context: context)
     }
 
     func delete(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -86,7 +86,7 @@ struct AuthPagesController {
     {
         var page = page
         page.providers = providers
-        return try pages.render(.signUp, title: "Create your account", page: page, context: context, status: status)
+        return try pages.render(.signUp, title: "title-sign-up", page: page, context: context, status: status)
     }
 
     // MARK: Sign in
@@ -109,7 +109,7 @@ struct AuthPagesController {
         if context.session != nil { return .seeOther(SafeRedirect.localPath(next)) }
         return try pages.render(
             .signIn,
-            title: "Sign in",
+            title: "title-sign-in",
             page: SignInPage(next: SafeRedirect.localPath(next, default: ""), providers: providers),
             context: context,
             notice: Notice.message(from: request)
@@ -146,7 +146,7 @@ struct AuthPagesController {
         context: WebRequestContext
     ) throws -> Response {
         let page = SignInPage(email: email, next: SafeRedirect.localPath(next, default: ""), error: error, providers: providers)
-        return try pages.render(.signIn, title: "Sign in", page: page, context: context, status: status)
+        return try pages.render(.signIn, title: "title-sign-in", page: page, context: context, status: status)
             .response(from: request, context: context)
     }
 

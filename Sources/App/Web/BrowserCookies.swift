@@ -56,6 +56,9 @@ struct BrowserCookies: Sendable {
         return cookie(Self.shareUnlockName, proof, maxAge: min(day, untilExpiry), path: WebPath.shared(token))
     }
 
+    /// A choice from the footer (language, colours), a year long.
+    func preference(_ name: String, _ value: String) -> Cookie { cookie(name, value, maxAge: 365 * 86400) }
+
     private func cookie(_ name: String, _ value: String, maxAge: Int?, path: String = "/") -> Cookie {
         Cookie(name: name, value: value, maxAge: maxAge, path: path, secure: secure, httpOnly: true, sameSite: .lax)
     }

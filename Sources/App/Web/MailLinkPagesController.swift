@@ -76,7 +76,7 @@ struct MailLinkPagesController {
     }
 
     func showForgotPassword(_ request: Request, context: WebRequestContext) async throws -> Response {
-        try pages.render(.forgotPassword, title: "Forgot your password?", page: ForgotPasswordPage(), context: context)
+        try pages.render(.forgotPassword, title: "title-forgot-password", page: ForgotPasswordPage(), context: context)
             .response(from: request, context: context)
     }
 
@@ -92,7 +92,7 @@ struct MailLinkPagesController {
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(email) else {
             let page = ForgotPasswordPage(email: email, error: ErrorCopy.message(for: .email, .notAnEmailAddress))
-            return try pages.render(.forgotPassword, title: "Forgot your password?", page: page, context: context, status: .unprocessableContent)
+            return try pages.render(.forgotPassword, title: "title-forgot-password", page: page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
         let (emails, origin) = (self.emails, context.origin(request))
@@ -119,7 +119,7 @@ struct MailLinkPagesController {
     func showResetPassword(_ request: Request, context: WebRequestContext) async throws -> Response {
         let token = request.uri.queryParameters["token"].map(String.init) ?? ""
         guard let email = try await emails.resetTarget(token: token) else { return try linkNotValid(request, context: context, forReset: true) }
-        return try pages.render(.resetPassword, title: "Choose a new password", page: ResetPasswordPage(email: email, token: token), context: context)
+        return try pages.render(.resetPassword, title: "title-reset-password", page: ResetPasswordPage(email: email, token: token), context: context)
             .response(from: request, context: context)
     }
 
@@ -150,7 +150,7 @@ struct MailLinkPagesController {
         } catch let problems as InvalidFields {
             guard let email = try await emails.resetTarget(token: token) else { return try linkNotValid(request, context: context, forReset: true) }
             let page = ResetPasswordPage(email: email, token: token, errors: ErrorCopy.messages(for: problems))
-            return try pages.render(.resetPassword, title: "Choose a new password", page: page, context: context, status: .unprocessableContent)
+            return try pages.render(.resetPassword, title: "title-reset-password", page: page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         } catch AccountError.linkNotValid {
             return try linkNotValid(request, context: context, forReset: true)

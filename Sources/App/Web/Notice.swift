@@ -47,56 +47,10 @@ enum Notice: String {
     case trashEmptied = "trash-emptied"
     case quotaChanged = "quota-changed"
 
-    var message: String {
-        switch self {
-        case .signedOut: "You are signed out."
-        case .welcome: "Welcome to Selfie! Your account is ready."
-        case .passwordChanged: "Your password was changed. Your other sessions were signed out."
-        case .otherSessionsEnded: "Your other sessions were signed out."
-        case .photoUploaded: "Your photo was uploaded."
-        case .photoDeleted: "The photo was deleted."
-        case .userUpdated: "Done. The account was updated."
-        case .userDeleted: "The account, its photos and its sessions were deleted."
-        case .quotaChanged: "The storage quota was changed. Photos stored already stay, even above it."
-        case .appKeyRevoked: "The app key was revoked."
-        case .identityLinked: "Linked. You can now sign in with it."
-        case .identityUnlinked: "Unlinked. It can no longer be used to sign in to this account."
-        case .passwordSet: "Your password is set. You can now sign in with your email or username and password."
-        case .providerCancelled: "The sign-in was cancelled."
-        case .emailVerified: "Your email address is confirmed. Thank you!"
-        case .emailVerifiedSignIn: "Your email address is confirmed. Sign in to continue."
-        case .verificationSent: "We sent you a new link. It works for 48 hours; check your spam folder if it does not arrive."
-        case .passwordReset: "Your password was changed and every session was signed out. Sign in with your new password."
-        case .emailChangeRequested:
-            "We sent a link to your new address. Your account keeps its current address until you open it (within 24 hours)."
-        case .emailChanged: "Your email address was changed."
-        case .emailChangedSignIn: "Your email address was changed. Sign in with the new one."
-        case .accountDeleted: "Your account, your photos and your sessions were deleted. Goodbye!"
-        case .resetLinkSent: "A password reset link was mailed to this user. It works for one hour."
-        case .signInExpired: "That sign-in took too long. Please sign in again."
-        case .twoFactorDisabled: "Two-step verification is off. Your password alone now signs you in."
-        case .browsersForgotten: "Every browser will ask for a code at its next sign-in."
-        case .passkeyAdded: "Your passkey is ready. Next time, choose “Sign in with a passkey”."
-        case .passkeyRenamed: "The passkey was renamed."
-        case .passkeyRemoved: "The passkey was removed. It can no longer be used to sign in."
-        case .twoFactorReset: "This user's two-step verification and passkeys were removed. Their password alone signs them in now."
-        case .photosDeleted: "The photos were deleted."
-        case .albumCreated: "The album is ready."
-        case .albumUpdated: "The album was saved."
-        case .albumDeleted: "The album was deleted. Its photos are still in your gallery."
-        case .photosAdded: "The photos are in the album."
-        case .photosRemoved: "The photos were taken out of this album. They are still in your gallery."
-        case .coverChosen: "The album has a new cover."
-        case .linkRevoked: "The link was turned off. Its page and images no longer open."
-        case .linksRevoked: "Every share link of this user was turned off."
-        case .photoTrashed: "The photo is in the trash. You can restore it from there until it is deleted for good."
-        case .photosTrashed: "The photos are in the trash. You can restore them from there until they are deleted for good."
-        case .photosRestored: "Restored: the photos are back in your gallery, their albums and their links."
-        case .trashEmptied: "Deleted for good."
-        }
-    }
+    /// Its words: `notice-<code>` in `Locales/<language>/notices.ftl`.
+    var text: LocalizedText { .message("notice-\(rawValue)") }
 
-    static func message(from request: Request) -> String? {
-        request.uri.queryParameters["notice"].flatMap { Notice(rawValue: String($0))?.message }
+    static func message(from request: Request) -> LocalizedText? {
+        request.uri.queryParameters["notice"].flatMap { Notice(rawValue: String($0))?.text }
     }
 }

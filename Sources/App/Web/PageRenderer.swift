@@ -54,9 +54,11 @@ struct PageRenderer: Sendable {
     let library: MustacheLibrary
     /// The static files the layout links to, at their fingerprinted URLs.
     let assets: AssetURLs
+    let translations: Translations
 
-    init(templatesDirectory: String, assets: AssetURLs = .plain) async throws {
+    init(templatesDirectory: String, translations: Translations, assets: AssetURLs = .plain) async throws {
         self.assets = assets
+        self.translations = translations
         MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
         var library = MustacheLibrary()
         let directory = URL(fileURLWithPath: templatesDirectory)
@@ -80,6 +82,32 @@ struct PageRenderer: Sendable {
         let csrfToken: String
         let notice: String?
         let page: Content
+        /// The catalogue of the viewer's language: `{{t.key}}`.
+        let t: Translations.Messages
+        let chrome: Chrome
+    }
+
+    /// What the layout itself needs of the viewer: `<html lang>`, the theme, the footer's picker.
+    struct Chrome: Sendable {
+        let language: String
+        let theme: String
+        let languages: [Choice]
+        let themes: [Choice]
+
+        struct Choice: Sendable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
+
+        init(viewer: Viewer, translations: Translations) {
+            language = viewer.language.rawValue
+            theme = viewer.theme.rawValue
+            languages = Language.allCases.map { Choice(value: $0.rawValue, label: $0.nativeName, selected: $0 == viewer.language) }
+            themes = Theme.allCases.map {
+                Choice(value: $0.rawValue, label: translations.format("theme-\($0.rawValue)", in: viewer.language), selected: $0 == viewer.theme)
+            }
+        }
     }
 
     struct UserView: Sendable {
@@ -99,14 +127,24 @@ struct PageRenderer: Sendable {
 
     func render<Content: Sendable>(
         _ template: Template,
-        title: String,
+        title: LocalizedText,
         page: Content,
         context: some PageContext,
-        notice: String? = nil,
+        notice: LocalizedText? = nil,
         status: HTTPResponse.Status = .ok
     ) throws -> HTML {
         let user = context.signedInUser.map(UserView.init)
-        let object = Page(title: title, assets: assets, user: user, csrfToken: context.csrfToken, notice: notice, page: page)
+        let language = context.viewer.language
+        let object = Page(
+            title: translations.text(title, in: language),
+            assets: assets,
+            user: user,
+            csrfToken: context.csrfToken,
+            notice: notice.map { translations.text($0, in: language) },
+            page: page,
+            t: translations.messages(language),
+            chrome: Chrome(viewer: context.viewer, translations: translations)
+        )
         guard let body = library.render(object, withTemplate: template.rawValue) else {
             throw TemplateMissing(names: [template.rawValue])
         }
@@ -116,22 +154,25 @@ struct PageRenderer: Sendable {
     /// An error page, with the signed-in user in the header when there is one.
     /// A message page (`Templates/message.mustache`), titled by its heading.
     func renderMessage(_ page: MessagePage, context: some PageContext, status: HTTPResponse.Status = .ok) throws -> HTML {
-        try render(.message, title: page.heading, page: page, context: context, status: status)
+        try render(.message, title: .verbatim(page.heading), page: page, context: context, status: status)
     }
 
-    func renderError(status: HTTPResponse.Status, message: String, user: User? = nil) -> HTML {
+    func renderError(status: HTTPResponse.Status, message: String, viewer: Viewer = .default, user: User? = nil) -> HTML {
         struct ErrorPage: Sendable {
             let code: Int
             let heading: String
             let message: String
         }
+        let heading = translations.catalogue(viewer.language).format("status-\(status.code)") ?? status.reasonPhrase
         let page = Page(
-            title: status.reasonPhrase,
+            title: heading,
             assets: assets,
             user: user.map(UserView.init),
             csrfToken: "",
             notice: nil,
-            page: ErrorPage(code: status.code, heading: status.reasonPhrase, message: message)
+            page: ErrorPage(code: status.code, heading: heading, message: message),
+            t: translations.messages(viewer.language),
+            chrome: Chrome(viewer: viewer, translations: translations)
         )
         let body =
             library.render(page, withTemplate: Template.error.rawValue)
@@ -159,6 +200,31 @@ extension PageRenderer.Page: MustacheParent {
         case "csrfToken": csrfToken
         case "notice": notice
         case "page": page
+        case "t": t
+        case "chrome": chrome
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer.Chrome: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "language": language
+        case "theme": theme
+        case "languages": languages
+        case "themes": themes
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer.Chrome.Choice: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "label": label
+        case "selected": selected
         default: nil
         }
     }
@@ -187,6 +253,7 @@ extension AssetURLs: MustacheParent {
         case "selectionScript": selectionScript
         case "viewerScript": viewerScript
         case "shareScript": shareScript
+        case "preferencesScript": preferencesScript
         default: nil
         }
     }

@@ -44,7 +44,7 @@ struct PhotoPagesController {
             isFirstPage: after == nil,
             selection: try await SelectionBar.load(for: context.user, album: nil, albums: albums)
         )
-        return try pages.render(.gallery, title: "Your gallery", page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.gallery, title: "title-gallery", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 
@@ -94,7 +94,7 @@ struct PhotoPagesController {
             maxBytes: photos.limits.maxBytes,
             error: error
         )
-        return try pages.render(.upload, title: "Upload a selfie", page: page, context: context, status: status)
+        return try pages.render(.upload, title: "title-upload", page: page, context: context, status: status)
     }
 
     struct PhotoPage: Sendable {
@@ -133,7 +133,7 @@ struct PhotoPagesController {
             share: ShareForm(photo: photo.publicID),
             isInAlbums: !holding.isEmpty
         )
-        let title = photo.title.isEmpty ? "Photo" : photo.title
+        let title: LocalizedText = photo.title.isEmpty ? "title-photo" : .verbatim(photo.title)
         return try pages.render(.photo, title: title, page: page, context: context).response(from: request, context: context)
     }
 
@@ -148,7 +148,7 @@ struct PhotoPagesController {
         let photo = try await photos.photo(try context.parameters.require("id"), of: context.user)
         return try pages.render(
             .photoDelete,
-            title: "Delete this photo?",
+            title: "title-delete-photo",
             page: DeletePage(photo: PhotoCard(photo, photos: photos), trashDays: photos.trashDays, hasTrash: photos.trashDays > 0),
             context: context
         ).response(from: request, context: context)
@@ -240,7 +240,7 @@ extension PhotoPagesController {
             try AlbumService.checkCount(form.photoIDs)
             let chosen = try await photos.photos(form.photoIDs, of: user)
             let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos) }, count: chosen.count, album: form.album, trashDays: photos.trashDays, hasTrash: photos.trashDays > 0)
-            return try pages.render(.photosDelete, title: "Delete \(chosen.count) photo(s)?", page: page, context: context)
+            return try pages.render(.photosDelete, title: .message("title-delete-photos", ["count": .number(chosen.count)]), page: page, context: context)
                 .response(from: request, context: context)
         default:
             throw AppError(.badRequest, "Choose what to do with the selected photos.")

@@ -79,7 +79,7 @@ struct SecondFactorPagesController {
     }
 
     private func renderCodeStep(_ page: CodePage, context: WebRequestContext, status: HTTPResponse.Status = .ok) throws -> HTML {
-        try pages.render(.signInCode, title: "Enter your code", page: page, context: context, status: status)
+        try pages.render(.signInCode, title: "title-sign-in-code", page: page, context: context, status: status)
     }
 
     // MARK: Setting up an authenticator app
@@ -120,14 +120,14 @@ struct SecondFactorPagesController {
     }
 
     private func renderRecoveryCodes(_ page: RecoveryCodesPage, context: SignedInContext) throws -> HTML {
-        try pages.render(.recoveryCodes, title: "Your recovery codes", page: page, context: context)
+        try pages.render(.recoveryCodes, title: "title-recovery-codes", page: page, context: context)
     }
 
     private func renderSetup(context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let enrolment = try await secondFactor.beginEnrolment(for: context.user)
         let symbol = try QRCodeSymbol(text: enrolment.uri, errorCorrectionLevel: .medium)
         let page = SetupPage(qrCode: symbol.svg(title: "QR code to scan with your authenticator app", width: 232, height: 232), secret: enrolment.secret, error: error)
-        return try pages.render(.twoFactorSetup, title: "Set up two-step verification", page: page, context: context, status: status)
+        return try pages.render(.twoFactorSetup, title: "title-two-factor-setup", page: page, context: context, status: status)
     }
 
     // MARK: Turning it off, new recovery codes, remembered browsers

@@ -91,7 +91,7 @@ struct ShareLinkPagesController {
         let links = try await sharing.links(for: context.user)
         let now = sharing.now()
         let page = LinksPage(links: links.map { LinkRow($0, now: now) }, hasLinks: !links.isEmpty)
-        return try pages.render(.links, title: "Your share links", page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.links, title: "title-links", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 
@@ -146,7 +146,7 @@ struct ShareLinkPagesController {
             allowsDownload: made.link.allowDownload,
             backURL: row.whatURL
         )
-        return try pages.render(.linkCreated, title: "Your share link", page: page, context: context, status: .created)
+        return try pages.render(.linkCreated, title: "title-link-created", page: page, context: context, status: .created)
             .response(from: request, context: context)
     }
 

@@ -77,7 +77,7 @@ struct SharedPagesController {
             downloadURL: link.allowDownload ? WebPath.sharedDownload(token) : nil,
             preview: preview(of: link, title: title, cover: cover, token: token)
         )
-        return try pages.render(.shared, title: title, page: page, context: context).response(from: request, context: context)
+        return try pages.render(.shared, title: .verbatim(title), page: page, context: context).response(from: request, context: context)
     }
 
     private func preview(of link: ShareLink, title: String, cover: Photo?, token: String) -> Preview {
@@ -100,7 +100,7 @@ struct SharedPagesController {
         -> Response
     {
         let page = PasswordPage(action: WebPath.shared(token), error: error)
-        return try pages.render(.sharedPassword, title: "This link has a password", page: page, context: context, status: status)
+        return try pages.render(.sharedPassword, title: "title-shared-password", page: page, context: context, status: status)
             .response(from: request, context: context)
     }
 
@@ -147,7 +147,7 @@ struct SharedPagesController {
             downloadURL: link.allowDownload ? WebPath.sharedDownload(token) : nil
         )
         let title = photo.title.isEmpty ? "Shared photo" : photo.title
-        return try pages.render(.sharedPhoto, title: title, page: page, context: context).response(from: request, context: context)
+        return try pages.render(.sharedPhoto, title: .verbatim(title), page: page, context: context).response(from: request, context: context)
     }
 
     /// One rendition of a photo of the link — thumbnails or the display copy, never the original.

@@ -72,6 +72,6 @@ struct StepUpPagesController {
             providers: social.providers.oidcConfigurations.filter { linked.contains($0.name) }.map(ProviderButton.init),
             error: error
         )
-        return try pages.render(.confirmItsYou, title: "Confirm it's you", page: page, context: context, status: status)
+        return try pages.render(.confirmItsYou, title: "title-confirm-its-you", page: page, context: context, status: status)
     }
 }

@@ -41,7 +41,7 @@ struct TrashPagesController {
             trashDays: photos.trashDays,
             hasTrash: photos.trashDays > 0
         )
-        return try pages.render(.trash, title: "Trash", page: page, context: context, notice: Notice.message(from: request))
+        return try pages.render(.trash, title: "title-trash", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
 

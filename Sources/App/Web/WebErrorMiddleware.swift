@@ -32,7 +32,8 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let answer = ErrorCopy.appError(for: error)
         ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
         let user = (context as? any PageContext)?.signedInUser
-        var response = pages.renderError(status: answer.status, message: answer.message, user: user)
+        let viewer = (context as? any PageContext)?.viewer ?? .default
+        var response = pages.renderError(status: answer.status, message: answer.message, viewer: viewer, user: user)
             .response(from: request, context: context)
         response.headers.append(contentsOf: answer.headers)
         return response

@@ -7,6 +7,8 @@ import SelfieCore
 protocol PageContext: ClientAddressProviding {
     var signedInUser: User? { get }
     var csrfToken: String { get }
+    /// The language, time zone and theme the page is shown in.
+    var viewer: Viewer { get }
 }
 
 /// The context of the browser pages. `WebSessionMiddleware` fills in the session (if any) and
@@ -18,6 +20,7 @@ struct WebRequestContext: PageContext {
     let remoteAddress: String
     var session: ActiveSession?
     var csrfToken: String = ""
+    var viewer = Viewer.default
     /// The browser sent a session cookie that no longer matches a live session (expired, signed
     /// out elsewhere): its forms are answered with "sign in again", not a CSRF error.
     var hasStaleSession = false
@@ -40,6 +43,7 @@ struct SignedInContext: ChildRequestContext, PageContext {
     let session: ActiveSession
     let remoteAddress: String
     let csrfToken: String
+    let viewer: Viewer
 
     var user: User { session.user }
     var signedInUser: User? { session.user }
@@ -51,6 +55,7 @@ struct SignedInContext: ChildRequestContext, PageContext {
         self.session = session
         self.remoteAddress = context.remoteAddress
         self.csrfToken = context.csrfToken
+        self.viewer = context.viewer
     }
 
     func origin(_ request: Request) -> RequestOrigin { RequestOrigin(request, remoteAddress: remoteAddress) }

@@ -8,6 +8,7 @@ import SelfieCore
 struct WebSessionMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext
     let accounts: AccountService
+    let users: UserRepository
     let cookies: BrowserCookies
     let csrf: CSRFTokens
 
@@ -23,6 +24,10 @@ struct WebSessionMiddleware: RouterMiddleware {
             RequestFacts.signedIn(session.user.id)
             context.hasStaleSession = false
             context.csrfToken = csrf.token(forSession: session.sessionID)
+            // The browser's language and zone are kept on an account that has not chosen, once.
+            if let keep = ViewerPreferences.toKeep(from: request, account: session.user.preferences) {
+                try await users.setPreferences(userID: session.user.id, keep, onlyUnset: true)
+            }
         } else if let visitor = request.cookies[BrowserCookies.visitorName]?.value, visitor.count == 22 {
             context.csrfToken = csrf.token(forVisitor: visitor)
         } else {
@@ -30,6 +35,8 @@ struct WebSessionMiddleware: RouterMiddleware {
             newVisitor = visitor
             context.csrfToken = csrf.token(forVisitor: visitor)
         }
+
+        context.viewer = ViewerPreferences.viewer(of: request, account: context.session?.user.preferences)
 
         var response = try await next(request, context)
         if let newVisitor {

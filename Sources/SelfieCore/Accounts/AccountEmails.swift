@@ -148,7 +148,7 @@ public struct AccountEmails: Sendable {
         guard let email = user.email, !user.isDisabled else { throw AccountError.linkNotValid }
         let token: String
         if mailed {
-            token = try await mailLink(.resetPassword, to: MailRecipient(address: email, name: user.fullName), userID: user.id, notice: MailNotice.passwordReset(token:))
+            token = try await mailLink(.resetPassword, to: MailRecipient(address: email, name: user.fullName, language: user.preferences.language), userID: user.id, notice: MailNotice.passwordReset(token:))
         } else {
             token = RandomToken.urlSafe()
             try await tokens.create(.resetPassword, userID: user.id, email: email, token: token)
@@ -211,7 +211,7 @@ public struct AccountEmails: Sendable {
         }
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
-        _ = try await mailLink(.changeEmail, to: MailRecipient(address: newEmail, name: user.fullName), userID: user.id) { token in
+        _ = try await mailLink(.changeEmail, to: MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language), userID: user.id) { token in
             .confirmNewEmail(token: token, newEmail: newEmail)
         }
         await notify(user, .emailChangeRequested(newEmail: EmailAddress.masked(newEmail)))

@@ -19,6 +19,22 @@ public struct User: Sendable, Equatable {
     public let createdAt: Date
     /// The address was confirmed: by a link mailed to it, or by a provider that vouches for it.
     public var emailVerified: Bool = false
+    /// The language, time zone and theme the account is shown in; nil where nothing was chosen.
+    public var preferences = AccountPreferences()
+}
+
+/// How an account wants to be shown, as stored: a language code (`en`, `de`, `es`), an IANA time
+/// zone name, a theme (`system`, `light`, `dark`). The web layer checks the values it writes.
+public struct AccountPreferences: Sendable, Equatable {
+    public var language: String?
+    public var timeZone: String?
+    public var theme: String?
+
+    public init(language: String? = nil, timeZone: String? = nil, theme: String? = nil) {
+        self.language = language
+        self.timeZone = timeZone
+        self.theme = theme
+    }
 }
 
 /// A user together with their bcrypt hash, only ever handed to the code that checks passwords.
@@ -70,13 +86,13 @@ extension User {
     var lockoutKey: String { email ?? username ?? "user #\(id)" }
 
     /// The columns every query that reads a user selects, in this order, from `users` aliased `u`.
-    static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.email_verified"
+    static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.email_verified, u.language, u.time_zone, u.theme"
 
     /// A user as read through `columns`.
-    typealias Row = (Int64, String?, String?, String, String, Bool, Date, Bool)
+    typealias Row = (Int64, String?, String?, String, String, Bool, Date, Bool, String?, String?, String?)
 
     init(row: Row) {
-        let (id, email, username, fullName, role, disabled, createdAt, emailVerified) = row
+        let (id, email, username, fullName, role, disabled, createdAt, emailVerified, language, timeZone, theme) = row
         self.init(
             id: id,
             email: email,
@@ -85,7 +101,8 @@ extension User {
             role: Role(rawValue: role) ?? .user,
             isDisabled: disabled,
             createdAt: createdAt,
-            emailVerified: emailVerified
+            emailVerified: emailVerified,
+            preferences: AccountPreferences(language: language, timeZone: timeZone, theme: theme)
         )
     }
 }

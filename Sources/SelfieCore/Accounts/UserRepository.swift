@@ -35,11 +35,11 @@ extension UserCredentials {
 
     /// The first row of a query that selected `columns`.
     static func first(in rows: PostgresRowSequence) async throws -> UserCredentials? {
-        for try await (id, email, username, fullName, role, disabled, createdAt, verified, hash, hasTOTP) in rows.decode(
-            (Int64, String?, String?, String, String, Bool, Date, Bool, String?, Bool).self
+        for try await (id, email, username, fullName, role, disabled, createdAt, verified, language, timeZone, theme, hash, hasTOTP) in rows.decode(
+            (Int64, String?, String?, String, String, Bool, Date, Bool, String?, String?, String?, String?, Bool).self
         ) {
             return UserCredentials(
-                user: User(row: (id, email, username, fullName, role, disabled, createdAt, verified)),
+                user: User(row: (id, email, username, fullName, role, disabled, createdAt, verified, language, timeZone, theme)),
                 passwordHash: hash,
                 secondFactor: hasTOTP ? .required : .notEnrolled
             )
@@ -160,6 +160,33 @@ public struct UserRepository: Sendable {
         try await client.query("UPDATE users SET last_signed_in_at = now() WHERE id = \(userID)", logger: logger)
     }
 
+    /// Stores what the account is shown in. Each value given replaces the stored one; nil leaves
+    /// it. With `onlyUnset`, values are written only where nothing is stored yet (a browser's
+    /// language and zone are taken once, never over the account's own choice).
+    public func setPreferences(userID: Int64, _ preferences: AccountPreferences, onlyUnset: Bool = false) async throws {
+        defer { access.forget(userID: userID) }
+        let (language, timeZone, theme) = (preferences.language, preferences.timeZone, preferences.theme)
+        if onlyUnset {
+            try await client.query(
+                """
+                UPDATE users SET language = coalesce(language, \(language)), time_zone = coalesce(time_zone, \(timeZone)),
+                    theme = coalesce(theme, \(theme))
+                WHERE id = \(userID)
+                """,
+                logger: logger
+            )
+        } else {
+            try await client.query(
+                """
+                UPDATE users SET language = coalesce(\(language), language), time_zone = coalesce(\(timeZone), time_zone),
+                    theme = coalesce(\(theme), theme)
+                WHERE id = \(userID)
+                """,
+                logger: logger
+            )
+        }
+    }
+
     /// Marks the address confirmed — if it is still the account's address.
     public func markEmailVerified(userID: Int64, email: String) async throws -> Bool {
         defer { access.forget(userID: userID) }
@@ -240,7 +267,8 @@ extension User {
         self.init(
             row: (
                 try row.column(first), try row.column(first + 1), try row.column(first + 2), try row.column(first + 3),
-                try row.column(first + 4), try row.column(first + 5), try row.column(first + 6), try row.column(first + 7)
+                try row.column(first + 4), try row.column(first + 5), try row.column(first + 6), try row.column(first + 7),
+                try row.column(first + 8), try row.column(first + 9), try row.column(first + 10)
             )
         )
     }

@@ -248,11 +248,11 @@ public struct AdminRepository: Sendable {
 
     private func summaries(_ query: PostgresQuery) async throws -> [UserSummary] {
         var summaries: [UserSummary] = []
-        for try await (id, email, username, name, role, disabled, created, verified, lastSignIn, photos, bytes, quota) in try await client.query(
-            query,
-            logger: logger
-        ).decode((Int64, String?, String?, String, String, Bool, Date, Bool, Date?, Int, Int64, Int64?).self) {
-            let user = User(row: (id, email, username, name, role, disabled, created, verified))
+        for try await (id, email, username, name, role, disabled, created, verified, language, timeZone, theme, lastSignIn, photos, bytes, quota)
+            in try await client.query(query, logger: logger)
+            .decode((Int64, String?, String?, String, String, Bool, Date, Bool, String?, String?, String?, Date?, Int, Int64, Int64?).self)
+        {
+            let user = User(row: (id, email, username, name, role, disabled, created, verified, language, timeZone, theme))
             summaries.append(
                 UserSummary(user: user, photoCount: photos, bytesStored: bytes, lastSignedInAt: lastSignIn, quota: QuotaSetting(column: quota))
             )

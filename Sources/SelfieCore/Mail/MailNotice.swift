@@ -71,16 +71,19 @@ public struct MailNotice: Sendable, Equatable {
 public struct MailRecipient: Sendable, Equatable {
     public let address: String
     public let name: String?
+    /// The language the message is written in (the account's); nil is English.
+    public let language: String?
 
-    public init(address: String, name: String?) {
+    public init(address: String, name: String?, language: String? = nil) {
         self.address = address
         self.name = name
+        self.language = language
     }
 
     /// The user's address, if they have one (accounts made through some providers do not).
     public init?(_ user: User) {
         guard let email = user.email else { return nil }
-        self.init(address: email, name: user.fullName)
+        self.init(address: email, name: user.fullName, language: user.preferences.language)
     }
 }
 

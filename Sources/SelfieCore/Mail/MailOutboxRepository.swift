@@ -40,8 +40,8 @@ extension MailNotice {
         // Stable across retries, so that a receiver can recognise a message delivered twice.
         let messageID = "\(RandomToken.urlSafe(byteCount: 18))@\(domain)"
         return """
-            INSERT INTO mail_outbox (message_id, recipient, recipient_name, kind, params)
-            VALUES (\(messageID), \(recipient.address), \(recipient.name), \(kind.rawValue), \(params)::jsonb)
+            INSERT INTO mail_outbox (message_id, recipient, recipient_name, language, kind, params)
+            VALUES (\(messageID), \(recipient.address), \(recipient.name), \(recipient.language), \(kind.rawValue), \(params)::jsonb)
             """
     }
 }
@@ -86,7 +86,7 @@ public final class MailOutboxRepository: Sendable {
         return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                SELECT id, message_id, recipient, recipient_name, kind, params::text, attempts + 1 FROM mail_outbox
+                SELECT id, message_id, recipient, recipient_name, language, kind, params::text, attempts + 1 FROM mail_outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
                 ORDER BY next_attempt_at, id
                 LIMIT 1
@@ -94,16 +94,16 @@ public final class MailOutboxRepository: Sendable {
                 """,
                 logger: logger
             )
-            var row: (Int64, String, String, String?, String, String, Int)?
-            for try await next in rows.decode((Int64, String, String, String?, String, String, Int).self) { row = next }
-            guard let (id, messageID, recipient, name, kindName, params, attempts) = row else { return false }
+            var row: (Int64, String, String, String?, String?, String, String, Int)?
+            for try await next in rows.decode((Int64, String, String, String?, String?, String, String, Int).self) { row = next }
+            guard let (id, messageID, recipient, name, language, kindName, params, attempts) = row else { return false }
             let outcome: DeliveryOutcome
             if let kind = MailNotice.Kind(rawValue: kindName) {
                 let values = (try? JSONDecoder().decode([String: String].self, from: Data(params.utf8))) ?? [:]
                 let message = OutboxMessage(
                     id: id,
                     messageID: messageID,
-                    recipient: MailRecipient(address: recipient, name: name),
+                    recipient: MailRecipient(address: recipient, name: name, language: language),
                     notice: MailNotice(kind, values),
                     attempts: attempts
                 )
