@@ -227,12 +227,15 @@ struct ByteLevelEquivalenceTests {
                 createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, takenAt: nil, trashedAt: nil, renditions: renditions)
         }
         let service = PhotoService.forViewTests()
-        let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoCard($0, photos: service) }
+        let words = Words(translations: CatalogueTests.translations, viewer: .default)
+        let cards = [photo(renditions, title: "Sea"), photo([], title: "")].map { PhotoCard($0, photos: service, words: words) }
         for card in cards {
             Self.expectSameAsMirror(card)
             if let thumbnail = card.thumbnail { Self.expectSameAsMirror(thumbnail) }
         }
-        let months = MonthGroup.grouping([photo(renditions, title: "Sea"), photo([], title: "")]) { PhotoCard($0, photos: service) }
+        let months = MonthGroup.grouping([photo(renditions, title: "Sea"), photo([], title: "")], words: words) {
+            PhotoCard($0, photos: service, words: words)
+        }
         for month in months { Self.expectSameAsMirror(month) }
         let selection = SelectionBar(albums: [.init(id: "a1", title: "Holidays")], albumID: nil)
         for older in [nil, "/gallery?after=3_1"] {
@@ -240,13 +243,17 @@ struct ByteLevelEquivalenceTests {
                 PhotoPagesController.GalleryPage(firstName: "Ada", months: months, isEmpty: false, olderPageURL: older, isFirstPage: true, selection: selection)
             )
         }
-        let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false))
+        let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false, "de", nil, nil))
         Self.expectSameAsMirror(PageRenderer.UserView(user))
         Self.expectSameAsMirror(AssetURLs.plain)
         for (viewer, notice) in [(PageRenderer.UserView(user), "Saved"), (nil, nil)] as [(PageRenderer.UserView?, String?)] {
             Self.expectSameAsMirror(
-                PageRenderer.Page(title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0])
+                PageRenderer.Page(
+                    title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0],
+                    t: CatalogueTests.translations.messages(.german), chrome: PageRenderer.Chrome(viewer: .default, translations: CatalogueTests.translations)
+                )
             )
+            Self.expectSameAsMirror(PageRenderer.Chrome(viewer: .default, translations: CatalogueTests.translations))
         }
     }
 

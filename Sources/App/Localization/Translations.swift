@@ -34,11 +34,32 @@ struct Translations: Sendable {
     /// What templates read as `{{t.some-key}}`: the messages of one language.
     func messages(_ language: Language) -> Messages { Messages(translations: self, language: language) }
 
+    /// `{{t.key}}` is a message without placeholders. A message with placeholders is a section
+    /// naming, for each, the template value that fills it:
+    /// `{{#t.photo-taken}}date=takenDate{{/t.photo-taken}}` writes "Taken { $date }" with
+    /// `{{takenDate}}` (escaped like any value) in place of `{ $date }`. Plural choices are made
+    /// in Swift, where the numbers are.
     struct Messages: Sendable, MustacheParent {
         let translations: Translations
         let language: Language
 
-        func child(named name: String) -> Any? { translations.format(name, in: language) }
+        func child(named name: String) -> Any? {
+            let catalogue = translations.catalogue(language).has(name) ? translations.catalogue(language) : translations.catalogue(.english)
+            guard !catalogue.variables(of: name).isEmpty else { return translations.format(name, in: language) }
+            return MustacheLambda { (bindings: String) -> Any? in
+                // "date=takenDate count=photoCount": each placeholder becomes a value's tag; the
+                // message's own text is escaped here, as the lambda's result is a template.
+                var arguments: [String: MessageArgument] = [:]
+                for pair in bindings.split(whereSeparator: \.isWhitespace) {
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    guard parts.count == 2, parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }) else { continue }
+                    arguments[String(parts[0])] = .text("\u{1}\(parts[1])\u{2}")
+                }
+                let text = catalogue.format(name, arguments) ?? name
+                let escaped = ScalarHTMLEscaping().escapeText(text).replacingOccurrences(of: "{", with: "&#123;")
+                return escaped.replacingOccurrences(of: "\u{1}", with: "{{").replacingOccurrences(of: "\u{2}", with: "}}")
+            }
+        }
     }
 }
 
@@ -61,4 +82,24 @@ struct LocalizedText: Sendable, ExpressibleByStringLiteral {
     static func verbatim(_ text: String) -> LocalizedText { LocalizedText(content: .verbatim(text)) }
 
     private init(content: Content) { self.content = content }
+}
+
+/// The words and formats of one viewer, for view models built in Swift: a sentence with its
+/// values, a time in the viewer's zone and language.
+struct Words: Sendable {
+    let translations: Translations
+    let viewer: Viewer
+
+    var language: Language { viewer.language }
+
+    func callAsFunction(_ key: String, _ arguments: [String: MessageArgument] = [:]) -> String {
+        translations.format(key, arguments, in: viewer.language)
+    }
+
+    func time(_ date: Date) -> String { viewer.time(date) }
+}
+
+extension PageRenderer {
+    /// The words for the page a context is about to render.
+    func words(for context: some PageContext) -> Words { Words(translations: translations, viewer: context.viewer) }
 }

@@ -45,7 +45,7 @@ struct AlbumPagesController {
                 href: WebPath.album(card.album.publicID),
                 title: card.album.title,
                 count: Album.describe(count: card.album.photoCount),
-                cover: card.cover.map { PhotoCard($0, photos: photos) }
+                cover: card.cover.map { PhotoCard($0, photos: photos, words: pages.words(for: context)) }
             )
         }
         let page = AlbumsPage(albums: cards, isEmpty: cards.isEmpty, error: error, title: title)
@@ -114,8 +114,8 @@ struct AlbumPagesController {
             title: album.title,
             description: album.description,
             count: Album.describe(count: album.photoCount),
-            months: MonthGroup.grouping(found) { photo in
-                PhotoCard(photo, href: WebPath.photo(photo.publicID, inAlbum: album.publicID)) { photos.url(of: $0.name, for: photo) }
+            months: MonthGroup.grouping(found, words: pages.words(for: context)) { photo in
+                PhotoCard(photo, href: WebPath.photo(photo.publicID, inAlbum: album.publicID), words: pages.words(for: context)) { photos.url(of: $0.name, for: photo) }
             },
             isEmpty: found.isEmpty && after == nil,
             olderPageURL: hasMore ? found.last.map { WebPath.album(album.publicID, after: $0.position) } : nil,

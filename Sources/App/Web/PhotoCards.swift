@@ -31,14 +31,15 @@ struct PhotoCard: Sendable {
 
     /// - Parameter imageURL: the URL of one of the photo's renditions (signed media, or a share
     ///   link's image route); nil when it cannot be shown.
-    init(_ photo: Photo, href: String, imageURL: (PhotoRendition) -> String?) {
+    init(_ photo: Photo, href: String, words: Words, imageURL: (PhotoRendition) -> String?) {
         self.id = photo.publicID
         self.href = href
         self.title = photo.title
-        self.date = photo.shownAt.displayString
-        self.takenDate = photo.takenAt?.displayString
-        self.uploadedDate = photo.createdAt.displayString
-        self.altText = photo.title.isEmpty ? "Photo from \(photo.shownAt.displayString)" : photo.title
+        let shown = words.time(photo.shownAt)
+        self.date = shown
+        self.takenDate = photo.takenAt.map(words.time)
+        self.uploadedDate = words.time(photo.createdAt)
+        self.altText = photo.title.isEmpty ? words("photo-from", ["date": .text(shown)]) : photo.title
         func image(_ name: RenditionName) -> Image? {
             guard let rendition = photo.rendition(name), let url = imageURL(rendition) else { return nil }
             return Image(url: url, width: rendition.width, height: rendition.height)
@@ -55,8 +56,8 @@ struct PhotoCard: Sendable {
     }
 
     /// The owner's card: their photo's page, signed media URLs.
-    init(_ photo: Photo, photos: PhotoService) {
-        self.init(photo, href: WebPath.photo(photo.publicID)) { photos.url(of: $0.name, for: photo) }
+    init(_ photo: Photo, photos: PhotoService, words: Words) {
+        self.init(photo, href: WebPath.photo(photo.publicID), words: words) { photos.url(of: $0.name, for: photo) }
     }
 }
 
@@ -67,14 +68,10 @@ struct MonthGroup: Sendable {
     let label: String
     let photos: [PhotoCard]
 
-    private static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
-    ]
-
-    /// Consecutive photos of the same month (UTC) together, in the order given.
-    static func grouping(_ photos: [Photo], card: (Photo) -> PhotoCard) -> [MonthGroup] {
+    /// Consecutive photos of the same month (in the viewer's zone) together, in the order given.
+    static func grouping(_ photos: [Photo], words: Words, card: (Photo) -> PhotoCard) -> [MonthGroup] {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
+        calendar.timeZone = words.viewer.timeZone ?? .gmt
         var groups: [(key: (Int, Int), cards: [PhotoCard])] = []
         for photo in photos {
             let parts = calendar.dateComponents([.year, .month], from: photo.shownAt)
@@ -89,11 +86,16 @@ struct MonthGroup: Sendable {
             let (year, month) = group.key
             return MonthGroup(
                 id: "month-\(year)-\(month < 10 ? "0" : "")\(month)",
-                label: "\(monthNames[month - 1]) \(year)",
+                label: "\(words.language.monthNames[month - 1].capitalizedFirst) \(year)",
                 photos: group.cards
             )
         }
     }
+}
+
+extension String {
+    /// "noviembre" → "Noviembre": a month name opening a heading.
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 extension Album {

@@ -38,7 +38,7 @@ struct PhotoPagesController {
         let (found, hasMore) = try await photos.page(for: context.user, after: after, size: Self.pageSize)
         let page = GalleryPage(
             firstName: context.user.fullName.split(separator: " ").first.map(String.init) ?? context.user.fullName,
-            months: MonthGroup.grouping(found) { PhotoCard($0, photos: photos) },
+            months: MonthGroup.grouping(found, words: pages.words(for: context)) { PhotoCard($0, photos: photos, words: pages.words(for: context)) },
             isEmpty: found.isEmpty && after == nil,
             olderPageURL: hasMore ? found.last.map { WebPath.gallery(after: $0.position) } : nil,
             isFirstPage: after == nil,
@@ -101,6 +101,8 @@ struct PhotoPagesController {
         struct AlbumLink: Sendable {
             let title: String
             let href: String
+            /// "Back to your gallery" rather than to an album.
+            var isGallery = false
         }
 
         let photo: PhotoCard
@@ -124,11 +126,11 @@ struct PhotoPagesController {
         let (newer, older) = try await photos.neighbours(of: photo, album: album?.id)
         let holding = try await albums.albums(holding: photo)
         let page = PhotoPage(
-            photo: PhotoCard(photo, photos: photos),
+            photo: PhotoCard(photo, photos: photos, words: pages.words(for: context)),
             newerURL: newer.map { WebPath.photo($0, inAlbum: album?.publicID) },
             olderURL: older.map { WebPath.photo($0, inAlbum: album?.publicID) },
             context: album.map { PhotoPage.AlbumLink(title: $0.title, href: WebPath.album($0.publicID)) }
-                ?? PhotoPage.AlbumLink(title: "your gallery", href: WebPath.gallery),
+                ?? PhotoPage.AlbumLink(title: "", href: WebPath.gallery, isGallery: true),
             albums: holding.map { PhotoPage.AlbumLink(title: $0.title, href: WebPath.album($0.publicID)) },
             share: ShareForm(photo: photo.publicID),
             isInAlbums: !holding.isEmpty
@@ -149,7 +151,7 @@ struct PhotoPagesController {
         return try pages.render(
             .photoDelete,
             title: "title-delete-photo",
-            page: DeletePage(photo: PhotoCard(photo, photos: photos), trashDays: photos.trashDays, hasTrash: photos.trashDays > 0),
+            page: DeletePage(photo: PhotoCard(photo, photos: photos, words: pages.words(for: context)), trashDays: photos.trashDays, hasTrash: photos.trashDays > 0),
             context: context
         ).response(from: request, context: context)
     }
@@ -239,7 +241,7 @@ extension PhotoPagesController {
         case "delete":
             try AlbumService.checkCount(form.photoIDs)
             let chosen = try await photos.photos(form.photoIDs, of: user)
-            let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos) }, count: chosen.count, album: form.album, trashDays: photos.trashDays, hasTrash: photos.trashDays > 0)
+            let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos, words: pages.words(for: context)) }, count: chosen.count, album: form.album, trashDays: photos.trashDays, hasTrash: photos.trashDays > 0)
             return try pages.render(.photosDelete, title: .message("title-delete-photos", ["count": .number(chosen.count)]), page: page, context: context)
                 .response(from: request, context: context)
         default:

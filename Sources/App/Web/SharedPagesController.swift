@@ -65,13 +65,13 @@ struct SharedPagesController {
         if after == nil { try await sharing.recordView(of: link) }
         let isAlbum = link.albumID != nil
         let title = link.targetTitle.isEmpty ? (isAlbum ? "Shared album" : "Shared photo") : link.targetTitle
-        let card = { (photo: Photo) in self.card(photo, token: token) }
+        let card = { (photo: Photo) in self.card(photo, token: token, words: pages.words(for: context)) }
         let cover = found.first
         let page = SharedPage(
             title: title,
             description: "",
             isAlbum: isAlbum,
-            months: isAlbum ? MonthGroup.grouping(found, card: card) : [],
+            months: isAlbum ? MonthGroup.grouping(found, words: pages.words(for: context), card: card) : [],
             photo: isAlbum ? nil : cover.map(card),
             olderPageURL: hasMore ? found.last.map { WebPath.shared(token, after: $0.position) } : nil,
             downloadURL: link.allowDownload ? WebPath.sharedDownload(token) : nil,
@@ -87,8 +87,8 @@ struct SharedPagesController {
         return Preview(title: title, imageURL: image, url: url)
     }
 
-    private func card(_ photo: Photo, token: String) -> PhotoCard {
-        PhotoCard(photo, href: WebPath.sharedPhoto(token, photo.publicID)) { WebPath.sharedImage(token, photo.publicID, $0.name) }
+    private func card(_ photo: Photo, token: String, words: Words) -> PhotoCard {
+        PhotoCard(photo, href: WebPath.sharedPhoto(token, photo.publicID), words: words) { WebPath.sharedImage(token, photo.publicID, $0.name) }
     }
 
     struct PasswordPage: Sendable {
@@ -140,7 +140,7 @@ struct SharedPagesController {
         let (newer, older) = try await sharing.neighbours(of: photo, in: link)
         let page = SharedPhotoPage(
             title: link.targetTitle,
-            photo: card(photo, token: token),
+            photo: card(photo, token: token, words: pages.words(for: context)),
             newerURL: newer.map { WebPath.sharedPhoto(token, $0) },
             olderURL: older.map { WebPath.sharedPhoto(token, $0) },
             backURL: WebPath.shared(token),

@@ -32,7 +32,7 @@ struct TrashPagesController {
         let page = TrashPage(
             items: trashed.map { photo in
                 TrashPage.Item(
-                    card: PhotoCard(photo, photos: photos),
+                    card: PhotoCard(photo, photos: photos, words: pages.words(for: context)),
                     deletedOn: photo.trashedAt?.displayString ?? "",
                     purgedOn: photos.purgeDate(of: photo)?.displayString ?? ""
                 )

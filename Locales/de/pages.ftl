@@ -1,0 +1,81 @@
+# Anmelden und Registrieren, Passwörter, die Galerie, Hochladen, ein Foto.
+
+field-email = E-Mail-Adresse
+field-password = Passwort
+field-password-confirmation = Passwort bestätigen
+field-new-password = Neues Passwort
+field-new-password-confirmation = Neues Passwort bestätigen
+field-full-name = Vollständiger Name
+field-username = Benutzername
+field-optional = (freiwillig)
+hint-username = 5–30 Buchstaben, Ziffern oder Unterstriche. Du kannst dich damit statt mit deiner E-Mail-Adresse anmelden.
+hint-password = Mindestens 8 Zeichen.
+
+sign-in-heading = Anmelden
+sign-in-identifier = E-Mail-Adresse oder Benutzername
+sign-in-submit = Anmelden
+sign-in-forgot = Passwort vergessen?
+sign-in-passkey = Mit einem Passkey anmelden
+sign-in-new-here = Neu bei Selfie?
+sign-in-create-account = Konto erstellen
+provider-continue = Weiter mit { $provider }
+
+sign-up-heading = Konto erstellen
+sign-up-submit = Konto erstellen
+sign-up-have-account = Du hast schon ein Konto?
+
+forgot-intro = Gib die E-Mail-Adresse deines Kontos ein. Wir schicken dir einen Link, mit dem du ein neues Passwort wählst; er gilt eine Stunde.
+forgot-submit = Link schicken
+forgot-remembered = Doch wieder eingefallen?
+reset-for = Für { $email }. Alle Browser und Apps, die bei diesem Konto angemeldet sind, werden abgemeldet.
+reset-submit = Neues Passwort speichern
+
+error-home = Zu Selfie
+
+gallery-older-heading = Ältere Fotos
+gallery-upload = Fotos hochladen
+gallery-hello = Hallo, { $name }
+gallery-empty = Deine Galerie ist leer. Lade dein erstes Selfie hoch: Nur du kannst es sehen.
+gallery-upload-first = Erstes Selfie hochladen
+gallery-older = Ältere Fotos →
+gallery-newest = ← Neueste Fotos
+
+selection-label = Ausgewählte Fotos
+selection-intro = Wähle Fotos aus, um sie in ein Album zu legen, herunterzuladen oder zu löschen.
+selection-all = Alle auswählen
+selection-album = Album
+selection-new-album = Ein neues Album …
+selection-new-album-name = Name des neuen Albums
+selection-add = Zum Album hinzufügen
+selection-remove = Aus dem Album nehmen
+selection-cover = Als Titelbild
+selection-download = Originale herunterladen
+selection-delete = Löschen …
+selection-select-photo = „{ $photo }“ auswählen
+
+upload-photos = Fotos
+upload-hint = JPEG, PNG, GIF, WebP oder HEIC, jeweils bis { $size }. Du kannst sie auch hierher ziehen.
+upload-caption = Bildunterschrift
+upload-caption-hint = Gilt für jedes Foto dieses Uploads.
+upload-list = Uploads
+upload-submit = Hochladen
+upload-back = Zurück zu deiner Galerie
+
+photo-preparing = Dieses Foto wird vorbereitet.
+photo-preparing-short = Wird vorbereitet …
+photo-navigation = Fotonavigation
+photo-newer = ← Neuer
+photo-older = Älter →
+photo-back-gallery = Zurück zu deiner Galerie
+photo-back-album = Zurück zu { $album }
+photo-taken = Aufgenommen am { $date }
+photo-uploaded = Hochgeladen am { $date }
+photo-in-albums = In
+photo-download = Original herunterladen
+photo-delete = Dieses Foto löschen …
+photo-original-note = Nur du kannst das Original herunterladen: Es ist die Datei, wie du sie hochgeladen hast, mit allem, was deine Kamera hineingeschrieben hat (etwa wo das Foto aufgenommen wurde). Alles, was Selfie zeigt – hier und über Freigabelinks –, ist eine Kopie ohne diese Angaben.
+photo-delete-to-trash = Es kommt in den Papierkorb: weg aus deiner Galerie, deinen Alben und Freigabelinks, und nach { $days } Tagen endgültig gelöscht, wenn du es nicht wiederherstellst.
+photo-delete-for-good = Es ist dann endgültig weg, und sein Bildlink funktioniert nicht mehr.
+photo-delete-yes = Ja, löschen
+photo-delete-no = Nein, behalten
+photo-from = Foto vom { $date }

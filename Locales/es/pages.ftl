@@ -1,0 +1,81 @@
+# Iniciar sesión y crear cuenta, contraseñas, la galería, subir fotos, una foto.
+
+field-email = Correo electrónico
+field-password = Contraseña
+field-password-confirmation = Confirma la contraseña
+field-new-password = Contraseña nueva
+field-new-password-confirmation = Confirma la contraseña nueva
+field-full-name = Nombre completo
+field-username = Nombre de usuario
+field-optional = (opcional)
+hint-username = De 5 a 30 letras, cifras o guiones bajos. Puedes usarlo para iniciar sesión en lugar de tu correo.
+hint-password = Al menos 8 caracteres.
+
+sign-in-heading = Iniciar sesión
+sign-in-identifier = Correo o nombre de usuario
+sign-in-submit = Iniciar sesión
+sign-in-forgot = ¿Has olvidado tu contraseña?
+sign-in-passkey = Iniciar sesión con una llave de acceso
+sign-in-new-here = ¿Es tu primera vez en Selfie?
+sign-in-create-account = Crea una cuenta
+provider-continue = Continuar con { $provider }
+
+sign-up-heading = Crea tu cuenta
+sign-up-submit = Crear cuenta
+sign-up-have-account = ¿Ya tienes una cuenta?
+
+forgot-intro = Escribe la dirección de correo de tu cuenta. Te enviaremos un enlace para elegir una contraseña nueva; sirve durante una hora.
+forgot-submit = Enviarme un enlace
+forgot-remembered = ¿Ya la recuerdas?
+reset-for = Para { $email }. Se cerrará la sesión en todos los navegadores y apps conectados a esta cuenta.
+reset-submit = Guardar la contraseña nueva
+
+error-home = Ir a Selfie
+
+gallery-older-heading = Fotos anteriores
+gallery-upload = Subir fotos
+gallery-hello = Hola, { $name }
+gallery-empty = Tu galería está vacía. Sube tu primer selfie: solo tú puedes verlo.
+gallery-upload-first = Sube tu primer selfie
+gallery-older = Fotos anteriores →
+gallery-newest = ← Fotos más recientes
+
+selection-label = Fotos seleccionadas
+selection-intro = Selecciona fotos para ponerlas en un álbum, descargarlas o eliminarlas.
+selection-all = Seleccionar todo
+selection-album = Álbum
+selection-new-album = Un álbum nuevo…
+selection-new-album-name = Nombre del álbum nuevo
+selection-add = Añadir al álbum
+selection-remove = Quitar del álbum
+selection-cover = Poner de portada
+selection-download = Descargar los originales
+selection-delete = Eliminar…
+selection-select-photo = Seleccionar «{ $photo }»
+
+upload-photos = Fotos
+upload-hint = JPEG, PNG, GIF, WebP o HEIC, de hasta { $size } cada una. También puedes arrastrarlas aquí.
+upload-caption = Pie de foto
+upload-caption-hint = Se pone a todas las fotos de esta subida.
+upload-list = Subidas
+upload-submit = Subir
+upload-back = Volver a tu galería
+
+photo-preparing = Esta foto se está preparando.
+photo-preparing-short = Preparando…
+photo-navigation = Navegación de fotos
+photo-newer = ← Más reciente
+photo-older = Anterior →
+photo-back-gallery = Volver a tu galería
+photo-back-album = Volver a { $album }
+photo-taken = Tomada el { $date }
+photo-uploaded = Subida el { $date }
+photo-in-albums = En
+photo-download = Descargar el original
+photo-delete = Eliminar esta foto…
+photo-original-note = Solo tú puedes descargar el original: es el archivo tal como lo subiste, con todo lo que tu cámara escribió en él (por ejemplo, dónde se tomó la foto). Todo lo que muestra Selfie, aquí y en los enlaces para compartir, es una copia sin esa información.
+photo-delete-to-trash = Irá a la papelera: desaparece de tu galería, tus álbumes y tus enlaces, y se elimina definitivamente pasados { $days } días si no la restauras.
+photo-delete-for-good = Desaparecerá definitivamente y su enlace de imagen dejará de funcionar.
+photo-delete-yes = Sí, eliminarla
+photo-delete-no = No, conservarla
+photo-from = Foto del { $date }
