@@ -22,7 +22,7 @@ struct SignUpTests {
             #expect(gallery.status == .ok)
             #expect(gallery.text.contains("Hello, Ada"))
             #expect(gallery.text.contains(">Ada Lovelace</a>"), "the header shows who is signed in")
-            #expect(gallery.text.contains("Confirm your email address: open the link we sent to <strong>\(email)</strong>."))
+            #expect(gallery.text.contains("Confirm your email address with the link we sent to: <strong>\(email)</strong>"))
             #expect(gallery.text.contains("Send it again"))
 
             let hash: String = try await app.scalar("SELECT password_hash FROM users WHERE email = \(email)")

@@ -210,7 +210,7 @@ struct AdminPagesController {
         }
         let page = UserPage(
             user: UserRow(summary),
-            storage: StorageUsageText(try await photos.usage(of: summary.user)),
+            storage: StorageUsageText(try await photos.usage(of: summary.user), words: pages.words(for: context)),
             quota: quotaForm(summary),
             actions: Self.actions(for: summary.user).map {
                 UserPage.Action(path: AdminPath.userAction($0, on: summary.user.id), label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)

@@ -13,21 +13,22 @@ struct StorageUsageText: Sendable {
     let hasTrash: Bool
     let trash: String
 
-    init(_ usage: StorageUsage) {
-        let used = ByteCountText.describe(usage.usedBytes)
+    init(_ usage: StorageUsage, words: Words) {
+        let language = words.language
+        let used = ByteCountText.describe(usage.usedBytes, in: language)
         if let quota = usage.quotaBytes, let fraction = usage.fractionUsed {
             percent = Int((fraction * 100).rounded(.down))
-            summary = "\(used) of \(ByteCountText.describe(quota)) used (\(percent) %)"
+            summary = words("storage-used-of", ["used": .text(used), "quota": .text(ByteCountText.describe(quota, in: language)), "percent": .number(percent)])
             hasLimit = true
             nearlyFull = fraction >= 0.9
         } else {
             percent = 0
-            summary = "\(used) used, no limit"
+            summary = words("storage-used-no-limit", ["used": .text(used)])
             hasLimit = false
             nearlyFull = false
         }
-        photos = usage.photos == 1 ? "1 photo" : "\(usage.photos) photos"
+        photos = words("photo-count", ["count": .number(usage.photos)])
         hasTrash = usage.trashedPhotos > 0
-        trash = "\(usage.trashedPhotos) in the trash (\(ByteCountText.describe(usage.trashedBytes)))"
+        trash = words("storage-in-trash", ["count": .number(usage.trashedPhotos), "size": .text(ByteCountText.describe(usage.trashedBytes, in: language))])
     }
 }

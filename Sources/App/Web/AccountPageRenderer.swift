@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SelfieCore
 
@@ -69,6 +70,27 @@ struct AccountPageRenderer: Sendable {
         var emailErrors: [String: String] = [:]
         var newEmail = ""
         var deletionErrors: [String: String] = [:]
+        var preferences: PreferencesSection? = nil
+        /// "3 unused recovery codes left", "2 browsers skip the code for now".
+        var recoveryCodesText = ""
+        var rememberedBrowsersText = ""
+    }
+
+    /// "Language and time": what the account is shown in, changed with the footer's form.
+    struct PreferencesSection: Sendable {
+        let languages: [PageRenderer.Chrome.Choice]
+        let themes: [PageRenderer.Chrome.Choice]
+        /// "Europe/Berlin", from this browser; nil until a page script has told us.
+        let timeZone: String?
+        let now: String
+
+        init(viewer: Viewer, words: Words) {
+            let chrome = PageRenderer.Chrome(viewer: viewer, translations: words.translations)
+            languages = chrome.languages
+            themes = chrome.themes
+            timeZone = viewer.timeZone?.identifier
+            now = viewer.time(Date())
+        }
     }
 
     /// The page, with `refused` filling in the refusal of one of its forms.
@@ -78,12 +100,13 @@ struct AccountPageRenderer: Sendable {
         status: HTTPResponse.Status = .ok,
         refused: (inout AccountPage) -> Void = { _ in }
     ) async throws -> HTML {
+        let words = pages.words(for: context)
         let sessions = try await accounts.listSessions(of: context.user).map { session in
             AccountPage.SessionRow(
                 device: UserAgentSummary.describe(session.userAgent),
-                ipAddress: session.ipAddress.isEmpty ? "unknown" : session.ipAddress,
-                signedInAt: session.createdAt.displayString,
-                lastSeenAt: session.lastSeenAt.displayString,
+                ipAddress: session.ipAddress.isEmpty ? words("account-unknown-address") : session.ipAddress,
+                signedInAt: words.time(session.createdAt),
+                lastSeenAt: words.time(session.lastSeenAt),
                 isCurrent: session.id == context.session.sessionID
             )
         }
@@ -99,26 +122,26 @@ struct AccountPageRenderer: Sendable {
             AccountPage.PasskeyRow(
                 id: passkey.id,
                 name: passkey.name,
-                addedAt: passkey.createdAt.displayString,
-                lastUsedAt: passkey.lastUsedAt?.displayString ?? "never",
+                addedAt: words.time(passkey.createdAt),
+                lastUsedAt: passkey.lastUsedAt.map(words.time) ?? words("account-never"),
                 isSynced: passkey.isBackedUp
             )
         }
         var page = AccountPage(
             fullName: context.user.fullName,
-            email: context.user.email ?? "none",
+            email: context.user.email ?? words("account-no-email"),
             hasEmail: context.user.email != nil,
             username: context.user.username,
-            memberSince: context.user.createdAt.displayString,
-            storage: StorageUsageText(try await photos.usage(of: context.user)),
+            memberSince: words.time(context.user.createdAt),
+            storage: StorageUsageText(try await photos.usage(of: context.user), words: words),
             hasPassword: hasPassword,
             needsUsername: !hasLogin,
             identities: linked.map { identity in
                 AccountPage.IdentityRow(
                     id: identity.id,
                     provider: providers.displayName(of: identity.provider),
-                    account: identity.email ?? identity.displayName ?? "account \(identity.subject)",
-                    linkedAt: identity.createdAt.displayString
+                    account: identity.email ?? identity.displayName ?? words("account-provider-account", ["id": .text(identity.subject)]),
+                    linkedAt: words.time(identity.createdAt)
                 )
             },
             linkable: providers.oidcConfigurations.filter { configuration in
@@ -135,8 +158,11 @@ struct AccountPageRenderer: Sendable {
             twoFactorEnabled: twoFactor.isEnabled,
             unusedRecoveryCodes: twoFactor.unusedRecoveryCodes,
             rememberedBrowsers: twoFactor.rememberedBrowsers,
-            passkeys: passkeyRows
+            passkeys: passkeyRows,
+            preferences: PreferencesSection(viewer: context.viewer, words: words)
         )
+        page.recoveryCodesText = words("account-recovery-codes-left", ["count": .number(twoFactor.unusedRecoveryCodes)])
+        page.rememberedBrowsersText = words("account-remembered-browsers", ["count": .number(twoFactor.rememberedBrowsers)])
         refused(&page)
         return try pages.render(.account, title: "title-account", page: page, context: context, notice: notice, status: status)
     }
