@@ -39,6 +39,8 @@
     });
   }
 
+  var t = window.SelfieWords ? window.SelfieWords.t : function (key) { return key; };
+
   function say(text) {
     var status = document.getElementById("passkey-status");
     if (status) status.textContent = text;
@@ -51,7 +53,7 @@
     add.addEventListener("click", function () {
       var csrf = add.getAttribute("data-csrf");
       add.disabled = true;
-      say("Follow your browser's instructions to create the passkey…");
+      say(t("js-passkey-creating"));
       post("/account/passkeys/options", csrf)
         .then(function (response) { return response.json(); })
         .then(function (options) {
@@ -76,7 +78,7 @@
         .then(function (response) { window.location.assign(response.url); })
         .catch(function () {
           add.disabled = false;
-          say("The passkey was not added. You can try again.");
+          say(t("js-passkey-not-added"));
         });
     });
   }
@@ -121,10 +123,10 @@
   signIn.addEventListener("click", function () {
     if (pendingAutofill) pendingAutofill.abort();
     signIn.disabled = true;
-    say("Follow your browser's instructions to use your passkey…");
+    say(t("js-passkey-using"));
     signInWith(null, null).catch(function () {
       signIn.disabled = false;
-      say("That did not work. Try again, or sign in with your password.");
+      say(t("js-passkey-failed"));
     });
   });
 

@@ -15,6 +15,7 @@
   var newTitle = document.getElementById("new-album-title");
   var newTitleLabel = newTitle && form.querySelector("label[for=new-album-title]");
   var lastClicked = null; // where a Shift+click range starts
+  var t = window.SelfieWords ? window.SelfieWords.t : function (key) { return key; };
 
   function cardOf(box) {
     for (var node = box.parentNode; node && node !== form; node = node.parentNode) {
@@ -31,14 +32,13 @@
       if (box.checked) selected++;
     });
     if (count) {
-      count.textContent = selected === 0 ? hint
-        : selected === 1 ? "1 photo selected" : selected + " photos selected";
+      count.textContent = selected === 0 ? hint : t("js-photos-selected", {count: selected});
     }
     form.setAttribute("data-selected", String(selected));
     form.classList.toggle("has-selection", selected > 0);
     actions.forEach(function (button) { button.disabled = selected === 0; });
     if (selectAll) {
-      selectAll.textContent = selected > 0 && selected === boxes.length ? "Clear selection" : "Select all";
+      selectAll.textContent = selected > 0 && selected === boxes.length ? t("js-clear-selection") : t("js-select-all");
     }
   }
 
@@ -92,7 +92,7 @@
       newTitle.setCustomValidity("");
       if (button.value !== "add" || !wantsNewAlbum() || newTitle.value.trim() !== "") return;
       event.preventDefault();
-      newTitle.setCustomValidity("Give the new album a name.");
+      newTitle.setCustomValidity(t("js-album-needs-name"));
       newTitle.focus();
       if (newTitle.reportValidity) newTitle.reportValidity();
     });

@@ -29,7 +29,7 @@
       var field = document.getElementById(button.getAttribute("data-copy-target"));
       if (!field) return;
       copy(field).then(function () {
-        button.textContent = "Copied";
+        button.textContent = window.SelfieWords ? window.SelfieWords.t("js-copied") : "Copied";
         clearTimeout(timer);
         timer = setTimeout(function () { button.textContent = label; }, 2000);
       }, function () {

@@ -16,8 +16,9 @@
   var CHUNK = 5 * 1024 * 1024;
   var LONGEST_WAIT = 30; // seconds between attempts, at most
   var MOST_FAILURES = 24;
-  var NETWORK_ERROR = "The upload failed. Check your connection and try again.";
-  var SERVER_ERROR = "The upload failed. Reload the page and try again.";
+  var t = window.SelfieWords ? window.SelfieWords.t : function (key) { return key; };
+  var NETWORK_ERROR = t("js-upload-network-error");
+  var SERVER_ERROR = t("js-upload-server-error");
 
   function base64(text) {
     var bytes = new TextEncoder().encode(text);

@@ -20,8 +20,9 @@
   var LONGEST_WAIT = 30; // seconds, whatever Retry-After says
   // tus needs TextEncoder (metadata), Blob.slice and the script itself.
   var resumable = !!(window.SelfieTus && window.TextEncoder && window.Blob && Blob.prototype.slice);
-  var NETWORK_ERROR = "The upload failed. Check your connection and try again.";
-  var SERVER_ERROR = "The upload failed. Reload the page and try again.";
+  var t = window.SelfieWords ? window.SelfieWords.t : function (key) { return key; };
+  var NETWORK_ERROR = t("js-upload-network-error");
+  var SERVER_ERROR = t("js-upload-server-error");
 
   var items = []; // one per chosen file: { file, li, progress, status, error }
   var running = false;
@@ -61,17 +62,17 @@
       };
       item.progress.max = 100;
       item.progress.value = 0;
-      item.progress.setAttribute("aria-label", "Uploading " + file.name);
+      item.progress.setAttribute("aria-label", t("js-uploading-file", {file: file.name}));
       li.appendChild(element("span", "upload-name", file.name));
       li.appendChild(element("span", "upload-size", formatSize(file.size)));
       li.appendChild(item.progress);
       li.appendChild(item.status);
       list.appendChild(li);
       if (file.size > maxBytes) {
-        item.error = "This photo is larger than " + maxSize + ".";
+        item.error = t("js-upload-too-large", {size: maxSize});
         setStatus(item, item.error, "error");
       } else {
-        setStatus(item, "Ready");
+        setStatus(item, t("js-upload-ready"));
       }
       items.push(item);
     });
@@ -146,12 +147,12 @@
 
   function uploaded(item, url) {
     item.progress.value = 100;
-    setStatus(item, "Uploaded ", "done");
+    setStatus(item, t("js-upload-done") + " ", "done");
     // Only a path on this site becomes a link.
     if (/^\/(?!\/)/.test(url)) {
-      var open = element("a", "", "Open");
+      var open = element("a", "", t("js-upload-open"));
       open.href = url;
-      open.setAttribute("aria-label", "Open " + item.file.name);
+      open.setAttribute("aria-label", t("js-upload-open-file", {file: item.file.name}));
       item.status.appendChild(open);
     }
   }
@@ -164,9 +165,9 @@
       if (field[0] === "title") metadata.title = field[1];
       if (field[0] === "album") metadata.album_id = field[1];
     });
-    var pause = element("button", "upload-pause", "Pause");
+    var pause = element("button", "upload-pause", t("js-upload-pause"));
     pause.type = "button";
-    pause.setAttribute("aria-label", "Pause " + item.file.name);
+    pause.setAttribute("aria-label", t("js-upload-pause-file", {file: item.file.name}));
     var paused = false;
     function settle() {
       if (pause.parentNode) pause.parentNode.removeChild(pause);
@@ -178,10 +179,10 @@
       onProgress: function (sent, total) {
         var percent = total ? Math.min(100, Math.floor((sent / total) * 100)) : 100;
         item.progress.value = percent;
-        if (!paused) setStatus(item, "Uploading " + percent + " %");
+        if (!paused) setStatus(item, t("js-uploading", {percent: percent}));
       },
       onWaiting: function (seconds) {
-        setStatus(item, "Connection lost: trying again in " + seconds + " s");
+        setStatus(item, t("js-upload-retrying", {seconds: seconds}));
       },
       onSuccess: function (photoID) {
         uploaded(item, "/photos/" + encodeURIComponent(photoID));
@@ -197,13 +198,13 @@
       paused = !paused;
       if (paused) {
         transfer.pause();
-        setStatus(item, "Paused at " + item.progress.value + " %");
+        setStatus(item, t("js-upload-paused", {percent: item.progress.value}));
       } else {
         transfer.resume();
-        setStatus(item, "Uploading " + item.progress.value + " %");
+        setStatus(item, t("js-uploading", {percent: item.progress.value}));
       }
-      pause.textContent = paused ? "Resume" : "Pause";
-      pause.setAttribute("aria-label", (paused ? "Resume " : "Pause ") + item.file.name);
+      pause.textContent = paused ? t("js-upload-resume") : t("js-upload-pause");
+      pause.setAttribute("aria-label", t(paused ? "js-upload-resume-file" : "js-upload-pause-file", {file: item.file.name}));
     });
     item.li.appendChild(pause);
   }
@@ -222,7 +223,7 @@
       if (!event.lengthComputable) return;
       var percent = Math.min(100, Math.round((event.loaded / event.total) * 100));
       item.progress.value = percent;
-      setStatus(item, "Uploading " + percent + " %");
+      setStatus(item, t("js-uploading", {percent: percent}));
     });
     request.addEventListener("load", function () {
       var body = answer(request);
@@ -231,7 +232,7 @@
         done();
       } else if ((request.status === 429 || request.status === 503) && retriesLeft > 0) {
         item.progress.value = 0;
-        setStatus(item, "Waiting");
+        setStatus(item, t("js-upload-waiting"));
         setTimeout(function () { send(item, fields, retriesLeft - 1, done); }, retryDelay(request));
       } else {
         item.error = body && typeof body.message === "string" ? body.message : SERVER_ERROR;
@@ -244,7 +245,7 @@
       setStatus(item, item.error, "error");
       done();
     });
-    setStatus(item, "Uploading 0 %");
+    setStatus(item, t("js-uploading", {percent: 0}));
     request.send(data);
   }
 
@@ -256,7 +257,7 @@
       summary.textContent = (uploaded === 1 ? "1 photo uploaded" : uploaded + " photos uploaded")
         + (failed ? ", " + failed + " failed. " : ". ");
       if (uploaded > 0) {
-        var link = element("a", "", "See them in your gallery");
+        var link = element("a", "", t("js-upload-see-gallery"));
         link.href = "/gallery";
         summary.appendChild(link);
       }
@@ -288,7 +289,7 @@
     if (button) button.disabled = true;
     input.disabled = true;
     if (summary) summary.hidden = true;
-    queue.forEach(function (item) { item.sent = true; setStatus(item, "Waiting"); });
+    queue.forEach(function (item) { item.sent = true; setStatus(item, t("js-upload-waiting")); });
 
     var active = 0;
     function next() {

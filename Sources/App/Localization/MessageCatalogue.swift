@@ -103,6 +103,8 @@ struct MessageCatalogue: Sendable {
         switch argument {
         case .number(let number)?:
             return variants.first { $0.key == String(number) } ?? variants.first { $0.key == language.pluralCategory(of: number) }
+        case .placeholder(_, let category)?:
+            return variants.first { $0.key == category }
         case .text(let text)?:
             return variants.first { $0.key == text }
         case nil:
@@ -130,6 +132,9 @@ struct MessageCatalogue: Sendable {
 enum MessageArgument: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case text(String)
     case number(Int)
+    /// `{name}` written as it is, choosing the variant of `category` ("one", "other"): how the
+    /// page scripts get a message to fill in themselves.
+    case placeholder(String, category: String)
 
     init(stringLiteral value: String) { self = .text(value) }
     init(integerLiteral value: Int) { self = .number(value) }
@@ -138,6 +143,7 @@ enum MessageArgument: Sendable, ExpressibleByStringLiteral, ExpressibleByInteger
         switch self {
         case .text(let text): text
         case .number(let number): language.formatNumber(number)
+        case .placeholder(let name, _): "{\(name)}"
         }
     }
 }

@@ -6,6 +6,8 @@ import Mustache
 /// `CatalogueTests` keeps that from happening in a release.
 struct Translations: Sendable {
     private let catalogues: [Language: MessageCatalogue]
+    /// Per language, the `js-…` messages as JSON for the page scripts (`<html data-words>`).
+    private let scriptWords: [Language: String]
 
     init(directory: String) throws {
         var catalogues: [Language: MessageCatalogue] = [:]
@@ -13,7 +15,31 @@ struct Translations: Sendable {
             catalogues[language] = try MessageCatalogue(language: language, directory: "\(directory)/\(language.rawValue)")
         }
         self.catalogues = catalogues
+        var scriptWords: [Language: String] = [:]
+        for language in Language.allCases {
+            scriptWords[language] = Self.scriptWords(catalogues[language]!, english: catalogues[.english]!)
+        }
+        self.scriptWords = scriptWords
     }
+
+    /// `{"js-uploading": "Uploading {percent} %", "js-selected#one": "1 photo selected", …}`: each
+    /// placeholder left for the script to fill; a message with plural variants once per category.
+    private static func scriptWords(_ catalogue: MessageCatalogue, english: MessageCatalogue) -> String {
+        var entries: [String: String] = [:]
+        for key in english.keys where key.hasPrefix("js-") {
+            let source = catalogue.has(key) ? catalogue : english
+            let variables = source.variables(of: key)
+            for category in ["one", "other"] {
+                let arguments = Dictionary(uniqueKeysWithValues: variables.map { ($0, MessageArgument.placeholder($0, category: category)) })
+                let text = source.format(key, arguments) ?? key
+                entries[category == "one" ? key + "#one" : key] = text
+            }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func scriptWords(_ language: Language) -> String { scriptWords[language] ?? "{}" }
 
     func catalogue(_ language: Language) -> MessageCatalogue {
         catalogues[language] ?? MessageCatalogue(language: language)

@@ -93,6 +93,8 @@ struct PageRenderer: Sendable {
         let theme: String
         let languages: [Choice]
         let themes: [Choice]
+        /// The page scripts' words, as JSON.
+        let scriptWords: String
 
         struct Choice: Sendable {
             let value: String
@@ -103,6 +105,7 @@ struct PageRenderer: Sendable {
         init(viewer: Viewer, translations: Translations) {
             language = viewer.language.rawValue
             theme = viewer.theme.rawValue
+            scriptWords = translations.scriptWords(viewer.language)
             languages = Language.allCases.map { Choice(value: $0.rawValue, label: $0.nativeName, selected: $0 == viewer.language) }
             themes = Theme.allCases.map {
                 Choice(value: $0.rawValue, label: translations.format("theme-\($0.rawValue)", in: viewer.language), selected: $0 == viewer.theme)
@@ -214,6 +217,7 @@ extension PageRenderer.Chrome: MustacheParent {
         case "theme": theme
         case "languages": languages
         case "themes": themes
+        case "scriptWords": scriptWords
         default: nil
         }
     }

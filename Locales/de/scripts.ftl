@@ -1,0 +1,31 @@
+# Wörter der Seitenskripte (Public/assets/js).
+
+js-upload-network-error = Das Hochladen ist fehlgeschlagen. Prüfe deine Verbindung und versuche es noch einmal.
+js-upload-server-error = Das Hochladen ist fehlgeschlagen. Lade die Seite neu und versuche es noch einmal.
+js-uploading-file = { $file } wird hochgeladen
+js-upload-too-large = Dieses Foto ist größer als { $size }.
+js-upload-ready = Bereit
+js-upload-done = Hochgeladen
+js-upload-open = Öffnen
+js-upload-open-file = { $file } öffnen
+js-upload-pause = Pause
+js-upload-pause-file = { $file } anhalten
+js-upload-resume = Fortsetzen
+js-upload-resume-file = { $file } fortsetzen
+js-uploading = Wird hochgeladen: { $percent } %
+js-upload-retrying = Verbindung verloren: neuer Versuch in { $seconds } s
+js-upload-paused = Angehalten bei { $percent } %
+js-upload-waiting = Wartet
+js-upload-see-gallery = In deiner Galerie ansehen
+js-photos-selected = { $count ->
+    [one] 1 Foto ausgewählt
+   *[other] { $count } Fotos ausgewählt
+}
+js-clear-selection = Auswahl aufheben
+js-select-all = Alle auswählen
+js-album-needs-name = Gib dem neuen Album einen Namen.
+js-passkey-creating = Folge den Anweisungen deines Browsers, um den Passkey zu erstellen …
+js-passkey-not-added = Der Passkey wurde nicht hinzugefügt. Du kannst es noch einmal versuchen.
+js-passkey-using = Folge den Anweisungen deines Browsers, um deinen Passkey zu benutzen …
+js-passkey-failed = Das hat nicht geklappt. Versuche es noch einmal oder melde dich mit deinem Passwort an.
+js-copied = Kopiert
