@@ -79,3 +79,23 @@ photo-delete-for-good = Es ist dann endgültig weg, und sein Bildlink funktionie
 photo-delete-yes = Ja, löschen
 photo-delete-no = Nein, behalten
 photo-from = Foto vom { $date }
+
+# Hinweisseiten: Post prüfen, eine Adresse bestätigen, ein Link, der nicht mehr geht.
+message-check-mail = Sieh in dein Postfach
+message-sign-up-sent = Wir haben eine Nachricht an { $email } geschickt. Öffne ihren Link, um deine Adresse zu bestätigen, und melde dich dann an.
+message-no-mail-yet = Nach ein paar Minuten noch keine E-Mail? Sieh im Spam-Ordner nach.
+message-reset-sent = Wenn diese Adresse zu einem Selfie-Konto gehört, ist ein Link zum Wählen eines neuen Passworts unterwegs. Er gilt eine Stunde.
+message-reset-no-mail = Nach ein paar Minuten noch keine E-Mail? Sieh im Spam-Ordner nach oder versuche es mit der Adresse, mit der du dich registriert hast.
+message-back-to-sign-in = Zurück zur Anmeldung
+message-confirm-email = Bestätige deine E-Mail-Adresse
+message-confirm-email-intro = Bestätige, dass { $email } deine Adresse ist, damit Selfie dich erreichen kann (etwa um ein vergessenes Passwort zurückzusetzen).
+message-confirm-email-button = { $email } bestätigen
+message-confirm-new-email = Bestätige deine neue Adresse
+message-confirm-new-email-intro = Dein Selfie-Konto verwendet ab jetzt { $email }: zum Anmelden und für E-Mails von Selfie.
+message-confirm-new-email-button = { $email } verwenden
+message-link-dead = Dieser Link funktioniert nicht mehr
+message-link-dead-intro = Dieser Link ist abgelaufen oder wurde schon benutzt. Es wurde nichts geändert; fordere einen neuen an.
+message-link-dead-reset = Links zum Zurücksetzen funktionieren einmal, eine Stunde lang.
+message-link-dead-other = Links funktionieren einmal und nur eine Weile.
+message-mail-new-link = Neuen Link schicken
+message-go-to-account = Zu deinem Konto

@@ -79,3 +79,23 @@ photo-delete-for-good = It will be gone for good, and its image link will stop w
 photo-delete-yes = Yes, delete it
 photo-delete-no = No, keep it
 photo-from = Photo from { $date }
+
+# Message pages: check your mail, confirm an address, a link that no longer works.
+message-check-mail = Check your mail
+message-sign-up-sent = We sent a message to { $email }. Open its link to confirm your address, then sign in.
+message-no-mail-yet = No mail after a few minutes? Check your spam folder.
+message-reset-sent = If that address belongs to a Selfie account, a link to choose a new password is on its way. It works for one hour.
+message-reset-no-mail = No mail after a few minutes? Check your spam folder, or try the address you signed up with.
+message-back-to-sign-in = Back to sign in
+message-confirm-email = Confirm your email address
+message-confirm-email-intro = Confirm that { $email } is your address, so that Selfie can reach you (to reset a forgotten password, for one).
+message-confirm-email-button = Confirm { $email }
+message-confirm-new-email = Confirm your new address
+message-confirm-new-email-intro = Your Selfie account will use { $email } from now on: for signing in, and for mail from Selfie.
+message-confirm-new-email-button = Use { $email }
+message-link-dead = This link does not work any more
+message-link-dead-intro = This link has expired or was already used. Nothing was changed; ask for a new one.
+message-link-dead-reset = Reset links work once, for one hour.
+message-link-dead-other = Links work once, and only for a while.
+message-mail-new-link = Mail me a new link
+message-go-to-account = Go to your account

@@ -79,3 +79,23 @@ photo-delete-for-good = Desaparecerá definitivamente y su enlace de imagen deja
 photo-delete-yes = Sí, eliminarla
 photo-delete-no = No, conservarla
 photo-from = Foto del { $date }
+
+# Páginas de aviso: revisa tu correo, confirma una dirección, un enlace que ya no funciona.
+message-check-mail = Revisa tu correo
+message-sign-up-sent = Hemos enviado un mensaje a { $email }. Abre su enlace para confirmar tu dirección y luego inicia sesión.
+message-no-mail-yet = ¿No ha llegado nada en unos minutos? Mira en la carpeta de spam.
+message-reset-sent = Si esa dirección pertenece a una cuenta de Selfie, va de camino un enlace para elegir una contraseña nueva. Sirve durante una hora.
+message-reset-no-mail = ¿No ha llegado nada en unos minutos? Mira en la carpeta de spam o prueba con la dirección con la que te registraste.
+message-back-to-sign-in = Volver a iniciar sesión
+message-confirm-email = Confirma tu dirección de correo
+message-confirm-email-intro = Confirma que { $email } es tu dirección, para que Selfie pueda escribirte (por ejemplo, para restablecer una contraseña olvidada).
+message-confirm-email-button = Confirmar { $email }
+message-confirm-new-email = Confirma tu nueva dirección
+message-confirm-new-email-intro = Tu cuenta de Selfie usará { $email } a partir de ahora: para iniciar sesión y para los correos de Selfie.
+message-confirm-new-email-button = Usar { $email }
+message-link-dead = Este enlace ya no funciona
+message-link-dead-intro = Este enlace ha caducado o ya se usó. No se ha cambiado nada; pide uno nuevo.
+message-link-dead-reset = Los enlaces para restablecer funcionan una vez, durante una hora.
+message-link-dead-other = Los enlaces funcionan una vez y solo durante un tiempo.
+message-mail-new-link = Enviarme un enlace nuevo
+message-go-to-account = Ir a tu cuenta

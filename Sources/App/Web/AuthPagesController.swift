@@ -69,13 +69,14 @@ struct AuthPagesController {
             return try renderSignUp(page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
+        let words = pages.words(for: context)
         let page = MessagePage(
-            heading: "Check your mail",
+            heading: words("message-check-mail"),
             paragraphs: [
-                "We sent a message to \(signUp.email.trimmingCharacters(in: .whitespacesAndNewlines)). Open its link to confirm your address, then sign in.",
-                "No mail after a few minutes? Check your spam folder.",
+                words("message-sign-up-sent", ["email": .text(signUp.email.trimmingCharacters(in: .whitespacesAndNewlines))]),
+                words("message-no-mail-yet"),
             ],
-            links: [.init(href: WebPath.signIn, label: "Sign in")]
+            links: [.init(href: WebPath.signIn, label: words("nav-sign-in"))]
         )
         return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)

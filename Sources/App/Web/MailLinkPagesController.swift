@@ -34,10 +34,11 @@ struct MailLinkPagesController {
     func showVerifyEmail(_ request: Request, context: WebRequestContext) async throws -> Response {
         let token = request.uri.queryParameters["token"].map(String.init) ?? ""
         guard let email = try await emails.verificationTarget(token: token) else { return try linkNotValid(request, context: context) }
+        let words = pages.words(for: context)
         let page = MessagePage(
-            heading: "Confirm your email address",
-            paragraphs: ["Confirm that \(email) is your address, so that Selfie can reach you (to reset a forgotten password, for one)."],
-            button: .init(action: WebPath.verifyEmail, token: token, label: "Confirm \(email)")
+            heading: words("message-confirm-email"),
+            paragraphs: [words("message-confirm-email-intro", ["email": .text(email)])],
+            button: .init(action: WebPath.verifyEmail, token: token, label: words("message-confirm-email-button", ["email": .text(email)]))
         )
         return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
@@ -97,14 +98,15 @@ struct MailLinkPagesController {
         }
         let (emails, origin) = (self.emails, context.origin(request))
         Task { await emails.requestPasswordReset(email: email, origin: origin) }
+        let words = pages.words(for: context)
         let page = MessagePage(
-            heading: "Check your mail",
+            heading: words("message-check-mail"),
             paragraphs: [
                 // Without the address: the page is the same, byte for byte, whatever was typed.
-                "If that address belongs to a Selfie account, a link to choose a new password is on its way. It works for one hour.",
-                "No mail after a few minutes? Check your spam folder, or try the address you signed up with.",
+                words("message-reset-sent"),
+                words("message-reset-no-mail"),
             ],
-            links: [.init(href: WebPath.signIn, label: "Back to sign in")]
+            links: [.init(href: WebPath.signIn, label: words("message-back-to-sign-in"))]
         )
         return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
@@ -165,10 +167,11 @@ struct MailLinkPagesController {
     func showConfirmEmailChange(_ request: Request, context: WebRequestContext) async throws -> Response {
         let token = request.uri.queryParameters["token"].map(String.init) ?? ""
         guard let email = try await emails.emailChangeTarget(token: token) else { return try linkNotValid(request, context: context) }
+        let words = pages.words(for: context)
         let page = MessagePage(
-            heading: "Confirm your new address",
-            paragraphs: ["Your Selfie account will use \(email) from now on: for signing in, and for mail from Selfie."],
-            button: .init(action: WebPath.confirmEmailChange, token: token, label: "Use \(email)")
+            heading: words("message-confirm-new-email"),
+            paragraphs: [words("message-confirm-new-email-intro", ["email": .text(email)])],
+            button: .init(action: WebPath.confirmEmailChange, token: token, label: words("message-confirm-new-email-button", ["email": .text(email)]))
         )
         return try pages.renderMessage(page, context: context)
             .response(from: request, context: context)
@@ -191,15 +194,16 @@ struct MailLinkPagesController {
 
     /// Unknown, used or expired: a page that says so (410 Gone) and what to do; nothing changed.
     private func linkNotValid(_ request: Request, context: WebRequestContext, forReset: Bool = false) throws -> Response {
+        let words = pages.words(for: context)
         let page = MessagePage(
-            heading: "This link does not work any more",
+            heading: words("message-link-dead"),
             paragraphs: [
-                ErrorCopy.accountError(.linkNotValid).message,
-                forReset ? "Reset links work once, for one hour." : "Links work once, and only for a while.",
+                words("message-link-dead-intro"),
+                forReset ? words("message-link-dead-reset") : words("message-link-dead-other"),
             ],
             links: forReset
-                ? [.init(href: WebPath.forgotPassword, label: "Mail me a new link")]
-                : [.init(href: WebPath.account, label: "Go to your account"), .init(href: WebPath.signIn, label: "Sign in")]
+                ? [.init(href: WebPath.forgotPassword, label: words("message-mail-new-link"))]
+                : [.init(href: WebPath.account, label: words("message-go-to-account")), .init(href: WebPath.signIn, label: words("nav-sign-in"))]
         )
         return try pages.renderMessage(page, context: context, status: .gone)
             .response(from: request, context: context)

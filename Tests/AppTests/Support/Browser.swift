@@ -9,6 +9,8 @@ final class Browser: @unchecked Sendable {
     let client: any TestClientProtocol
     private(set) var cookies: [String: String] = [:]
     var userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+    /// Sent with every request (an `Accept-Language`, say).
+    var extraHeaders: HTTPFields = [:]
 
     init(client: any TestClientProtocol) {
         self.client = client
@@ -79,6 +81,7 @@ final class Browser: @unchecked Sendable {
         -> TestResponse
     {
         var headers: HTTPFields = [.userAgent: userAgent]
+        headers.append(contentsOf: self.extraHeaders)
         headers.append(contentsOf: extraHeaders)
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")

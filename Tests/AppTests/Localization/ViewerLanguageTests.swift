@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import App
+
+/// The language, zone and theme a page is shown in, through real HTTP against real PostgreSQL:
+/// Accept-Language for a visitor, the footer's choice in a cookie and on the account, the
+/// browser's zone kept on the account once; and no English sentence on a German or Spanish page.
+@Suite("Pages in the viewer's language")
+struct ViewerLanguageTests {
+    /// English sentences of the catalogue that a page in another language must not contain (long
+    /// enough to be a sentence, and not the same in that language, like "Album").
+    static func englishSentences(otherThan language: Language) -> [String] {
+        let english = CatalogueTests.translations.catalogue(.english)
+        let other = CatalogueTests.translations.catalogue(language)
+        return english.keys.sorted().compactMap { key in
+            guard english.variables(of: key).isEmpty, let text = english.format(key), text.count >= 12, text != other.format(key) else { return nil }
+            return ScalarHTMLEscaping().escapeText(text)
+        }
+    }
+
+    static func expectNoEnglish(_ page: String, language: Language, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let sentences = englishSentences(otherThan: language)
+        #expect(sentences.count > 150, "the check compares against the catalogue's English", sourceLocation: sourceLocation)
+        let found = sentences.filter { page.contains($0) }
+        #expect(found == [], "English on the \(language.rawValue) \(what) page", sourceLocation: sourceLocation)
+    }
+
+    @Test("a visitor's Accept-Language picks the language; signing up keeps it on the account; the journey has no English")
+    func germanJourney() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            browser.extraHeaders[.acceptLanguage] = "de-DE,de;q=0.9,en;q=0.5"
+            let signIn = try await browser.get("/signin")
+            #expect(signIn.text.contains(#"<html lang="de""#))
+            #expect(signIn.text.contains("<h1>Anmelden</h1>"))
+            Self.expectNoEnglish(signIn.text, language: .german, "sign-in")
+            let signUp = try await browser.get("/signup")
+            Self.expectNoEnglish(signUp.text, language: .german, "sign-up")
+
+            let email = uniqueEmail("greta")
+            let sent = try await browser.submitSignUp(name: "Greta Garbo", email: email)
+            #expect(sent.text.contains("Sieh in dein Postfach"))
+            Self.expectNoEnglish(sent.text, language: .german, "check-your-mail")
+
+            browser.setCookie("selfie_zone", "Europe%2FBerlin")
+            _ = try await browser.signIn(email: email)
+            let gallery = try await browser.get("/gallery")
+            #expect(gallery.text.contains("Hallo, Greta"))
+            Self.expectNoEnglish(gallery.text, language: .german, "gallery")
+            let upload = try await browser.get("/photos/new")
+            Self.expectNoEnglish(upload.text, language: .german, "upload")
+            let account = try await browser.get("/account")
+            #expect(account.text.contains("Zeiten werden in der Zeitzone Europe/Berlin angezeigt"))
+            Self.expectNoEnglish(account.text, language: .german, "account")
+
+            // Kept on the account: another browser, in English, sees the account's German and zone.
+            let stored: String = try await app.scalar("SELECT language || ' ' || time_zone FROM users WHERE email = \(email)")
+            #expect(stored == "de Europe/Berlin")
+            let elsewhere = app.browser()
+            elsewhere.extraHeaders[.acceptLanguage] = "en"
+            _ = try await elsewhere.signIn(email: email)
+            let there = try await elsewhere.get("/account")
+            #expect(there.text.contains(#"<html lang="de""#))
+        }
+    }
+
+    @Test("the footer's choice sets a cookie for anyone and the account's language for the signed-in; a wrong value changes nothing")
+    func footerChoice() async throws {
+        try await withTestApp { app in
+            let visitor = app.browser()
+            let chosen = try await visitor.submit("/preferences", from: "/signin", [("language", "es"), ("theme", "dark")])
+            #expect(chosen.status == .seeOther)
+            #expect(visitor.cookies["selfie_language"] == "es")
+            #expect(visitor.cookies["selfie_theme"] == "dark")
+            let page = try await visitor.get("/signin")
+            #expect(page.text.contains(#"<html lang="es" data-theme="dark""#))
+            Self.expectNoEnglish(page.text, language: .spanish, "sign-in")
+
+            let email = uniqueEmail("ines")
+            _ = try await visitor.signUp(name: "Inés Suárez", email: email)
+            _ = try await visitor.submit("/preferences", from: "/account", [("language", "de")])
+            let language: String = try await app.scalar("SELECT language FROM users WHERE email = \(email)")
+            #expect(language == "de", "the signed-in choice is the account's")
+
+            let refused = try await visitor.submit("/preferences", from: "/account", [("language", "fr")])
+            #expect(refused.status == .badRequest)
+            let unchanged: String = try await app.scalar("SELECT language FROM users WHERE email = \(email)")
+            #expect(unchanged == "de")
+        }
+    }
+
+    @Test("a zone cookie that is no zone is ignored; times stay in UTC, labelled")
+    func badZone() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let email = uniqueEmail("zone")
+            browser.setCookie("selfie_zone", "Mars%2FOlympus_Mons")
+            _ = try await browser.signUp(email: email)
+            let account = try await browser.get("/account")
+            #expect(account.text.contains("Times are shown in UTC until your browser tells us its time zone"))
+            #expect(account.text.contains(" UTC</dd>"), "member since, in UTC")
+            let zone: String? = try await app.scalar("SELECT time_zone FROM users WHERE email = \(email)")
+            #expect(zone == nil)
+        }
+    }
+}
