@@ -1061,6 +1061,7 @@ try:
 
     check_share_and_organise()
     check_resumable_upload()
+    check_languages_and_themes()
 finally:
     for browser in browsers:
         browser.quit()
