@@ -15,7 +15,11 @@ struct PhotoCard: Sendable {
     let id: String
     /// Its page (`/photos/<id>`, or the shared page's).
     let href: String
+    /// The caption, "" without one. (Never nil: a missing value would make Mustache show the
+    /// page's title in its place.)
     let title: String
+    /// An empty string still opens a Mustache section: pages ask this instead.
+    let hasTitle: Bool
     /// When it was taken, else when it was uploaded: what the grid shows.
     let date: String
     let takenDate: String?
@@ -35,6 +39,7 @@ struct PhotoCard: Sendable {
         self.id = photo.publicID
         self.href = href
         self.title = photo.title
+        self.hasTitle = !photo.title.isEmpty
         let shown = words.time(photo.shownAt)
         self.date = shown
         self.takenDate = photo.takenAt.map(words.time)
@@ -129,6 +134,7 @@ extension PhotoCard: MustacheParent {
         case "id": id
         case "href": href
         case "title": title
+        case "hasTitle": hasTitle
         case "date": date
         case "takenDate": takenDate
         case "uploadedDate": uploadedDate
