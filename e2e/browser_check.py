@@ -679,7 +679,7 @@ def check_share_and_organise():
     victim = pair[0]
     ActionChains(driver).click(driver.find_element(By.ID, f"select-{victim['id']}")).perform()
     click_and_wait("button[name=action][value=delete]")
-    check("Delete 1 photo(s)?" in driver.find_element(By.TAG_NAME, "h1").text, "“Delete…” asks to confirm first")
+    check("Delete this photo?" in driver.find_element(By.TAG_NAME, "h1").text, "“Delete…” asks to confirm first")
     check_accessibility("delete the selection")
     shot("41-delete-selection")
     click_and_wait("main form button.danger")

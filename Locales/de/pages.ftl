@@ -99,3 +99,84 @@ message-link-dead-reset = Links zum Zurücksetzen funktionieren einmal, eine Stu
 message-link-dead-other = Links funktionieren einmal und nur eine Weile.
 message-mail-new-link = Neuen Link schicken
 message-go-to-account = Zu deinem Konto
+
+# Papierkorb, Alben, eine Auswahl löschen.
+trash-intro = Gelöschte Fotos bleiben { $days } Tage hier – verborgen in deiner Galerie, deinen Alben und Freigabelinks –, dann werden sie endgültig gelöscht. „Wiederherstellen“ legt sie zurück, wo sie waren.
+trash-empty = Der Papierkorb ist leer.
+trash-selection-intro = Wähle Fotos aus, um sie wiederherzustellen oder endgültig zu löschen.
+trash-restore = Wiederherstellen
+trash-delete-for-good = Endgültig löschen
+trash-deleted-on = Gelöscht am { $date }
+trash-gone-on = endgültig weg am { $date }
+trash-empty-it = Papierkorb leeren …
+trash-empty-warning = Jedes Foto hier wird sofort endgültig gelöscht. Das lässt sich nicht rückgängig machen.
+trash-empty-confirm = Alle endgültig löschen
+albums-none = Du hast noch keine Alben. Erstelle hier eins oder wähle Fotos in deiner Galerie aus und nimm „Zum Album hinzufügen“.
+albums-go-to-gallery = Zu deiner Galerie
+albums-new = Neues Album
+albums-make = Album erstellen
+album-description = Beschreibung
+album-all = Alle Alben
+album-empty = Dieses Album ist leer. Wähle Fotos in deiner Galerie aus und nimm „Zum Album hinzufügen“.
+album-links = Links zu diesem Album
+album-edit = Album umbenennen oder beschreiben
+album-delete = Dieses Album löschen …
+album-delete-heading = „{ $album }“ löschen?
+album-delete-intro = Das Album und seine Freigabelinks verschwinden. Seine { $photos } bleiben in deiner Galerie.
+album-delete-yes = Ja, Album löschen
+photos-delete-to-trash = Sie kommen in den Papierkorb: weg aus deiner Galerie, jedem Album und jedem Freigabelink, und nach { $days } Tagen endgültig gelöscht, wenn du sie nicht wiederherstellst.
+photos-delete-for-good = Sie sind dann endgültig weg – aus deiner Galerie, jedem Album und jedem Freigabelink –, und ihre Bildlinks funktionieren nicht mehr.
+photos-delete-yes = { $count ->
+    [one] Ja, dieses Foto löschen
+   *[other] Ja, { $count } Fotos löschen
+}
+photos-delete-no = Nein, behalten
+
+# Freigabelinks: die Liste, ein neuer Link, das Freigabeformular.
+links-intro = Jeder Link zeigt ein Album oder ein Foto – Kopien ohne Metadaten, nie die Originale – jedem, der ihn hat, bis er abläuft oder du ihn abschaltest. Um einen zu erstellen, öffne ein Album oder ein Foto und wähle „Teilen“.
+links-none = Noch keine Links.
+links-shows = Zeigt
+links-until = Gilt bis
+links-download = Download
+links-views = Aufrufe
+links-last-view = Letzter Aufruf
+links-turn-off = Abschalten
+links-kind-album = Album
+links-kind-photo = Foto
+links-yes = Ja
+links-no = Nein
+links-allowed = Erlaubt
+links-a-photo = Ein Foto
+links-expired-on = Abgelaufen am { $date }
+links-never = Nie
+links-not-yet = Noch nicht
+link-ready = Dein Link ist bereit
+link-shows = Er zeigt { $what } bis { $until }.
+link-shows-with-password = Er zeigt { $what } bis { $until }, allen, die auch sein Passwort kennen.
+link-label = Link
+link-copy = Kopieren
+link-copy-now = Kopiere ihn jetzt: Selfie behält nur einen Fingerabdruck davon und kann dir diesen Link nicht noch einmal zeigen. Abschalten kannst du ihn auf der Seite deiner Links.
+link-back-to = Zurück zu { $what }
+share-album = Dieses Album teilen
+share-photo = Dieses Foto teilen
+share-works-for = Der Link gilt
+share-days = { $count ->
+    [one] 1 Tag
+   *[other] { $count } Tage
+}
+share-never = Unbegrenzt (bis du ihn abschaltest)
+share-password-hint = Mindestens { $minimum } Zeichen. Wer den Link öffnet, muss es eingeben.
+share-allow-download = Herunterladen der Fotos erlauben (Kopien ohne Metadaten)
+share-copies-only = Der Link zeigt nur Kopien der Fotos: nie die Originaldateien, ihre Namen, wo sie aufgenommen wurden oder deine E-Mail-Adresse.
+share-make = Link erstellen
+
+# Was ein Freigabelink öffnet, für alle, die ihn haben.
+shared-album = Geteiltes Album
+shared-photo = Geteiltes Foto
+shared-preview-title = Mit dir auf Selfie geteilte Fotos
+shared-wrong-password = Das ist nicht das Passwort. Frag die Person, die den Link geteilt hat.
+shared-back-to-album = Zurück zum Album
+shared-download-all = Alle herunterladen
+shared-note = Mit dir auf Selfie geteilt.
+shared-more = Weitere Fotos →
+shared-password-intro = Wer ihn mit dir geteilt hat, kennt es.

@@ -99,3 +99,84 @@ message-link-dead-reset = Reset links work once, for one hour.
 message-link-dead-other = Links work once, and only for a while.
 message-mail-new-link = Mail me a new link
 message-go-to-account = Go to your account
+
+# The trash, albums, deleting a selection.
+trash-intro = Deleted photos stay here for { $days } days — hidden from your gallery, albums and share links — then they are deleted for good. Restore puts them back where they were.
+trash-empty = The trash is empty.
+trash-selection-intro = Select photos to restore them or delete them for good.
+trash-restore = Restore
+trash-delete-for-good = Delete for good
+trash-deleted-on = Deleted { $date }
+trash-gone-on = gone for good { $date }
+trash-empty-it = Empty the trash…
+trash-empty-warning = Every photo here is deleted for good, now. This cannot be undone.
+trash-empty-confirm = Delete them all for good
+albums-none = You have no albums yet. Make one here, or select photos in your gallery and choose “Add to album”.
+albums-go-to-gallery = Go to your gallery
+albums-new = New album
+albums-make = Make the album
+album-description = Description
+album-all = All albums
+album-empty = This album is empty. Select photos in your gallery and choose “Add to album”.
+album-links = Links to this album
+album-edit = Rename or describe this album
+album-delete = Delete this album…
+album-delete-heading = Delete “{ $album }”?
+album-delete-intro = The album and its share links go. Its { $photos } stay in your gallery.
+album-delete-yes = Yes, delete the album
+photos-delete-to-trash = They go to the trash: gone from your gallery, every album and every share link, and deleted for good after { $days } days unless you restore them.
+photos-delete-for-good = They will be gone for good — from your gallery, from every album and every share link — and their image links will stop working.
+photos-delete-yes = { $count ->
+    [one] Yes, delete this photo
+   *[other] Yes, delete { $count } photos
+}
+photos-delete-no = No, keep them
+
+# Share links: the list, a new link, the share form.
+links-intro = Each link shows one album or one photo — copies without metadata, never the originals — to whoever has it, until it expires or you turn it off. To make one, open an album or a photo and choose “Share”.
+links-none = No links yet.
+links-shows = Shows
+links-until = Works until
+links-download = Download
+links-views = Views
+links-last-view = Last view
+links-turn-off = Turn off
+links-kind-album = album
+links-kind-photo = photo
+links-yes = Yes
+links-no = No
+links-allowed = Allowed
+links-a-photo = A photo
+links-expired-on = Expired { $date }
+links-never = Never
+links-not-yet = Not yet
+link-ready = Your link is ready
+link-shows = It shows { $what } until { $until }.
+link-shows-with-password = It shows { $what } until { $until }, to whoever also knows its password.
+link-label = Link
+link-copy = Copy
+link-copy-now = Copy it now: Selfie keeps only a fingerprint of it, so it cannot show you this link again. You can turn it off on the page of your links.
+link-back-to = Back to { $what }
+share-album = Share this album
+share-photo = Share this photo
+share-works-for = The link works for
+share-days = { $count ->
+    [one] 1 day
+   *[other] { $count } days
+}
+share-never = Never (until you turn it off)
+share-password-hint = At least { $minimum } characters. Whoever opens the link must type it.
+share-allow-download = Allow downloading the photos (copies without metadata)
+share-copies-only = The link shows copies of the photos only: never the original files, their names, where they were taken, or your email address.
+share-make = Make a link
+
+# What a share link opens, for whoever has it.
+shared-album = Shared album
+shared-photo = Shared photo
+shared-preview-title = Photos shared with you on Selfie
+shared-wrong-password = That is not the password. Ask whoever shared the link.
+shared-back-to-album = Back to the album
+shared-download-all = Download all
+shared-note = Shared with you on Selfie.
+shared-more = More photos →
+shared-password-intro = Whoever shared it with you knows it.

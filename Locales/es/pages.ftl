@@ -99,3 +99,84 @@ message-link-dead-reset = Los enlaces para restablecer funcionan una vez, durant
 message-link-dead-other = Los enlaces funcionan una vez y solo durante un tiempo.
 message-mail-new-link = Enviarme un enlace nuevo
 message-go-to-account = Ir a tu cuenta
+
+# La papelera, los álbumes, eliminar una selección.
+trash-intro = Las fotos eliminadas se quedan aquí { $days } días, ocultas en tu galería, tus álbumes y tus enlaces, y después se eliminan definitivamente. «Restaurar» las devuelve a donde estaban.
+trash-empty = La papelera está vacía.
+trash-selection-intro = Selecciona fotos para restaurarlas o eliminarlas definitivamente.
+trash-restore = Restaurar
+trash-delete-for-good = Eliminar definitivamente
+trash-deleted-on = Eliminada el { $date }
+trash-gone-on = desaparece el { $date }
+trash-empty-it = Vaciar la papelera…
+trash-empty-warning = Todas las fotos de aquí se eliminan definitivamente, ahora. No se puede deshacer.
+trash-empty-confirm = Eliminarlas todas definitivamente
+albums-none = Aún no tienes álbumes. Crea uno aquí, o selecciona fotos en tu galería y elige «Añadir al álbum».
+albums-go-to-gallery = Ir a tu galería
+albums-new = Álbum nuevo
+albums-make = Crear el álbum
+album-description = Descripción
+album-all = Todos los álbumes
+album-empty = Este álbum está vacío. Selecciona fotos en tu galería y elige «Añadir al álbum».
+album-links = Enlaces a este álbum
+album-edit = Renombrar o describir este álbum
+album-delete = Eliminar este álbum…
+album-delete-heading = ¿Eliminar «{ $album }»?
+album-delete-intro = El álbum y sus enlaces desaparecen. Sus { $photos } se quedan en tu galería.
+album-delete-yes = Sí, eliminar el álbum
+photos-delete-to-trash = Van a la papelera: desaparecen de tu galería, de todos los álbumes y de todos los enlaces, y se eliminan definitivamente pasados { $days } días si no las restauras.
+photos-delete-for-good = Desaparecerán definitivamente, de tu galería, de todos los álbumes y de todos los enlaces, y sus enlaces de imagen dejarán de funcionar.
+photos-delete-yes = { $count ->
+    [one] Sí, eliminar esta foto
+   *[other] Sí, eliminar { $count } fotos
+}
+photos-delete-no = No, conservarlas
+
+# Enlaces para compartir: la lista, un enlace nuevo, el formulario.
+links-intro = Cada enlace muestra un álbum o una foto (copias sin metadatos, nunca los originales) a quien lo tenga, hasta que caduque o lo desactives. Para crear uno, abre un álbum o una foto y elige «Compartir».
+links-none = Aún no hay enlaces.
+links-shows = Muestra
+links-until = Funciona hasta
+links-download = Descarga
+links-views = Visitas
+links-last-view = Última visita
+links-turn-off = Desactivar
+links-kind-album = álbum
+links-kind-photo = foto
+links-yes = Sí
+links-no = No
+links-allowed = Permitida
+links-a-photo = Una foto
+links-expired-on = Caducó el { $date }
+links-never = Nunca
+links-not-yet = Aún no
+link-ready = Tu enlace está listo
+link-shows = Muestra { $what } hasta el { $until }.
+link-shows-with-password = Muestra { $what } hasta el { $until } a quien conozca también su contraseña.
+link-label = Enlace
+link-copy = Copiar
+link-copy-now = Cópialo ahora: Selfie solo guarda una huella, así que no puede volver a mostrarte este enlace. Puedes desactivarlo en la página de tus enlaces.
+link-back-to = Volver a { $what }
+share-album = Compartir este álbum
+share-photo = Compartir esta foto
+share-works-for = El enlace funciona durante
+share-days = { $count ->
+    [one] 1 día
+   *[other] { $count } días
+}
+share-never = Sin límite (hasta que lo desactives)
+share-password-hint = Al menos { $minimum } caracteres. Quien abra el enlace tendrá que escribirla.
+share-allow-download = Permitir descargar las fotos (copias sin metadatos)
+share-copies-only = El enlace solo muestra copias de las fotos: nunca los archivos originales, sus nombres, dónde se tomaron ni tu dirección de correo.
+share-make = Crear un enlace
+
+# Lo que abre un enlace para compartir, para quien lo tenga.
+shared-album = Álbum compartido
+shared-photo = Foto compartida
+shared-preview-title = Fotos que han compartido contigo en Selfie
+shared-wrong-password = Esa no es la contraseña. Pregunta a quien compartió el enlace.
+shared-back-to-album = Volver al álbum
+shared-download-all = Descargar todo
+shared-note = Compartido contigo en Selfie.
+shared-more = Más fotos →
+shared-password-intro = Quien lo compartió contigo la conoce.

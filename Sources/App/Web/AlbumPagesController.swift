@@ -44,7 +44,7 @@ struct AlbumPagesController {
             AlbumsPage.Card(
                 href: WebPath.album(card.album.publicID),
                 title: card.album.title,
-                count: Album.describe(count: card.album.photoCount),
+                count: pages.words(for: context)("photo-count", ["count": .number(card.album.photoCount)]),
                 cover: card.cover.map { PhotoCard($0, photos: photos, words: pages.words(for: context)) }
             )
         }
@@ -113,7 +113,7 @@ struct AlbumPagesController {
             id: album.publicID,
             title: album.title,
             description: album.description,
-            count: Album.describe(count: album.photoCount),
+            count: pages.words(for: context)("photo-count", ["count": .number(album.photoCount)]),
             months: MonthGroup.grouping(found, words: pages.words(for: context)) { photo in
                 PhotoCard(photo, href: WebPath.photo(photo.publicID, inAlbum: album.publicID), words: pages.words(for: context)) { photos.url(of: $0.name, for: photo) }
             },
@@ -121,8 +121,8 @@ struct AlbumPagesController {
             olderPageURL: hasMore ? found.last.map { WebPath.album(album.publicID, after: $0.position) } : nil,
             isFirstPage: after == nil,
             selection: try await SelectionBar.load(for: context.user, album: album.publicID, albums: albums),
-            share: ShareForm(album: album.publicID),
-            links: links.map { LinkRow($0, now: sharing.now()) },
+            share: ShareForm(album: album.publicID, words: pages.words(for: context)),
+            links: links.map { LinkRow($0, now: sharing.now(), words: pages.words(for: context)) },
             hasLinks: !links.isEmpty,
             backURL: WebPath.album(album.publicID),
             editURL: WebPath.editAlbum(album.publicID),
@@ -161,7 +161,7 @@ struct AlbumPagesController {
         let page = DeletePage(
             id: album.publicID,
             title: album.title,
-            count: Album.describe(count: album.photoCount),
+            count: pages.words(for: context)("photo-count", ["count": .number(album.photoCount)]),
             deleteURL: WebPath.deleteAlbum(album.publicID),
             cancelURL: WebPath.album(album.publicID)
         )

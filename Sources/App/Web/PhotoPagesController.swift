@@ -132,7 +132,7 @@ struct PhotoPagesController {
             context: album.map { PhotoPage.AlbumLink(title: $0.title, href: WebPath.album($0.publicID)) }
                 ?? PhotoPage.AlbumLink(title: "", href: WebPath.gallery, isGallery: true),
             albums: holding.map { PhotoPage.AlbumLink(title: $0.title, href: WebPath.album($0.publicID)) },
-            share: ShareForm(photo: photo.publicID),
+            share: ShareForm(photo: photo.publicID, words: pages.words(for: context)),
             isInAlbums: !holding.isEmpty
         )
         let title: LocalizedText = photo.title.isEmpty ? "title-photo" : .verbatim(photo.title)
@@ -241,7 +241,13 @@ extension PhotoPagesController {
         case "delete":
             try AlbumService.checkCount(form.photoIDs)
             let chosen = try await photos.photos(form.photoIDs, of: user)
-            let page = DeleteSelectionPage(photos: chosen.map { PhotoCard($0, photos: photos, words: pages.words(for: context)) }, count: chosen.count, album: form.album, trashDays: photos.trashDays, hasTrash: photos.trashDays > 0)
+            let words = pages.words(for: context)
+            var page = DeleteSelectionPage(
+                photos: chosen.map { PhotoCard($0, photos: photos, words: words) }, count: chosen.count, album: form.album,
+                trashDays: photos.trashDays, hasTrash: photos.trashDays > 0
+            )
+            page.heading = words("title-delete-photos", ["count": .number(chosen.count)])
+            page.confirmLabel = words("photos-delete-yes", ["count": .number(chosen.count)])
             return try pages.render(.photosDelete, title: .message("title-delete-photos", ["count": .number(chosen.count)]), page: page, context: context)
                 .response(from: request, context: context)
         default:
@@ -255,6 +261,9 @@ extension PhotoPagesController {
         let album: String?
         let trashDays: Int
         let hasTrash: Bool
+        /// "Delete these 3 photos?" and its button, in the viewer's language.
+        var heading = ""
+        var confirmLabel = ""
     }
 
     /// Deletes the confirmed selection, then returns to where it was made.

@@ -126,7 +126,7 @@ struct SecondFactorPagesController {
     private func renderSetup(context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let enrolment = try await secondFactor.beginEnrolment(for: context.user)
         let symbol = try QRCodeSymbol(text: enrolment.uri, errorCorrectionLevel: .medium)
-        let page = SetupPage(qrCode: symbol.svg(title: "QR code to scan with your authenticator app", width: 232, height: 232), secret: enrolment.secret, error: error)
+        let page = SetupPage(qrCode: symbol.svg(title: pages.words(for: context)("setup-qr-title"), width: 232, height: 232), secret: enrolment.secret, error: error)
         return try pages.render(.twoFactorSetup, title: "title-two-factor-setup", page: page, context: context, status: status)
     }
 

@@ -13,22 +13,24 @@ struct ShareForm: Sendable {
 
     let album: String?
     let photo: String?
-    let expiries: [Expiry] = [
-        Expiry(value: "1", label: "1 day", isDefault: false),
-        Expiry(value: "7", label: "7 days", isDefault: true),
-        Expiry(value: "30", label: "30 days", isDefault: false),
-        Expiry(value: "never", label: "Never (until you turn it off)", isDefault: false),
-    ]
+    let expiries: [Expiry]
     let passwordMinimum = PasswordPolicy.minimumCharacters
 
-    init(album: String) {
+    init(album: String, words: Words) {
         self.album = album
         self.photo = nil
+        self.expiries = Self.expiries(words)
     }
 
-    init(photo: String) {
+    init(photo: String, words: Words) {
         self.album = nil
         self.photo = photo
+        self.expiries = Self.expiries(words)
+    }
+
+    private static func expiries(_ words: Words) -> [Expiry] {
+        [1, 7, 30].map { Expiry(value: String($0), label: words("share-days", ["count": .number($0)]), isDefault: $0 == 7) }
+            + [Expiry(value: "never", label: words("share-never"), isDefault: false)]
     }
 }
 
@@ -46,7 +48,7 @@ struct LinkRow: Sendable {
     let lastView: String
     let revokeURL: String
 
-    init(_ link: ShareLink, now: Date) {
+    init(_ link: ShareLink, now: Date, words: Words) {
         id = link.publicID
         switch link.target {
         case .album(let album):
@@ -55,16 +57,16 @@ struct LinkRow: Sendable {
             whatURL = WebPath.album(album)
         case .photo(let photo):
             isAlbum = false
-            what = link.targetTitle.isEmpty ? "A photo" : link.targetTitle
+            what = link.targetTitle.isEmpty ? words("links-a-photo") : link.targetTitle
             whatURL = WebPath.photo(photo)
         }
         let expired = link.hasExpired(at: now)
         hasExpired = expired
-        expires = link.expiresAt.map { expired ? "Expired \($0.displayString)" : $0.displayString } ?? "Never"
+        expires = link.expiresAt.map { expired ? words("links-expired-on", ["date": .text(words.time($0))]) : words.time($0) } ?? words("links-never")
         hasPassword = link.hasPassword
         allowsDownload = link.allowDownload
         views = link.views
-        lastView = link.lastViewedAt?.displayString ?? "Not yet"
+        lastView = link.lastViewedAt.map(words.time) ?? words("links-not-yet")
         revokeURL = WebPath.revokeLink(link.publicID)
     }
 }
@@ -90,7 +92,7 @@ struct ShareLinkPagesController {
     func list(_ request: Request, context: SignedInContext) async throws -> Response {
         let links = try await sharing.links(for: context.user)
         let now = sharing.now()
-        let page = LinksPage(links: links.map { LinkRow($0, now: now) }, hasLinks: !links.isEmpty)
+        let page = LinksPage(links: links.map { LinkRow($0, now: now, words: pages.words(for: context)) }, hasLinks: !links.isEmpty)
         return try pages.render(.links, title: "title-links", page: page, context: context, notice: Notice.message(from: request))
             .response(from: request, context: context)
     }
@@ -137,7 +139,7 @@ struct ShareLinkPagesController {
             allowDownload: form.allowDownload == "on",
             origin: context.origin(request)
         )
-        let row = LinkRow(made.link, now: sharing.now())
+        let row = LinkRow(made.link, now: sharing.now(), words: pages.words(for: context))
         let page = CreatedPage(
             url: made.url,
             what: row.what,

@@ -64,8 +64,9 @@ struct SharedPagesController {
         let (found, hasMore) = try await sharing.page(of: link, after: after, size: Self.pageSize)
         if after == nil { try await sharing.recordView(of: link) }
         let isAlbum = link.albumID != nil
-        let title = link.targetTitle.isEmpty ? (isAlbum ? "Shared album" : "Shared photo") : link.targetTitle
-        let card = { (photo: Photo) in self.card(photo, token: token, words: pages.words(for: context)) }
+        let words = pages.words(for: context)
+        let title = link.targetTitle.isEmpty ? words(isAlbum ? "shared-album" : "shared-photo") : link.targetTitle
+        let card = { (photo: Photo) in self.card(photo, token: token, words: words) }
         let cover = found.first
         let page = SharedPage(
             title: title,
@@ -75,14 +76,14 @@ struct SharedPagesController {
             photo: isAlbum ? nil : cover.map(card),
             olderPageURL: hasMore ? found.last.map { WebPath.shared(token, after: $0.position) } : nil,
             downloadURL: link.allowDownload ? WebPath.sharedDownload(token) : nil,
-            preview: preview(of: link, title: title, cover: cover, token: token)
+            preview: preview(of: link, title: title, cover: cover, token: token, words: words)
         )
         return try pages.render(.shared, title: .verbatim(title), page: page, context: context).response(from: request, context: context)
     }
 
-    private func preview(of link: ShareLink, title: String, cover: Photo?, token: String) -> Preview {
+    private func preview(of link: ShareLink, title: String, cover: Photo?, token: String, words: Words) -> Preview {
         let url = publicURL + WebPath.shared(token)
-        guard !link.hasPassword else { return Preview(title: "Photos shared with you on Selfie", imageURL: nil, url: url) }
+        guard !link.hasPassword else { return Preview(title: words("shared-preview-title"), imageURL: nil, url: url) }
         let image = cover.flatMap { $0.rendition(.thumbnail800) != nil ? publicURL + WebPath.sharedImage(token, $0.publicID, .thumbnail800) : nil }
         return Preview(title: title, imageURL: image, url: url)
     }
@@ -120,12 +121,14 @@ struct SharedPagesController {
             response.setCookie(cookies.shareUnlock(proof, token: token, expiresAt: link.expiresAt))
             return response
         } catch ShareLinkError.wrongPassword {
-            return try passwordPage(token: token, error: "That is not the password. Ask whoever shared the link.", status: .unauthorized, request: request, context: context)
+            let error = pages.words(for: context)("shared-wrong-password")
+            return try passwordPage(token: token, error: error, status: .unauthorized, request: request, context: context)
         }
     }
 
     struct SharedPhotoPage: Sendable {
-        let title: String
+        /// "Back to Holidays", or to "the album" when it has no title.
+        let backLabel: String
         let photo: PhotoCard
         let newerURL: String?
         let olderURL: String?
@@ -138,15 +141,16 @@ struct SharedPagesController {
         guard unlocked else { return try passwordPage(token: token, error: nil, status: .unauthorized, request: request, context: context) }
         let photo = try await sharing.photo(try context.parameters.require("photo"), in: link)
         let (newer, older) = try await sharing.neighbours(of: photo, in: link)
+        let words = pages.words(for: context)
         let page = SharedPhotoPage(
-            title: link.targetTitle,
-            photo: card(photo, token: token, words: pages.words(for: context)),
+            backLabel: link.targetTitle.isEmpty ? words("shared-back-to-album") : words("photo-back-album", ["album": .text(link.targetTitle)]),
+            photo: card(photo, token: token, words: words),
             newerURL: newer.map { WebPath.sharedPhoto(token, $0) },
             olderURL: older.map { WebPath.sharedPhoto(token, $0) },
             backURL: WebPath.shared(token),
             downloadURL: link.allowDownload ? WebPath.sharedDownload(token) : nil
         )
-        let title = photo.title.isEmpty ? "Shared photo" : photo.title
+        let title = photo.title.isEmpty ? words("shared-photo") : photo.title
         return try pages.render(.sharedPhoto, title: .verbatim(title), page: page, context: context).response(from: request, context: context)
     }
 

@@ -33,8 +33,8 @@ struct TrashPagesController {
             items: trashed.map { photo in
                 TrashPage.Item(
                     card: PhotoCard(photo, photos: photos, words: pages.words(for: context)),
-                    deletedOn: photo.trashedAt?.displayString ?? "",
-                    purgedOn: photos.purgeDate(of: photo)?.displayString ?? ""
+                    deletedOn: photo.trashedAt.map(pages.words(for: context).time) ?? "",
+                    purgedOn: photos.purgeDate(of: photo).map(pages.words(for: context).time) ?? ""
                 )
             },
             isEmpty: trashed.isEmpty,

@@ -145,7 +145,7 @@ struct AlbumTests {
             #expect(try await ada.select([a, bobs], action: "download").status == .notFound)
 
             let confirm = try await ada.select([a, b], action: "delete")
-            #expect(confirm.status == .ok && confirm.text.contains("Delete 2 photo(s)?"))
+            #expect(confirm.status == .ok && confirm.text.contains("Delete these 2 photos?"))
             #expect(app.filesInBlobStore().count == 16, "four photos, four blobs each")
             #expect(try await ada.submit("/photos/selection/delete", from: "/gallery", [("photo", a), ("photo", bobs)]).status == .notFound)
             #expect(try await app.photoCount() == 4, "nothing deleted when one is not hers")
