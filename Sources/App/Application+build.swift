@@ -132,8 +132,9 @@ func buildRouter(
         .addRoutes(to: router)
 
     // The JSON API: app key or token, JSON errors.
-    let api = router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware())
-    try APIController(services: core, paths: paths).addRoutes(to: api)
+    let englishErrors = ErrorCopy(words: Words(translations: pages.translations, viewer: .default))
+    let api = router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware(copy: englishErrors))
+    try APIController(services: core, paths: paths, translations: pages.translations).addRoutes(to: api)
 
     // The browser: session cookie, HTML error pages, and CSRF tokens on every form.
     let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)

@@ -468,7 +468,7 @@ struct OpenAPIDocumentTests {
             let documented = Self.documentedOperations(served.text)
 
             let services = try CoreServices(forWeb: app.config, logger: testLogger)
-            let controller = try APIController(services: services, paths: ResourcePaths(root: repositoryRoot))
+            let controller = try APIController(services: services, paths: ResourcePaths(root: repositoryRoot), translations: CatalogueTests.translations)
             try await services.http.client.shutdown()
             let routes = Set(controller.routes.map { "\($0.method.rawValue) \($0.path)" })
             #expect(routes == documented)

@@ -78,16 +78,17 @@ struct HealthAndErrorTests {
 
     @Test("a database that cannot be reached is a 503 with a plain message, not a 500")
     func unavailableIs503() throws {
+        let copy = ErrorCopy(words: Words(translations: CatalogueTests.translations, viewer: .default))
         for error: any Error in [ConnectionPoolError.connectionCreationCircuitBreakerTripped, DeadlineExceeded()] {
-            let answer = ErrorCopy.appError(for: error)
+            let answer = copy.appError(for: error)
             #expect(answer.status == .serviceUnavailable)
             #expect(answer.message == "Selfie is unavailable for a moment. Please try again shortly.")
         }
         struct Bug: Error {}
-        #expect(ErrorCopy.appError(for: Bug()).status == .internalServerError)
+        #expect(copy.appError(for: Bug()).status == .internalServerError)
         // a full disk is the store's capacity (507), a read-only one the store failing (503)
-        #expect(ErrorCopy.appError(for: FileBlobStore.error(ENOSPC, "write")).status.code == 507)
-        #expect(ErrorCopy.appError(for: FileBlobStore.error(EROFS, "write")).status == .serviceUnavailable)
+        #expect(copy.appError(for: FileBlobStore.error(ENOSPC, "write")).status.code == 507)
+        #expect(copy.appError(for: FileBlobStore.error(EROFS, "write")).status == .serviceUnavailable)
     }
 
     @Test("an unknown page is a 404 HTML page; under /api it is JSON")
@@ -136,7 +137,7 @@ struct HealthAndErrorTests {
         )
         router.group(context: WebRequestContext.self).add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
             .get("/boom") { _, _ -> String in throw Secret() }
-        router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware())
+        router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware(copy: ErrorCopy(words: Words(translations: pages.translations, viewer: .default))))
             .get("/api/boom") { _, _ -> String in throw Secret() }
         let app = Application(router: router, logger: Logger(label: "quiet", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await app.test(.router) { client in

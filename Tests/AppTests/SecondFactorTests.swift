@@ -92,7 +92,7 @@ struct SecondFactorTests {
             #expect(try await app.auditCount("two_factor.enabled") == 1)
 
             let account = try await browser.get("/account").text
-            #expect(account.contains("10 unused recovery code(s) left"))
+            #expect(account.contains("10 unused recovery codes left."))
             #expect(try await browser.get("/account/two-factor").location == "/account#two-factor", "no second set-up while it is on")
         }
     }

@@ -129,7 +129,7 @@ extension APIController {
             let (status, json) = try await body()
             return try JSONResponse(status: status, body: json).response(from: request, context: context)
         } catch {
-            let refusal = APIError.appError(for: error)
+            let refusal = APIError.appError(for: error, copy: errors)
             // Server-side failures keep the API's usual error path (logged, generic message).
             guard refusal.status.code < 500 else { throw error }
             var response = try JSONResponse(status: refusal.status, body: RegisterLoginJSON(error: true, message: refusal.message, user: nil))

@@ -24,7 +24,11 @@ struct APIController {
     /// What a photo whose renditions are still being made shows (a PNG: the app decodes JPEG and PNG).
     let placeholderURL: String
 
-    init(services: CoreServices, paths: ResourcePaths) throws {
+    /// The API's words for refusals: English.
+    let errors: ErrorCopy
+
+    init(services: CoreServices, paths: ResourcePaths, translations: Translations) throws {
+        self.errors = ErrorCopy(words: Words(translations: translations, viewer: .default))
         self.accounts = services.accounts
         self.signIn = services.signIn
         self.emails = services.emails

@@ -35,26 +35,26 @@ enum APIError {
 
     /// The API's words for the core's errors, where they differ from the pages': the messages the
     /// iOS app shows, and a taken email or username as a 409.
-    static func appError(for error: any Error) -> AppError {
+    static func appError(for error: any Error, copy: ErrorCopy) -> AppError {
         switch error {
-        case let error as InvalidFields: fieldsError(error)
+        case let error as InvalidFields: fieldsError(error, copy: copy)
         case AccountError.invalidCredentials: invalidCredentials
         case PhotoError.notFound: photoNotFound
         case SecondFactorError.codeRequired:
             AppError(.unauthorized, "This account uses two-step verification: send the 6-digit code from the authenticator app, or a recovery code, as otp.")
         case SecondFactorError.incorrectCode:
             AppError(.unauthorized, "The code is not correct, or it was already used. Send the current code from the authenticator app, or an unused recovery code.")
-        default: ErrorCopy.appError(for: error)
+        default: copy.appError(for: error)
         }
     }
 
     /// Validation refusals: a taken email or username is a 409, a wrong current password a 401,
     /// anything else a 422 naming each field as the app's JSON does.
-    static func fieldsError(_ error: InvalidFields) -> AppError {
+    static func fieldsError(_ error: InvalidFields, copy: ErrorCopy) -> AppError {
         if error[.currentPassword] == .incorrect { return AppError(.unauthorized, "The old password is not correct.") }
         if error[.email] == .taken { return AppError(.conflict, "An account with this email already exists.") }
         if error[.username] == .taken { return AppError(.conflict, "This username is taken.") }
-        return AppError(.unprocessableContent, ErrorCopy.sentence(for: error, name: jsonName))
+        return AppError(.unprocessableContent, copy.sentence(for: error, name: jsonName))
     }
 
     /// A refusal that a code in `otp` would fix: its body says `"otp_required": true`.
@@ -75,6 +75,8 @@ enum APIError {
 /// "…"}` — the iOS app force-casts error bodies to a dictionary and reads `message`.
 struct APIErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
+    /// English: the seed's app shows the messages as they are.
+    let copy: ErrorCopy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -82,7 +84,7 @@ struct APIErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let answer = APIError.appError(for: error)
+            let answer = APIError.appError(for: error, copy: copy)
             ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
             var response = APIErrorBody(status: answer.status, message: answer.message, otpRequired: APIError.asksForCode(error)).response()
             response.headers.append(contentsOf: answer.headers)

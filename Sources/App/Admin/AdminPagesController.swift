@@ -412,7 +412,7 @@ struct AdminPagesController {
             page.newKeyPassword = password
             return try await renderKeys(page, notice: nil, context: context).response(from: request, context: context)
         } catch let error as AdminError {
-            let refusal = ErrorCopy.adminError(error)
+            let refusal = ErrorCopy(words: pages.words(for: context)).adminError(error)
             var page = KeysPage(keys: try await keyRows())
             page.error = refusal.message
             page.name = name

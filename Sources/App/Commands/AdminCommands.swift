@@ -23,7 +23,10 @@ public struct AdminCommands: Sendable {
             do {
                 return try await service.createAdmin(email: email, fullName: fullName, password: password, origin: .commandLine)
             } catch let problems as InvalidFields {
-                let lines = ErrorCopy.messages(for: problems).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                // The operator's words: English, from the catalogue next to the binary's resources.
+                let translations = try Translations(directory: ResourcePaths().locales)
+                let copy = ErrorCopy(words: Words(translations: translations, viewer: .default))
+                let lines = copy.messages(for: problems).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
                 throw AdminCommandError("Cannot create the admin:\n  " + lines.joined(separator: "\n  "))
             }
         }

@@ -142,7 +142,7 @@ struct AccountPagesController {
 
     /// The page again, with what was refused next to the form it came from.
     private func render(context: SignedInContext, errors: InvalidFields, in section: Section, newEmail: String = "") async throws -> HTML {
-        let messages = ErrorCopy.messages(for: errors)
+        let messages = ErrorCopy(words: accountPage.pages.words(for: context)).messages(for: errors)
         return try await accountPage.render(context: context, status: .unprocessableContent) { page in
             switch section {
             case .password: page.passwordErrors = messages

@@ -63,7 +63,7 @@ struct AlbumPagesController {
             let album = try await albums.create(for: context.user, title: form.title, description: form.description ?? "")
             return .seeOther(WebPath.album(album.publicID, notice: .albumCreated))
         } catch let error as AlbumError {
-            let refusal = ErrorCopy.albumError(error)
+            let refusal = ErrorCopy(words: pages.words(for: context)).albumError(error)
             return try await renderList(context: context, notice: nil, error: refusal.message, title: form.title, status: refusal.status)
                 .response(from: request, context: context)
         }
@@ -141,7 +141,7 @@ struct AlbumPagesController {
             let album = try await albums.update(id, of: context.user, title: form.title, description: form.description ?? "")
             return .seeOther(WebPath.album(album.publicID, notice: .albumUpdated))
         } catch let error as AlbumError where error != .notFound {
-            let refusal = ErrorCopy.albumError(error)
+            let refusal = ErrorCopy(words: pages.words(for: context)).albumError(error)
             let album = try await albums.album(id, of: context.user)
             return try await render(album, request: request, context: context, notice: nil, error: refusal.message, form: form, status: refusal.status)
                 .response(from: request, context: context)

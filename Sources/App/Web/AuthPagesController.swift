@@ -65,7 +65,7 @@ struct AuthPagesController {
                 context.logger.info("user signed up", metadata: ["user": "\(credentials.user.id)"])
             }
         } catch let problems as InvalidFields {
-            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, username: signUp.username ?? "", errors: ErrorCopy.messages(for: problems))
+            let page = SignUpPage(fullName: signUp.fullName, email: signUp.email, username: signUp.username ?? "", errors: ErrorCopy(words: pages.words(for: context)).messages(for: problems))
             return try renderSignUp(page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
@@ -133,7 +133,7 @@ struct AuthPagesController {
             context.logger.notice("sign-in failed", metadata: ["ip": "\(context.remoteAddress)"])
             return try signInRefused(email: email, next: form.next, error: "The email, username or password is incorrect.", status: .unauthorized, request: request, context: context)
         } catch let error as AccountError {
-            let refusal = ErrorCopy.accountError(error)
+            let refusal = ErrorCopy(words: pages.words(for: context)).accountError(error)
             return try signInRefused(email: email, next: form.next, error: refusal.message, status: refusal.status, request: request, context: context)
         }
     }

@@ -92,7 +92,7 @@ struct MailLinkPagesController {
         let form = try await URLEncodedFormDecoder().decode(ForgotPasswordForm.self, from: request, context: context)
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(email) else {
-            let page = ForgotPasswordPage(email: email, error: ErrorCopy.message(for: .email, .notAnEmailAddress))
+            let page = ForgotPasswordPage(email: email, error: ErrorCopy(words: pages.words(for: context)).message(for: .email, .notAnEmailAddress))
             return try pages.render(.forgotPassword, title: "title-forgot-password", page: page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
@@ -151,7 +151,7 @@ struct MailLinkPagesController {
             )
         } catch let problems as InvalidFields {
             guard let email = try await emails.resetTarget(token: token) else { return try linkNotValid(request, context: context, forReset: true) }
-            let page = ResetPasswordPage(email: email, token: token, errors: ErrorCopy.messages(for: problems))
+            let page = ResetPasswordPage(email: email, token: token, errors: ErrorCopy(words: pages.words(for: context)).messages(for: problems))
             return try pages.render(.resetPassword, title: "title-reset-password", page: page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         } catch AccountError.linkNotValid {

@@ -69,7 +69,7 @@ struct PhotoPagesController {
             return try JSONResponse(status: .created, body: UploadedJSON(id: photo.publicID, url: WebPath.photo(photo.publicID)))
                 .response(from: request, context: context)
         } catch let error as PhotoError {
-            let refusal = ErrorCopy.photoError(error)
+            let refusal = ErrorCopy(words: pages.words(for: context)).photoError(error)
             ErrorLogging.record(error, answer: refusal, request: request, logger: context.logger)
             if wantsJSON {
                 var response = APIErrorBody(status: refusal.status, message: refusal.message).response()

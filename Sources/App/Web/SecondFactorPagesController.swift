@@ -52,7 +52,7 @@ struct SecondFactorPagesController {
             credentials = try await webSignIn.signIn.complete(pending.credentials, code: form.code, origin: context.origin(request))
         } catch let error as SecondFactorError where error == .incorrectCode || error == .codeRequired {
             context.logger.notice("second-factor code refused", metadata: ["ip": "\(context.remoteAddress)"])
-            let page = CodePage(error: ErrorCopy.secondFactorError(error).message, remember: remember)
+            let page = CodePage(error: ErrorCopy(words: pages.words(for: context)).secondFactorError(error).message, remember: remember)
             return try renderCodeStep(page, context: context, status: .unauthorized).response(from: request, context: context)
         }
         try await webSignIn.signIn.unpark(token: token)
@@ -158,7 +158,7 @@ struct SecondFactorPagesController {
     }
 
     private func refusedOnAccountPage(context: SignedInContext, request: Request) async throws -> Response {
-        let message = ErrorCopy.secondFactorError(.incorrectCode).message
+        let message = ErrorCopy(words: pages.words(for: context)).secondFactorError(.incorrectCode).message
         return try await accountPage.render(context: context, status: .unprocessableContent) { page in
             page.twoFactorError = message
         }.response(from: request, context: context)

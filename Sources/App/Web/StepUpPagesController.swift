@@ -51,11 +51,11 @@ struct StepUpPagesController {
         do {
             try await stepUp.confirm(context.session, password: form.currentPassword ?? "", code: form.code, origin: context.origin(request))
         } catch let problems as InvalidFields {
-            let message = ErrorCopy.messages(for: problems)["currentPassword"] ?? ErrorCopy.sentence(for: problems)
+            let message = ErrorCopy(words: pages.words(for: context)).messages(for: problems)["currentPassword"] ?? ErrorCopy(words: pages.words(for: context)).sentence(for: problems)
             return try await render(next: next, context: context, error: message, status: .unprocessableContent)
                 .response(from: request, context: context)
         } catch let error as SecondFactorError where error == .incorrectCode {
-            return try await render(next: next, context: context, error: ErrorCopy.secondFactorError(error).message, status: .unprocessableContent)
+            return try await render(next: next, context: context, error: ErrorCopy(words: pages.words(for: context)).secondFactorError(error).message, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
         return .seeOther(next)

@@ -29,10 +29,10 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let returnPath = request.method == .get ? Self.returnPath(for: request) : WebPath.account
             return .seeOther(WebPath.confirmItsYou(returningTo: returnPath))
         }
-        let answer = ErrorCopy.appError(for: error)
+        let viewer = (context as? any PageContext)?.viewer ?? .default
+        let answer = ErrorCopy(words: Words(translations: pages.translations, viewer: viewer)).appError(for: error)
         ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
         let user = (context as? any PageContext)?.signedInUser
-        let viewer = (context as? any PageContext)?.viewer ?? .default
         var response = pages.renderError(status: answer.status, message: answer.message, viewer: viewer, user: user)
             .response(from: request, context: context)
         response.headers.append(contentsOf: answer.headers)

@@ -1,0 +1,125 @@
+# What a refusal says (Sources/App/Shared/ErrorCopy.swift): on pages in the viewer's language,
+# through the API in English (the seed's app shows them as they are).
+
+error-body-cut-short = The request ended before all of its body arrived.
+error-storage-unavailable = Photo storage is unavailable right now. Please try again shortly.
+error-storage-full = Photo storage is full right now. Please try again later.
+error-status-400 = The request could not be understood.
+error-status-401 = Sign in first.
+error-status-403 = You do not have access to this.
+error-status-404 = There is nothing at this address.
+error-status-405 = This address does not accept that kind of request.
+error-status-408 = The request took too long to arrive. Please try again.
+error-status-413 = That is too large.
+error-status-415 = That kind of file is not accepted.
+error-status-429 = Too many attempts. Wait a little and try again.
+error-status-503 = Selfie is unavailable for a moment. Please try again shortly.
+error-status-500 = Something went wrong on our side. Please try again.
+
+error-code-required = Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+error-code-incorrect = That code is not right, or it was already used. Enter the current code from your authenticator app, or an unused recovery code.
+error-two-factor-off = Two-step verification is not turned on for this account.
+error-two-factor-on = Two-step verification is already on for this account.
+error-sign-in-expired = This sign-in has expired. Please sign in again.
+error-passkey-refused = The passkey could not be used. Please try again.
+error-passkey-not-found = There is no such passkey on your account.
+error-passkey-name = Give the passkey a name of 1 to 100 characters.
+error-passkey-last-way-in = This passkey is your only way to sign in. Set a password or link a provider before removing it.
+
+error-invalid-credentials = Invalid email or password.
+error-account-disabled = This account has been disabled.
+error-email-not-verified = Confirm your email address first: we have mailed a new link to { $email }. Open it, then sign in.
+error-last-administrator = You are the last administrator. Make someone else an admin before deleting your account.
+error-confirm-its-you = For your safety, confirm it's you: sign in again (it has been a while), then try once more.
+error-export-in-progress = A copy of your data is already being downloaded. Wait until it has finished, then try again.
+error-confirm-address-first = Confirm your email address first: open the link we mailed you (your account page can send it again).
+
+error-field-name-missing = Enter your name.
+error-field-missing = This is required.
+error-field-too-long = Use at most { $maximum } characters.
+error-field-name-characters = Use letters, spaces and punctuation only.
+error-field-control-characters = Use letters, digits, spaces and symbols only (no control characters).
+error-field-not-an-email = Enter an email address like name@example.com.
+error-field-length = Use { $minimum } to { $maximum } characters.
+error-field-username-characters = Use only letters, digits and underscores (_).
+error-field-password-short = Use at least { $minimum } characters.
+error-field-password-long = Use at most { $maximum } bytes (about { $maximum } letters; fewer with accents or emoji).
+error-field-passwords-differ = The two passwords do not match.
+error-field-email-taken = An account with this email already exists. Sign in instead?
+error-field-username-taken = This username is taken. Choose another.
+error-field-current-password = This is not your current password.
+error-field-incorrect = This is not correct.
+error-field-email-unchanged = This is already your email address.
+error-field-unchanged = This is the current value.
+error-field-username-required = Choose a username: your account has no email, so it is what you will sign in with.
+error-field-named = { $field }: { $problem }
+
+error-too-many-sign-ins = { $minutes ->
+    [one] Too many failed sign-ins for this account. Try again in a minute.
+   *[other] Too many failed sign-ins for this account. Try again in { $minutes } minutes.
+}
+error-too-many-attempts = { $minutes ->
+    [one] Too many attempts from your network. Try again in a minute.
+   *[other] Too many attempts from your network. Try again in { $minutes } minutes.
+}
+error-too-many-link-passwords = { $minutes ->
+    [one] Too many wrong passwords for this link. Try again in a minute.
+   *[other] Too many wrong passwords for this link. Try again in { $minutes } minutes.
+}
+
+error-photo-not-multipart = Send the photo as multipart/form-data with an `image` part.
+error-photo-malformed = The upload could not be read. Please try again.
+error-photo-missing = Choose a photo to upload.
+error-photo-several = Send one photo per upload.
+error-photo-not-an-image = Only JPEG, PNG, GIF, WebP and HEIC photos can be uploaded.
+error-photo-too-large = This photo is too large: the limit is { $limit }.
+error-photo-over-quota = This photo does not fit in your storage: { $available } left of { $quota }. Delete photos you no longer need and empty the trash to make room.
+error-caption-too-long = Use at most { $maximum } characters for the caption.
+error-caption-characters = The caption contains characters that cannot be shown.
+error-photo-not-found = There is no such photo.
+error-uploads-in-progress = Too many uploads are in progress. Wait for one to finish, then try again.
+error-upload-timed-out = The upload took too long to arrive. Please try again on a better connection.
+error-processing-unavailable = The photo could not be processed just now. Please try again in a moment.
+
+error-album-not-found = There is no such album.
+error-album-name-missing = Give the album a name.
+error-album-name-too-long = Use at most { $maximum } characters for the album's name.
+error-album-description-too-long = Use at most { $maximum } characters for the description.
+error-album-characters = The name or description contains characters that cannot be shown.
+error-album-cover = The cover must be one of the album's photos.
+error-select-photos = Select at least one photo first.
+error-select-fewer = Select at most { $maximum } photos at once.
+
+error-link-not-found = This link does not exist, has expired or was turned off. Ask whoever shared it for a new one.
+error-link-expiry = Choose how long the link works: 1, 7 or 30 days, or never.
+error-link-target = Choose one album or one photo to share.
+error-link-password-problem = The link's password: { $problem }
+error-link-password-required = This link has a password. Open the link and enter it first.
+error-link-wrong-password = That is not the link's password.
+error-link-no-download = Whoever shared these photos did not allow downloading them.
+
+error-image-format = This photo's format cannot be read. Use JPEG, PNG, GIF, WebP or HEIC.
+error-image-unreadable = This photo could not be read: the file is damaged.
+error-image-truncated = This photo is incomplete: the file was cut short. Please upload it again.
+error-image-megapixels = This image has too many pixels: at most { $maximum } megapixels.
+error-image-pixels = This image has too many pixels: at most { $maximum } pixels.
+error-image-aspect = This image is too narrow or too tall to show (more than 20 to 1).
+
+error-provider-not-configured = Signing in with "{ $provider }" is not available here.
+error-provider-unavailable = { $provider } could not be reached to check your sign-in. Try again in a moment.
+error-provider-refused = { $provider } sign-in refused: { $reason }.
+error-social-registered = This { $provider } account is already registered. Sign in instead.
+error-social-not-registered = No Selfie account is linked to this { $provider } account. Register first.
+error-social-email-in-use = An account with the email { $email } already exists. Sign in to it with your password, then link { $provider } from your account page.
+error-social-linked-elsewhere = This { $provider } account is already linked to another Selfie account.
+error-social-not-linked = This sign-in method is not linked to your account.
+error-social-last-way-in = This is the only way you can sign in. Set a password first, then unlink it.
+error-social-flow-expired = This sign-in has expired or was already used. Please start again.
+
+error-admin-last-admin = This is the last administrator. Make someone else an admin first.
+error-admin-no-such-user = There is no such user (any more).
+error-admin-key-name = Use 3 to 64 letters, digits, dots, dashes or underscores for the name.
+error-admin-key-reserved = That name belongs to the key from the environment.
+error-admin-key-taken = An app key with this name already exists.
+error-admin-quota = Enter the quota as a whole number of MB, at least 1.
+error-admin-no-such-key = There is no active app key with this name (the environment's key cannot be revoked here).
