@@ -240,13 +240,18 @@ struct ByteLevelEquivalenceTests {
                 PhotoPagesController.GalleryPage(firstName: "Ada", months: months, isEmpty: false, olderPageURL: older, isFirstPage: true, selection: selection)
             )
         }
-        let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false))
+        let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false, "de", nil, nil))
         Self.expectSameAsMirror(PageRenderer.UserView(user))
         Self.expectSameAsMirror(AssetURLs.plain)
+        let translations = try! Translations(directory: "\(repositoryRoot)/Locales")
         for (viewer, notice) in [(PageRenderer.UserView(user), "Saved"), (nil, nil)] as [(PageRenderer.UserView?, String?)] {
             Self.expectSameAsMirror(
-                PageRenderer.Page(title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0])
+                PageRenderer.Page(
+                    title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0],
+                    t: translations.messages(.german), chrome: PageRenderer.Chrome(viewer: .default, translations: translations)
+                )
             )
+            Self.expectSameAsMirror(PageRenderer.Chrome(viewer: .default, translations: translations))
         }
     }
 

@@ -182,11 +182,12 @@ private struct FluentParser {
             let isTerm = id.hasPrefix("-")
             if isTerm { id.removeFirst() }
             guard Self.isIdentifier(id) else { throw CatalogueError(file: file, line: index + 1, problem: "`\(id)` is not a message id") }
-            // The value: the rest of this line and every following indented (or blank-then-indented) line.
+            // The value: the rest of this line and every following indented line.
             var valueLines = [line[line.index(after: equals)...]]
             let start = index
             index += 1
-            while index < lines.count, let next = lines[index].first, next == " " {
+            // (A selector's closing brace may stand at the start of its line.)
+            while index < lines.count, let next = lines[index].first, next == " " || next == "}" {
                 valueLines.append(lines[index])
                 index += 1
             }
