@@ -3,8 +3,9 @@ import Mustache
 import SelfieCore
 
 /// Selfie's mail in words: `Templates/mail/<kind>.text.mustache` and `.html.mustache` for every
-/// kind of notice, read at start-up (a missing one stops it). Values are escaped in the HTML part;
-/// the text part is plain text.
+/// kind of notice, read at start-up (a missing one stops it). Every word comes from
+/// `Locales/<language>/mail.ftl` in the recipient's language (the account's; English when it has
+/// none). Values are escaped in the HTML part; the text part is plain text.
 struct MailTemplates: MailComposer {
     let text: MustacheLibrary
     let html: MustacheLibrary
@@ -35,23 +36,16 @@ struct MailTemplates: MailComposer {
     /// What every mail template can use.
     struct Values: Sendable {
         let subject: String
-        let name: String
-        let recipient: String
-        /// The message's own link (confirm, reset), if it has one.
+        /// "Hello Ada," — or the language's greeting without a name.
+        let greeting: String
+        /// The message's own link (confirm, reset), if it has one: its line in the text part, its button.
         let link: String?
-        let newEmail: String?
-        let providerName: String?
         /// What changed, in a sentence (`securityChange`).
         let change: String?
-        /// The browser or app and the network of a new sign-in.
-        let device: String?
-        let network: String?
-        let forgotLink: String
-        let signInLink: String
-        let accountLink: String
-        /// The recipient's language: `<html lang>` and `{{t.key}}`.
+        /// The recipient's language: `<html lang>`.
         let language: String
-        let t: Translations.Messages
+        /// This mail's messages with its values in place (`MailMessages`).
+        let t: MailMessages
     }
 
     func compose(_ notice: MailNotice, to recipient: MailRecipient) throws -> ComposedMail {
@@ -63,21 +57,30 @@ struct MailTemplates: MailComposer {
         case .confirmNewEmail: publicURL + WebPath.confirmEmailChange(token: token)
         default: nil
         }
+        // Every value a sentence of any mail may hold; a message uses the ones it names.
+        var arguments = [
+            "recipient": recipient.address,
+            "forgotLink": publicURL + WebPath.forgotPassword,
+            "signInLink": publicURL + WebPath.signIn,
+            "accountLink": publicURL + WebPath.account,
+            "sessionsLink": publicURL + WebPath.account + "#sessions",
+            "newEmail": notice.params["newEmail"] ?? "",
+            "provider": notice.params["providerName"] ?? "",
+            "network": notice.params["network"] ?? "",
+            "device": device(notice.params["userAgent"] ?? "", in: language),
+        ]
+        arguments["link"] = link
+        let greeting = switch recipient.name {
+        case let name? where !name.isEmpty: translations.format("mail-greeting", ["name": .text(name)], in: language)
+        default: translations.format("mail-greeting-no-name", in: language)
+        }
         let values = Values(
-            subject: Self.subject(of: notice),
-            name: recipient.name ?? "there",
-            recipient: recipient.address,
+            subject: subject(of: notice, in: language),
+            greeting: greeting,
             link: link,
-            newEmail: notice.params["newEmail"],
-            providerName: notice.params["providerName"],
-            change: Self.sentence(of: notice),
-            device: notice.params["userAgent"].map(UserAgentSummary.describe),
-            network: notice.params["network"],
-            forgotLink: publicURL + WebPath.forgotPassword,
-            signInLink: publicURL + WebPath.signIn,
-            accountLink: publicURL + WebPath.account,
+            change: sentence(of: notice, in: language),
             language: language.rawValue,
-            t: translations.messages(language)
+            t: MailMessages(translations: translations, language: language, arguments: arguments)
         )
         guard let text = text.render(values, withTemplate: notice.kind.rawValue),
             let html = html.render(values, withTemplate: "\(notice.kind.rawValue).html")
@@ -85,45 +88,83 @@ struct MailTemplates: MailComposer {
         return ComposedMail(subject: values.subject, text: text, html: html)
     }
 
-    static func subject(of notice: MailNotice) -> String {
-        switch notice.kind {
-        case .verifyEmail: "Confirm your email address for Selfie"
-        case .passwordReset: "Reset your Selfie password"
-        case .confirmNewEmail: "Confirm your new email address for Selfie"
-        case .emailChangeRequested: "Your Selfie account is moving to a new address"
-        case .emailChanged: "Your Selfie account's email address was changed"
-        case .passwordChanged: "Your Selfie password was changed"
-        case .providerLinked: "\(notice.params["providerName"] ?? "A provider") can now sign in to your Selfie account"
-        case .accountDeleted: "Your Selfie account was deleted"
-        case .signUpAttempted: "Someone tried to sign up to Selfie with your address"
-        case .newSignIn: "A new sign-in to your Selfie account"
-        case .securityChange:
-            switch notice.params["change"].flatMap(MailNotice.SecurityChange.init(rawValue:)) {
-            case .twoFactorEnabled: "Two-step verification is on for your Selfie account"
-            case .twoFactorDisabled: "Two-step verification was turned off for your Selfie account"
-            case .recoveryCodesRegenerated: "New recovery codes for your Selfie account"
-            case .passkeyAdded: "A passkey was added to your Selfie account"
-            case .passkeyRemoved: "A passkey was removed from your Selfie account"
-            case .providerUnlinked: "A sign-in method was unlinked from your Selfie account"
-            case .twoFactorReset: "An administrator reset two-step verification on your Selfie account"
-            case nil: "Your Selfie account's security settings changed"
-            }
+    /// `mail-<kind>-subject`; a security change has one per change (`mail-security-<change>-subject`).
+    func subject(of notice: MailNotice, in language: Language) -> String {
+        guard notice.kind == .securityChange else {
+            return translations.format("mail-\(Self.key(notice.kind.rawValue))-subject", ["provider": .text(notice.params["providerName"] ?? "")], in: language)
         }
+        return translations.format("\(Self.securityKey(of: notice))-subject", in: language)
     }
 
-    /// The sentence of a `securityChange` notice.
-    static func sentence(of notice: MailNotice) -> String? {
+    /// The sentence of a `securityChange` notice (`mail-security-<change>`), naming the passkey
+    /// or provider it is about.
+    func sentence(of notice: MailNotice, in language: Language) -> String? {
         guard notice.kind == .securityChange else { return nil }
-        let name = notice.params["name"] ?? ""
-        return switch notice.params["change"].flatMap(MailNotice.SecurityChange.init(rawValue:)) {
-        case .twoFactorEnabled: "Two-step verification was turned on: signing in now also asks for a code from your authenticator app."
-        case .twoFactorDisabled: "Two-step verification was turned off: signing in needs only your password again."
-        case .recoveryCodesRegenerated: "New recovery codes were made for your account; the old ones no longer work."
-        case .passkeyAdded: "A passkey (\(name)) was added to your account: it can sign in without your password."
-        case .passkeyRemoved: "The passkey \(name) was removed from your account."
-        case .providerUnlinked: "\(name) was unlinked from your account and can no longer sign in to it."
-        case .twoFactorReset: "An administrator removed your authenticator app and passkeys: you can sign in with your password alone and set them up again."
-        case nil: "A security setting of your account changed."
+        return translations.format(Self.securityKey(of: notice), ["name": .text(notice.params["name"] ?? "")], in: language)
+    }
+
+    private static func securityKey(of notice: MailNotice) -> String {
+        let change = notice.params["change"].flatMap(MailNotice.SecurityChange.init(rawValue:))
+        return "mail-security-\(key(change?.rawValue ?? "unknown"))"
+    }
+
+    /// "password_reset" → "password-reset", as catalogue keys are written.
+    private static func key(_ rawValue: String) -> String { rawValue.replacingOccurrences(of: "_", with: "-") }
+
+    /// The browser or app of a new sign-in in the recipient's words. Like `UserAgentSummary.describe`
+    /// ("Chrome on Linux"), whose product names stay; the words around them ("on", "Unknown
+    /// browser") are the language's, formed to stand where `mail-new-sign-in-intro` puts them.
+    func device(_ userAgent: String, in language: Language) -> String {
+        guard !userAgent.isEmpty else { return translations.format("mail-device-unknown", in: language) }
+        let family = UserAgentFamily(userAgent)
+        return switch (family.browser, family.system) {
+        case let (browser?, system?): translations.format("mail-device-browser-on-system", ["browser": .text(browser), "system": .text(system)], in: language)
+        case let (browser?, nil): browser
+        case let (nil, system?): translations.format("mail-device-system-only", ["system": .text(system)], in: language)
+        default: String(userAgent.prefix(60))
         }
+    }
+}
+
+/// One mail's messages, with its values in place, as templates read them:
+///
+/// - `{{t.mail-…}}`: a message as plain text; the HTML part escapes it, values included, like any value.
+/// - `{{{t.mail-…-html}}}`: a message of the HTML part with markup — `<strong>…</strong>` and
+///   `<a href="{ $someLink }">…</a>`, nothing else. Its words and values are escaped here and only
+///   those tags are put back, so neither a translation nor a value can add markup.
+///
+/// A key missing in the language falls back to English, then shows as the key (`MailTemplateTests`
+/// keeps that from shipping).
+struct MailMessages: Sendable, MustacheParent {
+    let translations: Translations
+    let language: Language
+    let arguments: [String: String]
+
+    func child(named key: String) -> Any? {
+        key.hasSuffix("-html") ? html(key) : translations.format(key, arguments.mapValues(MessageArgument.text), in: language)
+    }
+
+    func html(_ key: String) -> String {
+        // Each value goes in as a marker, so the message's own text can be escaped apart from them.
+        let (open, close): (Character, Character) = ("\u{1}", "\u{2}")
+        let marked = Dictionary(uniqueKeysWithValues: arguments.keys.map { ($0, MessageArgument.text("\(open)\($0)\(close)")) })
+        let escape = ScalarHTMLEscaping()
+        var html = escape.escapeText(translations.format(key, marked, in: language))
+        for tag in ["strong", "/strong", "/a"] {
+            html = html.replacingOccurrences(of: "&lt;\(tag)&gt;", with: "<\(tag)>")
+        }
+        html = html.replacingOccurrences(
+            of: "&lt;a href=&quot;\(open)([A-Za-z]+)\(close)&quot;&gt;", with: "<a href=\"\(open)$1\(close)\">", options: .regularExpression
+        )
+        // The markers become their values, escaped, in one pass (a value is never read again).
+        var out = ""
+        var pieces = html.split(separator: open, omittingEmptySubsequences: false)[...]
+        out += pieces.removeFirst()
+        for piece in pieces {
+            guard let end = piece.firstIndex(of: close) else { out += piece; continue }
+            out += escape.escapeText(arguments[String(piece[..<end])] ?? "")
+            out += piece[piece.index(after: end)...]
+        }
+        return out
     }
 }

@@ -51,13 +51,15 @@ struct AuthPagesController {
 
     func signUp(_ request: Request, context: WebRequestContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(SignUpForm.self, from: request, context: context)
-        let signUp = SignUpRequest(
+        var signUp = SignUpRequest(
             fullName: form.fullName ?? "",
             email: form.email ?? "",
             username: form.username,
             password: form.password ?? "",
             passwordConfirmation: form.passwordConfirmation ?? ""
         )
+        // The browser's own choice (picker cookie, else Accept-Language), not the English fallback.
+        signUp.language = ViewerPreferences.browserChoices(of: request).language?.rawValue
         do {
             // The same answer whether the address was free or someone's: the owner of a taken
             // one gets a notice instead of a new account.

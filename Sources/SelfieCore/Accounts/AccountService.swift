@@ -73,7 +73,7 @@ public struct AccountService: Sendable {
         let hash = try await hasher.hash(request.password)
         do {
             let user = try await users.create(
-                NewUser(email: request.email.isEmpty ? nil : request.email, username: request.username, fullName: request.fullName, passwordHash: hash, role: role)
+                NewUser(email: request.email.isEmpty ? nil : request.email, username: request.username, fullName: request.fullName, passwordHash: hash, role: role, language: request.language)
             )
             return UserCredentials(user: user, passwordHash: hash, secondFactor: .notEnrolled)
         } catch UniqueValueTaken.email {

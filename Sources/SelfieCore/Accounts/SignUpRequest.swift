@@ -12,6 +12,9 @@ public struct SignUpRequest: Sendable {
     /// The register/login API's password registration names a username only; everywhere else an
     /// email is required.
     public var requiresEmail = true
+    /// The language of the page the form was sent from, if the browser named one of Selfie's: kept
+    /// on the account, so the confirmation mail is already written in it.
+    public var language: String?
 
     public static let maximumNameCharacters = 100
 

@@ -10,14 +10,17 @@ public struct NewUser: Sendable {
     public var fullName: String
     public var passwordHash: String?
     public var role: User.Role = .user
+    /// The language the browser asked for when the account was made: its first mail (the address
+    /// confirmation) is already written in it. nil when unknown (kept later, `setPreferences`).
+    public var language: String? = nil
 
     /// The one INSERT of a user, yielding its `UserCredentials` row (alone, or inside the
     /// transaction that also links a provider identity).
     var insertQuery: PostgresQuery {
         """
         WITH u AS (
-            INSERT INTO users (email, email_verified, username, full_name, password_hash, role)
-            VALUES (\(email), \(emailVerified), \(username), \(fullName), \(passwordHash), \(role.rawValue))
+            INSERT INTO users (email, email_verified, username, full_name, password_hash, role, language)
+            VALUES (\(email), \(emailVerified), \(username), \(fullName), \(passwordHash), \(role.rawValue), \(language))
             RETURNING *
         )
         SELECT \(unescaped: UserCredentials.columns) FROM u
