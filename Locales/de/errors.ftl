@@ -122,3 +122,19 @@ error-admin-key-reserved = Dieser Name gehört zum Schlüssel aus der Umgebung.
 error-admin-key-taken = Es gibt schon einen App-Schlüssel mit diesem Namen.
 error-admin-quota = Gib das Kontingent als ganze Zahl in MB an, mindestens 1.
 error-admin-no-such-key = Es gibt keinen aktiven App-Schlüssel mit diesem Namen (den Schlüssel aus der Umgebung kann man hier nicht widerrufen).
+
+# Die eigenen Ablehnungen der Seiten.
+error-csrf = Dieses Formular ist abgelaufen oder kam nicht von Selfie. Geh zurück, lade die Seite neu und versuche es noch einmal.
+error-sign-in-incorrect = E-Mail-Adresse, Benutzername oder Passwort stimmt nicht.
+error-passkey-sign-in = Dieser Passkey konnte dich nicht anmelden. Versuche es noch einmal oder melde dich mit deinem Passwort an.
+error-address-taken-meanwhile = Ein anderes Konto hat diese Adresse inzwischen übernommen, also behält deins seine bisherige Adresse.
+error-selection-album-name = Gib dem neuen Album einen Namen oder wähle eines deiner Alben.
+error-selection-remove-needs-album = Zum Herausnehmen von Fotos braucht es das Album, in dem sie sind.
+error-selection-cover-needs-album = Ein Titelbild braucht das Album, zu dem es gehört.
+error-selection-one-cover = Wähle genau ein Foto aus, um es zum Titelbild des Albums zu machen.
+error-selection-action = Wähle, was mit den ausgewählten Fotos geschehen soll.
+error-trash-action = Wähle, ob die ausgewählten Fotos wiederhergestellt oder endgültig gelöscht werden sollen.
+error-provider-flow-browser = Diese Anmeldung wurde nicht in diesem Browser begonnen oder ist abgelaufen. Bitte fang noch einmal an.
+error-provider-link-account = Melde dich bei dem Konto an, das du verknüpfen wolltest, und versuche es dann noch einmal.
+error-preferences = Wähle eine Sprache oder Farben aus den Listen.
+error-too-many-links-today = Wir haben dir heute schon mehrere Links geschickt. Nimm einen davon oder versuche es morgen noch einmal.

@@ -123,3 +123,19 @@ error-admin-key-reserved = That name belongs to the key from the environment.
 error-admin-key-taken = An app key with this name already exists.
 error-admin-quota = Enter the quota as a whole number of MB, at least 1.
 error-admin-no-such-key = There is no active app key with this name (the environment's key cannot be revoked here).
+
+# The pages' own refusals (Refusal in Sources/App/Shared/AppError.swift).
+error-csrf = This form has expired or did not come from Selfie. Go back, reload the page and try again.
+error-sign-in-incorrect = The email, username or password is incorrect.
+error-passkey-sign-in = This passkey could not sign you in. Try again, or sign in with your password.
+error-address-taken-meanwhile = Another account took this address in the meantime, so yours keeps its current address.
+error-selection-album-name = Give the new album a name, or choose one of your albums.
+error-selection-remove-needs-album = Removing photos needs the album they are in.
+error-selection-cover-needs-album = A cover needs the album it is for.
+error-selection-one-cover = Select just one photo to make it the album's cover.
+error-selection-action = Choose what to do with the selected photos.
+error-trash-action = Choose whether to restore the selected photos or delete them for good.
+error-provider-flow-browser = This sign-in was not started in this browser, or it has expired. Please start again.
+error-provider-link-account = Sign in to the account you were linking, then try again.
+error-preferences = Choose a language or colours from the lists.
+error-too-many-links-today = We have already sent several links today. Use one of them, or try again tomorrow.

@@ -122,3 +122,19 @@ error-admin-key-reserved = Ese nombre pertenece a la clave del entorno.
 error-admin-key-taken = Ya existe una clave de app con este nombre.
 error-admin-quota = Escribe la cuota como un número entero de MB, al menos 1.
 error-admin-no-such-key = No hay ninguna clave de app activa con este nombre (la clave del entorno no se puede revocar aquí).
+
+# Los rechazos propios de las páginas.
+error-csrf = Este formulario ha caducado o no procede de Selfie. Vuelve atrás, recarga la página e inténtalo de nuevo.
+error-sign-in-incorrect = El correo, el nombre de usuario o la contraseña no son correctos.
+error-passkey-sign-in = Esta llave de acceso no ha podido iniciar tu sesión. Vuelve a intentarlo o inicia sesión con tu contraseña.
+error-address-taken-meanwhile = Otra cuenta ha tomado esta dirección mientras tanto, así que la tuya conserva su dirección actual.
+error-selection-album-name = Ponle un nombre al álbum nuevo o elige uno de tus álbumes.
+error-selection-remove-needs-album = Para quitar fotos hace falta el álbum en el que están.
+error-selection-cover-needs-album = Una portada necesita el álbum al que pertenece.
+error-selection-one-cover = Selecciona una sola foto para ponerla de portada del álbum.
+error-selection-action = Elige qué hacer con las fotos seleccionadas.
+error-trash-action = Elige si quieres restaurar las fotos seleccionadas o eliminarlas definitivamente.
+error-provider-flow-browser = Este inicio de sesión no empezó en este navegador o ha caducado. Empieza de nuevo.
+error-provider-link-account = Inicia sesión en la cuenta que estabas vinculando y vuelve a intentarlo.
+error-preferences = Elige un idioma o unos colores de las listas.
+error-too-many-links-today = Hoy ya te hemos enviado varios enlaces. Usa uno de ellos o vuelve a intentarlo mañana.

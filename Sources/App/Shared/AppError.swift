@@ -22,8 +22,19 @@ struct AppError: Error, Sendable {
         AppError(.notFound, message)
     }
 
-    static let csrfRejected = AppError(
-        .forbidden,
-        "This form has expired or did not come from Selfie. Go back, reload the page and try again."
-    )
+    static let csrfRejected = Refusal(.forbidden, "error-csrf")
+}
+
+/// A page's own refusal, named by its message in `Locales/<language>/errors.ftl`: answered in the
+/// viewer's language by the web's error path (`ErrorCopy.appError(for:)`), in English elsewhere.
+struct Refusal: Error, Sendable {
+    let status: HTTPResponse.Status
+    let key: String
+    let arguments: [String: MessageArgument]
+
+    init(_ status: HTTPResponse.Status, _ key: String, _ arguments: [String: MessageArgument] = [:]) {
+        self.status = status
+        self.key = key
+        self.arguments = arguments
+    }
 }

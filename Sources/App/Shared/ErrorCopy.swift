@@ -21,6 +21,8 @@ struct ErrorCopy {
         switch error {
         case let error as AppError:
             return error
+        case let refusal as Refusal:
+            return AppError(refusal.status, words(refusal.key, refusal.arguments))
         case let error as InvalidFields:
             return AppError(.unprocessableContent, sentence(for: error))
         case let error as AccountError:

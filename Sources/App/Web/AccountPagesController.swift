@@ -97,7 +97,7 @@ struct AccountPagesController {
             return try await render(context: context, errors: problems, in: .email, newEmail: form.email ?? "")
                 .response(from: request, context: context)
         } catch let limited as RateLimited where limited.scope == .address {
-            throw AppError(.tooManyRequests, "We have already sent several links today. Use one of them, or try again tomorrow.")
+            throw Refusal(.tooManyRequests, "error-too-many-links-today")
         }
         return .seeOther(WebPath.account(notice: .emailChangeRequested))
     }

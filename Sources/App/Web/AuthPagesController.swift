@@ -133,7 +133,7 @@ struct AuthPagesController {
             return try await webSignIn.respond(to: outcome, redirectTo: SafeRedirect.localPath(form.next), request: request, context: context)
         } catch AccountError.invalidCredentials {
             context.logger.notice("sign-in failed", metadata: ["ip": "\(context.remoteAddress)"])
-            return try signInRefused(email: email, next: form.next, error: "The email, username or password is incorrect.", status: .unauthorized, request: request, context: context)
+            return try signInRefused(email: email, next: form.next, error: pages.words(for: context)("error-sign-in-incorrect"), status: .unauthorized, request: request, context: context)
         } catch let error as AccountError {
             let refusal = ErrorCopy(words: pages.words(for: context)).accountError(error)
             return try signInRefused(email: email, next: form.next, error: refusal.message, status: refusal.status, request: request, context: context)

@@ -186,7 +186,7 @@ struct MailLinkPagesController {
         } catch AccountError.linkNotValid {
             return try linkNotValid(request, context: context)
         } catch let problems as InvalidFields where problems[.email] == .taken {
-            throw AppError(.conflict, "Another account took this address in the meantime, so yours keeps its current address.")
+            throw Refusal(.conflict, "error-address-taken-meanwhile")
         }
     }
 

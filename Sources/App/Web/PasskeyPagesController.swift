@@ -131,7 +131,7 @@ struct PasskeyPagesController {
             )
         } catch SecondFactorError.passkeyRefused(let reason) {
             context.logger.notice("passkey sign-in refused", metadata: ["reason": "\(reason)", "ip": "\(context.remoteAddress)"])
-            throw AppError(.unauthorized, "This passkey could not sign you in. Try again, or sign in with your password.")
+            throw Refusal(.unauthorized, "error-passkey-sign-in")
         }
         return try await webSignIn.respond(to: outcome, redirectTo: SafeRedirect.localPath(body.next), request: request, context: context)
     }

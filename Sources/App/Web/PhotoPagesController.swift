@@ -218,7 +218,7 @@ extension PhotoPagesController {
             var target = form.targetAlbum
             if target.isEmpty {
                 guard !form.newAlbumTitle.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw AppError(.unprocessableContent, "Give the new album a name, or choose one of your albums.")
+                    throw Refusal(.unprocessableContent, "error-selection-album-name")
                 }
                 target = try await albums.create(for: user, title: form.newAlbumTitle, with: form.photoIDs).publicID
             } else {
@@ -226,12 +226,12 @@ extension PhotoPagesController {
             }
             return .seeOther(WebPath.album(target, notice: .photosAdded))
         case "remove":
-            guard let album = form.album else { throw AppError(.badRequest, "Removing photos needs the album they are in.") }
+            guard let album = form.album else { throw Refusal(.badRequest, "error-selection-remove-needs-album") }
             try await albums.remove(form.photoIDs, from: album, of: user)
             return .seeOther(WebPath.album(album, notice: .photosRemoved))
         case "cover":
-            guard let album = form.album else { throw AppError(.badRequest, "A cover needs the album it is for.") }
-            guard form.photoIDs.count == 1 else { throw AppError(.unprocessableContent, "Select just one photo to make it the album's cover.") }
+            guard let album = form.album else { throw Refusal(.badRequest, "error-selection-cover-needs-album") }
+            guard form.photoIDs.count == 1 else { throw Refusal(.unprocessableContent, "error-selection-one-cover") }
             try await albums.setCover(form.photoIDs[0], of: album, of: user)
             return .seeOther(WebPath.album(album, notice: .coverChosen))
         case "download":
@@ -251,7 +251,7 @@ extension PhotoPagesController {
             return try pages.render(.photosDelete, title: .message("title-delete-photos", ["count": .number(chosen.count)]), page: page, context: context)
                 .response(from: request, context: context)
         default:
-            throw AppError(.badRequest, "Choose what to do with the selected photos.")
+            throw Refusal(.badRequest, "error-selection-action")
         }
     }
 

@@ -23,7 +23,7 @@ struct PreferencesPagesController {
         let language = form.language.flatMap(Language.init(rawValue:))
         let theme = form.theme.flatMap(Theme.init(rawValue:))
         guard language != nil || theme != nil else {
-            throw AppError(.badRequest, "Choose a language or colours from the lists.")
+            throw Refusal(.badRequest, "error-preferences")
         }
         if let user = context.signedInUser {
             try await users.setPreferences(userID: user.id, AccountPreferences(language: language?.rawValue, theme: theme?.rawValue))

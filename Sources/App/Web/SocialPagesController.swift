@@ -90,13 +90,13 @@ struct SocialPagesController {
             let expected = request.cookies[BrowserCookies.signInFlowName]?.value, !expected.isEmpty,
             constantTimeEquals(Array(state.utf8), Array(expected.utf8))
         else {
-            throw AppError(.badRequest, "This sign-in was not started in this browser, or it has expired. Please start again.")
+            throw Refusal(.badRequest, "error-provider-flow-browser")
         }
         let (identity, flow) = try await social.finishFlow(provider: provider, state: state, code: code, origin: origin)
         var response: Response
         if let linkUserID = flow.linkUserID {
             guard let user = context.session?.user, user.id == linkUserID else {
-                throw AppError(.forbidden, "Sign in to the account you were linking, then try again.")
+                throw Refusal(.forbidden, "error-provider-link-account")
             }
             try await social.link(identity, to: user, origin: origin)
             response = .seeOther(WebPath.account(notice: .identityLinked))

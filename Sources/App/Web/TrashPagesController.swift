@@ -57,7 +57,7 @@ struct TrashPagesController {
             _ = try await photos.deleteForever(form.photoIDs, of: context.user, origin: context.origin(request))
             return .seeOther(WebPath.trash(notice: .trashEmptied))
         default:
-            throw AppError(.badRequest, "Choose whether to restore the selected photos or delete them for good.")
+            throw Refusal(.badRequest, "error-trash-action")
         }
     }
 

@@ -92,6 +92,27 @@ struct ViewerLanguageTests {
         }
     }
 
+    @Test("refusals speak the page's language: field errors and a wrong password in Spanish, the API's in English")
+    func refusalsInLanguage() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            browser.extraHeaders[.acceptLanguage] = "es"
+            let refused = try await browser.submit("/signup", from: "/signup", [("full_name", ""), ("email", "no-at-sign"), ("password", "short")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Escribe tu nombre."))
+            #expect(refused.text.contains("Escribe una dirección de correo como nombre@example.com."))
+            Self.expectNoEnglish(refused.text, language: .spanish, "refused sign-up")
+            let wrong = try await browser.submit("/signin", from: "/signin", [("email", "nobody@example.com"), ("password", "wrong password")])
+            #expect(wrong.text.contains("El correo, el nombre de usuario o la contraseña no son correctos."))
+
+            // The API answers in English whatever the phone's language (the seed's app shows it as is).
+            let body = #"{"email":"nobody@example.com","password":"\#(app.api.encrypt("wrong password"))"}"#
+            let api = try await app.api.send(.post, "/api/signin", body: body, authorization: app.api.basicAuthorization, extraHeaders: [.acceptLanguage: "es"])
+            #expect(api.status == .unauthorized)
+            #expect(try api.apiError().message == "Invalid email or password.")
+        }
+    }
+
     @Test("a zone cookie that is no zone is ignored; times stay in UTC, labelled")
     func badZone() async throws {
         try await withTestApp { app in

@@ -26,10 +26,12 @@ struct APIClient {
         _ path: String,
         body: String? = nil,
         authorization: String?,
-        contentType: String = "application/json"
+        contentType: String = "application/json",
+        extraHeaders: HTTPFields = [:]
     ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: contentType]
         if let authorization { headers[.authorization] = authorization }
+        headers.append(contentsOf: extraHeaders)
         return try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
     }
 
