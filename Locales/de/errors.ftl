@@ -138,3 +138,7 @@ error-provider-flow-browser = Diese Anmeldung wurde nicht in diesem Browser bego
 error-provider-link-account = Melde dich bei dem Konto an, das du verknüpfen wolltest, und versuche es dann noch einmal.
 error-preferences = Wähle eine Sprache oder Farben aus den Listen.
 error-too-many-links-today = Wir haben dir heute schon mehrere Links geschickt. Nimm einen davon oder versuche es morgen noch einmal.
+error-admins-only = Diese Seite ist für Personen mit Verwaltungsrechten.
+error-admin-quota-choice = Wähle das Standardkontingent, keine Grenze oder eine Zahl in MB.
+error-admin-is-last-admin = { $user } ist die letzte Person mit Verwaltungsrechten. Gib sie zuerst jemand anderem.
+error-admin-no-user = Diese Person gibt es nicht.

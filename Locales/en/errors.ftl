@@ -139,3 +139,7 @@ error-provider-flow-browser = This sign-in was not started in this browser, or i
 error-provider-link-account = Sign in to the account you were linking, then try again.
 error-preferences = Choose a language or colours from the lists.
 error-too-many-links-today = We have already sent several links today. Use one of them, or try again tomorrow.
+error-admins-only = This page is for administrators.
+error-admin-quota-choice = Choose the default quota, no limit, or a number of MB.
+error-admin-is-last-admin = { $user } is the last administrator. Make someone else an admin first.
+error-admin-no-user = There is no such user.

@@ -138,3 +138,7 @@ error-provider-flow-browser = Este inicio de sesión no empezó en este navegado
 error-provider-link-account = Inicia sesión en la cuenta que estabas vinculando y vuelve a intentarlo.
 error-preferences = Elige un idioma o unos colores de las listas.
 error-too-many-links-today = Hoy ya te hemos enviado varios enlaces. Usa uno de ellos o vuelve a intentarlo mañana.
+error-admins-only = Esta página es para quienes administran.
+error-admin-quota-choice = Elige la cuota predeterminada, sin límite o un número de MB.
+error-admin-is-last-admin = { $user } es la última persona con permisos de administración. Dáselos primero a otra persona.
+error-admin-no-user = Esa persona no existe.

@@ -84,8 +84,8 @@ struct AdminTests {
 
             let dashboard = try await admin.get("/admin").text
             #expect(dashboard.contains(#"<span class="number">3</span> users"#))
-            #expect(dashboard.contains(#"<span class="number">1</span> photos"#))
-            #expect(dashboard.contains(#"<span class="number">1</span> failed sign-ins in the last 24 hours"#))
+            #expect(dashboard.contains(#"<span class="number">1</span> photo</li>"#), "one photo, in the singular")
+            #expect(dashboard.contains(#"<span class="number">1</span> failed sign-in in the last 24 hours"#))
             #expect(dashboard.contains(#"<span class="number">3</span> sign-ins in the last 24 hours"#), "the admin's, Grace's and Alan's after signing up")
 
             let byName = try await admin.get("/admin/users?q=HOPPER").text

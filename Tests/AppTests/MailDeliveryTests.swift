@@ -119,7 +119,7 @@ struct MailDeliveryTests {
             #expect(page.text.contains("<code>verify_email</code>"))
             #expect(page.text.contains("550"))
             #expect(!page.text.contains("reject-transient@\(domain)"), "still being retried: counted as waiting, not failed")
-            #expect(page.text.contains(#"<strong class="number">1</strong> message(s) waiting"#))
+            #expect(page.text.contains(#"<strong class="number">1</strong> message waiting to be delivered"#))
             #expect(try await app.browser().get("/admin/mail").status == .seeOther, "admins only")
             let params: String = try await app.scalar("SELECT params::text FROM mail_outbox WHERE recipient = \("reject-permanent@" + domain)")
             #expect(params == "{}", "a given-up message keeps no token")

@@ -17,7 +17,7 @@ struct AdminContext: ChildRequestContext, PageContext {
     init(context: WebRequestContext) throws {
         guard let session = context.session else { throw SignInRequired() }
         guard session.user.role == .admin else {
-            throw AppError(.forbidden, "This page is for administrators.")
+            throw Refusal(.forbidden, "error-admins-only")
         }
         self.coreContext = context.coreContext
         self.session = session

@@ -28,15 +28,24 @@ struct AdminIntegrityController {
     }
 
     func show(_ request: Request, context: AdminContext) async throws -> Response {
+        let words = pages.words(for: context)
         let checks = try await integrity.lastChecks().map { check in
-            IntegrityPage.Check(
-                title: check.kind == .full ? "Full check (selfie check)" : "Light check (every 6 hours)",
-                finished: check.finishedAt.displayString,
-                duration: String(format: "%.1f s", check.finishedAt.timeIntervalSince(check.startedAt)),
-                summary: "\(check.photos) photo(s), \(check.blobs) blob(s) in the store, \(check.checksumsVerified) checksum(s) verified",
+            let seconds = words.language.formatDecimal(check.finishedAt.timeIntervalSince(check.startedAt))
+            // Three counts, each a message with its plural: a list, not one sentence.
+            let counts = [
+                words("photo-count", ["count": .number(check.photos)]),
+                words("admin-check-blobs", ["count": .number(check.blobs)]),
+                words("admin-check-checksums", ["count": .number(check.checksumsVerified)]),
+            ]
+            return IntegrityPage.Check(
+                title: words(check.kind == .full ? "admin-check-full" : "admin-check-light"),
+                finished: words.time(check.finishedAt),
+                duration: words("admin-check-seconds", ["seconds": .text(seconds)]),
+                summary: counts.joined(separator: ", "),
                 isClean: check.findingCount == 0,
-                findings: check.findings.map(IntegrityFindingText.describe),
-                moreFindings: check.findingCount > check.findings.count ? "… and \(check.findingCount - check.findings.count) more: run `selfie check`." : nil
+                findings: check.findings.map { IntegrityFindingText.describe($0, words: words) },
+                moreFindings: check.findingCount > check.findings.count
+                    ? words("admin-integrity-more", ["count": .number(check.findingCount - check.findings.count)]) : nil
             )
         }
         let page = IntegrityPage(checks: checks, neverChecked: checks.isEmpty)

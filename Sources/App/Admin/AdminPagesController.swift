@@ -39,12 +39,13 @@ struct AdminPagesController {
     // MARK: Dashboard
 
     struct DashboardPage: Sendable {
-        let users: Int
-        let activeSessions: Int
-        let photos: Int
-        let storage: String
-        let signIns: Int
-        let failedSignIns: Int
+        /// "3" and "users": the number stands out, the words beside it agree with it.
+        struct Stat: Sendable {
+            let number: String
+            let words: String
+        }
+
+        let stats: [Stat]
         let mailIsNotSent: Bool
         /// The users who store the most.
         let largest: [UserRow]
@@ -52,15 +53,21 @@ struct AdminPagesController {
     }
 
     func dashboard(_ request: Request, context: AdminContext) async throws -> Response {
+        let words = pages.words(for: context)
         let counts = try await service.dashboard()
-        let largest = try await service.users(search: "", sort: .storage, offset: 0, limit: 5).map(UserRow.init)
+        let largest = try await service.users(search: "", sort: .storage, offset: 0, limit: 5).map { UserRow($0, words: words) }
+        func stat(_ count: Int, _ key: String) -> DashboardPage.Stat {
+            DashboardPage.Stat(number: words.language.formatNumber(count), words: words(key, ["count": .number(count)]))
+        }
         let page = DashboardPage(
-            users: counts.users,
-            activeSessions: counts.activeSessions,
-            photos: counts.photos,
-            storage: ByteCountText.describe(counts.bytesStored),
-            signIns: counts.signInsLastDay,
-            failedSignIns: counts.failedSignInsLastDay,
+            stats: [
+                stat(counts.users, "admin-stat-users"),
+                stat(counts.activeSessions, "admin-stat-sessions"),
+                stat(counts.photos, "admin-stat-photos"),
+                DashboardPage.Stat(number: ByteCountText.describe(counts.bytesStored, in: words.language), words: words("admin-stat-stored")),
+                stat(counts.signInsLastDay, "admin-stat-sign-ins"),
+                stat(counts.failedSignInsLastDay, "admin-stat-failed-sign-ins"),
+            ],
             mailIsNotSent: mailIsNotSent,
             largest: largest,
             hasLargest: !largest.isEmpty
@@ -75,20 +82,20 @@ struct AdminPagesController {
         let email: String
         let fullName: String
         let signedUp: String
-        let photoCount: Int
+        let photoCount: String
         let storage: String
         let lastSignIn: String
         let isDisabled: Bool
         let isAdmin: Bool
 
-        init(_ summary: UserSummary) {
+        init(_ summary: UserSummary, words: Words) {
             self.id = summary.user.id
             self.email = summary.user.handle
             self.fullName = summary.user.fullName
-            self.signedUp = summary.user.createdAt.displayString
-            self.photoCount = summary.photoCount
-            self.storage = ByteCountText.describe(summary.bytesStored)
-            self.lastSignIn = summary.lastSignedInAt?.displayString ?? "never"
+            self.signedUp = words.time(summary.user.createdAt)
+            self.photoCount = words.language.formatNumber(summary.photoCount)
+            self.storage = ByteCountText.describe(summary.bytesStored, in: words.language)
+            self.lastSignIn = summary.lastSignedInAt.map(words.time) ?? words("account-never")
             self.isDisabled = summary.user.isDisabled
             self.isAdmin = summary.user.role == .admin
         }
@@ -124,7 +131,10 @@ struct AdminPagesController {
         func url(page: Int) -> String {
             AdminPath.link(AdminPath.users, ["q": search, "sort": sort.rawValue, "page": String(page)])
         }
-        let sorts: [(UserSort, String)] = [(.newest, "newest first"), (.oldest, "oldest first"), (.storage, "most storage first")]
+        let words = pages.words(for: context)
+        let sorts: [(UserSort, String)] = [
+            (.newest, words("admin-sort-newest")), (.oldest, words("admin-sort-oldest")), (.storage, words("admin-sort-storage")),
+        ]
         let page = UsersPage(
             search: search,
             sort: sort.rawValue,
@@ -135,7 +145,7 @@ struct AdminPagesController {
                     isCurrent: choice == sort
                 )
             },
-            rows: found.prefix(Self.pageSize).map(UserRow.init),
+            rows: found.prefix(Self.pageSize).map { UserRow($0, words: words) },
             isEmpty: found.isEmpty,
             previousURL: pageNumber > 1 ? url(page: pageNumber - 1) : nil,
             nextURL: found.count > Self.pageSize ? url(page: pageNumber + 1) : nil
@@ -189,47 +199,67 @@ struct AdminPagesController {
 
     func user(_ request: Request, context: AdminContext) async throws -> Response {
         let summary = try await target(context)
+        let words = pages.words(for: context)
         let (shown, more) = try await photos.page(for: summary.user, after: nil, size: 24)
         let sessions = try await accounts.listSessions(of: summary.user).map {
             UserPage.Device(
                 description: UserAgentSummary.describe($0.userAgent),
-                detail: "IP \($0.ipAddress.isEmpty ? "unknown" : $0.ipAddress) · signed in \($0.createdAt.displayString) · last active \($0.lastSeenAt.displayString)"
+                detail: words("account-session-facts", [
+                    "address": .text($0.ipAddress.isEmpty ? words("account-unknown-address") : $0.ipAddress),
+                    "signedIn": .text(words.time($0.createdAt)),
+                    "active": .text(words.time($0.lastSeenAt)),
+                ])
             )
         }
         let tokens = try await service.tokens(of: summary.user.id).map {
             UserPage.Device(
-                description: "API token (app key \($0.appKey))",
-                detail: "issued \($0.createdAt.displayString) · last used \($0.lastUsedAt.displayString) · expires \($0.expiresAt.displayString)"
+                description: words("admin-token", ["key": .text($0.appKey)]),
+                detail: words("admin-token-facts", [
+                    "issued": .text(words.time($0.createdAt)), "used": .text(words.time($0.lastUsedAt)), "expires": .text(words.time($0.expiresAt)),
+                ])
             )
         }
         let identities = try await social.identities(of: summary.user).map {
             UserPage.Device(
                 description: social.providers.displayName(of: $0.provider),
-                detail: "\($0.email ?? $0.displayName ?? "id \($0.subject)") · linked \($0.createdAt.displayString) · last used \($0.lastUsedAt.displayString)"
+                detail: words("admin-identity-facts", [
+                    "account": .text($0.email ?? $0.displayName ?? words("account-provider-account", ["id": .text($0.subject)])),
+                    "linked": .text(words.time($0.createdAt)),
+                    "used": .text(words.time($0.lastUsedAt)),
+                ])
             )
         }
         let page = UserPage(
-            user: UserRow(summary),
-            storage: StorageUsageText(try await photos.usage(of: summary.user), words: pages.words(for: context)),
-            quota: quotaForm(summary),
+            user: UserRow(summary, words: words),
+            storage: StorageUsageText(try await photos.usage(of: summary.user), words: words),
+            quota: quotaForm(summary, words: words),
             actions: Self.actions(for: summary.user).map {
-                UserPage.Action(path: AdminPath.userAction($0, on: summary.user.id), label: Self.label($0), isDangerous: $0 == .delete || $0 == .disable)
+                UserPage.Action(
+                    path: AdminPath.userAction($0, on: summary.user.id), label: words(Self.labelKey($0)), isDangerous: $0 == .delete || $0 == .disable
+                )
             },
-            photos: shown.map { UserPage.Thumbnail(imageURL: photos.url(of: .thumbnail400, for: $0), alt: $0.title.isEmpty ? "Photo" : $0.title) },
+            photos: shown.map {
+                UserPage.Thumbnail(imageURL: photos.url(of: .thumbnail400, for: $0), alt: $0.title.isEmpty ? words("title-photo") : $0.title)
+            },
             morePhotos: more,
             sessions: sessions,
             tokens: tokens,
             identities: identities,
             albums: try await albums.cards(for: summary.user).map {
-                UserPage.Device(description: $0.album.title, detail: Album.describe(count: $0.album.photoCount))
+                UserPage.Device(description: $0.album.title, detail: words("photo-count", ["count": .number($0.album.photoCount)]))
             },
             liveLinks: try await sharing.liveLinks(ofUserID: summary.user.id).map { link in
-                let what = link.albumID != nil ? "Album" : "Photo"
-                let expiry = link.expiresAt.map { "until \($0.displayString)" } ?? "never expires"
-                let password = link.hasPassword ? " · password" : ""
+                let title = link.targetTitle.isEmpty ? words("admin-link-untitled") : link.targetTitle
+                // A list of facts, each a message of its own, as the account page lists a session's.
+                let facts = [
+                    words("admin-link-made", ["date": .text(words.time(link.createdAt))]),
+                    link.expiresAt.map { words("admin-link-until", ["date": .text(words.time($0))]) } ?? words("admin-link-never-expires"),
+                    link.hasPassword ? words("admin-link-password") : nil,
+                    words("admin-link-views", ["count": .number(Int(link.views))]),
+                ]
                 return UserPage.Device(
-                    description: "\(what) “\(link.targetTitle.isEmpty ? "untitled" : link.targetTitle)”",
-                    detail: "made \(link.createdAt.displayString) · \(expiry)\(password) · \(link.views) view(s)"
+                    description: words(link.albumID != nil ? "admin-link-album" : "admin-link-photo", ["title": .text(title)]),
+                    detail: facts.compactMap { $0 }.joined(separator: " · ")
                 )
             }
         )
@@ -237,7 +267,7 @@ struct AdminPagesController {
             .response(from: request, context: context)
     }
 
-    private func quotaForm(_ summary: UserSummary) -> UserPage.Quota {
+    private func quotaForm(_ summary: UserSummary, words: Words) -> UserPage.Quota {
         let defaultBytes = photos.limits.defaultQuotaBytes
         var megabytes = ""
         if case .bytes(let bytes) = summary.quota { megabytes = String(max(1, bytes / (1 << 20))) }
@@ -246,7 +276,7 @@ struct AdminPagesController {
             followsDefault: summary.quota == .followsDefault,
             unlimited: summary.quota == .unlimited,
             custom: !megabytes.isEmpty,
-            defaultText: defaultBytes == 0 ? "no limit" : ByteCountText.describe(defaultBytes),
+            defaultText: defaultBytes == 0 ? words("admin-no-limit") : ByteCountText.describe(defaultBytes, in: words.language),
             megabytes: megabytes
         )
     }
@@ -273,12 +303,12 @@ struct AdminPagesController {
             let text = (form.megabytes ?? "").trimmingCharacters(in: .whitespaces)
             // Up to a petabyte: a bound, so that the bytes never overflow.
             guard let megabytes = Int64(text), (1...1 << 30).contains(megabytes) else {
-                throw AppError(.unprocessableContent, "Enter the quota as a whole number of MB, at least 1.")
+                throw Refusal(.unprocessableContent, "error-admin-quota")
             }
             quota = .bytes(megabytes << 20)
             described = ByteCountText.describe(megabytes << 20)
         default:
-            throw AppError(.unprocessableContent, "Choose the default quota, no limit, or a number of MB.")
+            throw Refusal(.unprocessableContent, "error-admin-quota-choice")
         }
         try await service.setQuota(quota, described: described, on: summary.user.id, by: context.admin, origin: context.origin(request))
         return .seeOther(AdminPath.user(summary.user.id, notice: .quotaChanged))
@@ -291,19 +321,23 @@ struct AdminPagesController {
         ]
     }
 
-    static func label(_ action: AdminService.UserAction) -> String {
+    /// The part of the action's message keys after `admin-action-` (the link), `admin-do-` (the
+    /// confirmation's button) and `admin-then-` (what follows).
+    static func messageName(_ action: AdminService.UserAction) -> String {
         switch action {
-        case .disable: "Disable account"
-        case .enable: "Enable account"
-        case .revokeAccess: "Sign out everywhere (sessions and API tokens)"
-        case .delete: "Delete account and photos"
-        case .promote: "Make admin"
-        case .demote: "Remove admin role"
-        case .sendResetLink: "Send a password reset link"
-        case .resetSecondFactor: "Reset two-step verification and passkeys"
-        case .revokeLinks: "Turn off every share link"
+        case .disable: "disable"
+        case .enable: "enable"
+        case .revokeAccess: "revoke-access"
+        case .delete: "delete"
+        case .promote: "promote"
+        case .demote: "demote"
+        case .sendResetLink: "send-reset-link"
+        case .resetSecondFactor: "reset-second-factor"
+        case .revokeLinks: "revoke-links"
         }
     }
+
+    static func labelKey(_ action: AdminService.UserAction) -> String { "admin-action-" + messageName(action) }
 
     struct ConfirmPage: Sendable {
         let question: String
@@ -317,26 +351,18 @@ struct AdminPagesController {
     func confirmUserAction(_ request: Request, context: AdminContext) async throws -> Response {
         let summary = try await target(context)
         let action = try userAction(context)
+        let words = pages.words(for: context)
         let who = "\(summary.user.fullName) (\(summary.user.handle))"
-        let consequence: String = switch action {
-        case .disable: "They will be signed out everywhere at once and cannot sign in until enabled again."
-        case .enable: "They will be able to sign in again."
-        case .revokeAccess: "Every browser session and API token of theirs ends now; they can sign in again."
-        case .delete: "Their account, \(summary.photoCount) photo(s) and every session end for good. This cannot be undone."
-        case .promote: "They will be able to use these admin pages."
-        case .demote: "They will no longer be able to use these admin pages."
-        case .resetSecondFactor:
-            "Their authenticator app, recovery codes, remembered browsers and passkeys are removed: their password alone signs them in until they set it up again. Do this only once you are sure it is them (they lost their phone)."
-        case .revokeLinks:
-            "Every album and photo they shared stops opening for whoever has the link, at once. Their photos and albums stay; they can share again."
-        case .sendResetLink:
-            "A link to choose a new password goes to \(summary.user.email ?? "their address"); it works once, for one hour. Their current password keeps working until they use it."
-        }
+        let name = Self.messageName(action)
+        let consequence = words("admin-then-" + name, [
+            "count": .number(summary.photoCount),
+            "address": .text(summary.user.email ?? words("admin-their-address")),
+        ])
         let page = ConfirmPage(
-            question: "\(Self.label(action))? \(who)",
+            question: words("admin-confirm-question", ["action": .text(words(Self.labelKey(action))), "user": .text(who)]),
             consequence: consequence,
             action: AdminPath.userAction(action, on: summary.user.id),
-            button: "Yes: \(Self.label(action).lowercased())",
+            button: words("admin-do-" + name),
             isDangerous: action == .delete || action == .disable,
             cancelURL: AdminPath.user(summary.user.id)
         )
@@ -349,7 +375,7 @@ struct AdminPagesController {
         do {
             try await service.perform(action, on: summary.user.id, by: context.admin, origin: context.origin(request))
         } catch AdminError.lastAdmin {
-            throw AppError(.conflict, "\(summary.user.handle) is the last administrator. Make someone else an admin first.")
+            throw Refusal(.conflict, "error-admin-is-last-admin", ["user": .text(summary.user.handle)])
         }
         if action == .delete { return .seeOther(AdminPath.users(notice: .userDeleted)) }
         if action == .sendResetLink { return .seeOther(AdminPath.user(summary.user.id, notice: .resetLinkSent)) }
@@ -362,7 +388,7 @@ struct AdminPagesController {
 
     private func target(_ context: AdminContext) async throws -> UserSummary {
         guard let id = context.parameters.get("id").flatMap(Int64.init), let summary = try await service.user(id: id) else {
-            throw AppError.notFound("There is no such user.")
+            throw Refusal(.notFound, "error-admin-no-user")
         }
         return summary
     }
@@ -394,7 +420,7 @@ struct AdminPagesController {
     }
 
     func apiKeys(_ request: Request, context: AdminContext) async throws -> Response {
-        try await renderKeys(KeysPage(keys: keyRows()), notice: Notice.message(from: request), context: context)
+        try await renderKeys(KeysPage(keys: keyRows(words: pages.words(for: context))), notice: Notice.message(from: request), context: context)
             .response(from: request, context: context)
     }
 
@@ -407,13 +433,13 @@ struct AdminPagesController {
         let name = (form.name ?? "").trimmingCharacters(in: .whitespaces)
         do {
             let password = try await service.createAppKey(name: name, by: context.admin, origin: context.origin(request))
-            var page = KeysPage(keys: try await keyRows())
+            var page = KeysPage(keys: try await keyRows(words: pages.words(for: context)))
             page.newKey = name
             page.newKeyPassword = password
             return try await renderKeys(page, notice: nil, context: context).response(from: request, context: context)
         } catch let error as AdminError {
             let refusal = ErrorCopy(words: pages.words(for: context)).adminError(error)
-            var page = KeysPage(keys: try await keyRows())
+            var page = KeysPage(keys: try await keyRows(words: pages.words(for: context)))
             page.error = refusal.message
             page.name = name
             return try await renderKeys(page, notice: nil, context: context, status: refusal.status).response(from: request, context: context)
@@ -422,11 +448,12 @@ struct AdminPagesController {
 
     func confirmRevokeAPIKey(_ request: Request, context: AdminContext) async throws -> Response {
         let name = try context.parameters.require("name")
+        let words = pages.words(for: context)
         let page = ConfirmPage(
-            question: "Revoke the app key \(name)?",
-            consequence: "Apps using it can no longer sign up, sign in or get tokens. Tokens already issued through it keep working for photos until they expire, but can no longer change a password.",
+            question: words("admin-revoke-question", ["name": .text(name)]),
+            consequence: words("admin-then-revoke-key"),
             action: AdminPath.revokeAPIKey(name),
-            button: "Yes: revoke \(name)",
+            button: words("admin-do-revoke-key", ["name": .text(name)]),
             isDangerous: true,
             cancelURL: AdminPath.apiKeys
         )
@@ -438,14 +465,14 @@ struct AdminPagesController {
         return .seeOther(AdminPath.apiKeys(notice: .appKeyRevoked))
     }
 
-    private func keyRows() async throws -> [KeysPage.Key] {
+    private func keyRows(words: Words) async throws -> [KeysPage.Key] {
         try await service.appKeyListings().map { key in
             KeysPage.Key(
                 name: key.name,
-                source: key.isFromEnvironment ? "environment (API_AUTH_NAME)" : "added here",
-                created: key.createdAt?.displayString ?? "—",
-                lastUsed: key.lastUsedAt?.displayString ?? "never",
-                status: key.revokedAt.map { "revoked \($0.displayString)" } ?? "active",
+                source: words(key.isFromEnvironment ? "admin-key-from-environment" : "admin-key-added-here"),
+                created: key.createdAt.map(words.time) ?? "—",
+                lastUsed: key.lastUsedAt.map(words.time) ?? words("account-never"),
+                status: key.revokedAt.map { words("admin-key-revoked", ["date": .text(words.time($0))]) } ?? words("admin-status-active"),
                 revokeURL: key.isFromEnvironment || key.revokedAt != nil ? nil : AdminPath.revokeAPIKey(key.name)
             )
         }
@@ -463,11 +490,13 @@ struct AdminPagesController {
             let kind: String
             let queued: String
             let failed: String
-            let attempts: Int
+            let attempts: String
             let error: String
         }
 
-        let pending: Int
+        let pending: String
+        /// What the number counts, agreeing with it.
+        let pendingWords: String
         let failed: [Row]
         let hasFailed: Bool
     }
@@ -475,15 +504,17 @@ struct AdminPagesController {
     /// What the outbox could not deliver, and how much is waiting.
     func mail(_ request: Request, context: AdminContext) async throws -> Response {
         let (failed, pending) = try await service.undeliveredMail(limit: 100)
+        let words = pages.words(for: context)
         let page = MailPage(
-            pending: pending,
+            pending: words.language.formatNumber(pending),
+            pendingWords: words("admin-mail-pending", ["count": .number(pending)]),
             failed: failed.map {
                 MailPage.Row(
                     recipient: $0.recipient,
                     kind: $0.kind,
-                    queued: $0.createdAt.displayString,
-                    failed: $0.failedAt?.displayString ?? "—",
-                    attempts: $0.attempts,
+                    queued: words.time($0.createdAt),
+                    failed: $0.failedAt.map(words.time) ?? "—",
+                    attempts: words.language.formatNumber($0.attempts),
                     error: $0.lastError ?? ""
                 )
             },
@@ -515,9 +546,10 @@ struct AdminPagesController {
         let olderURL: String?
     }
 
-    /// "ada@example.com · photo Xy…" — the user and what the event was about, each once.
-    static func describeTarget(_ entry: AuditEntry) -> String {
-        let user = entry.targetUserEmail ?? entry.targetUserID.map { "user #\($0)" }
+    /// "ada@example.com · photo Xy…" — the user and what the event was about, each once. The
+    /// detail is the event's own record (an id, a key's name, a quota as it was set), not words.
+    static func describeTarget(_ entry: AuditEntry, words: Words) -> String {
+        let user = entry.targetUserEmail ?? entry.targetUserID.map { words("admin-user-number", ["id": .text(String($0))]) }
         let detail = entry.target.isEmpty || entry.target == entry.targetUserEmail ? nil : entry.target
         return [user, detail].compactMap { $0 }.joined(separator: " · ")
     }
@@ -529,12 +561,13 @@ struct AdminPagesController {
         let type = query["type"].map(String.init).flatMap { AuditEventType(rawValue: $0)?.rawValue }
         let before = try request.queryInteger("before", in: 1...Int64.max)
         let entries = try await service.auditEntries(userID: userID, type: type, before: before, limit: Self.pageSize + 1)
+        let words = pages.words(for: context)
         let rows = entries.prefix(Self.pageSize).map { entry in
             AuditPage.Row(
-                when: entry.occurredAt.displayString,
+                when: words.time(entry.occurredAt),
                 event: entry.type,
-                actor: entry.actorEmail ?? entry.actorID.map { "user #\($0)" } ?? "—",
-                target: Self.describeTarget(entry),
+                actor: entry.actorEmail ?? entry.actorID.map { words("admin-user-number", ["id": .text(String($0))]) } ?? "—",
+                target: Self.describeTarget(entry, words: words),
                 origin: [entry.ipAddress, UserAgentSummary.describe(entry.userAgent)].filter { !$0.isEmpty }.joined(separator: " · ")
             )
         }

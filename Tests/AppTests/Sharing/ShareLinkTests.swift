@@ -348,7 +348,7 @@ struct ShareLinkTests {
             let ownerID = try await app.userID(s.email)
             let page = try await admin.get("/admin/users/\(ownerID)").text
             #expect(page.contains("<strong>Lake trip</strong><span class=\"meta\">2 photos</span>"))
-            #expect(page.contains("Album “Lake trip”") && page.contains("· password · 0 view(s)"))
+            #expect(page.contains("Album “Lake trip”") && page.contains("· password · 0 views"))
             #expect(!page.contains("Photo “"), "the expired link is not live")
             #expect(try await app.browser().get("/s/\(live)").status == .unauthorized, "open before")
             let done = try await admin.submit("/admin/users/\(ownerID)/revoke-links", from: "/admin/users/\(ownerID)/revoke-links", [])
