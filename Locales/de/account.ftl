@@ -115,3 +115,8 @@ setup-code = Code aus der App
 setup-submit = Bestätigung in zwei Schritten einschalten
 setup-not-now = Jetzt nicht
 setup-qr-title = QR-Code zum Scannen mit deiner Authenticator-App
+
+# A browser named from its User-Agent, on the account and admin pages (product names stay).
+device-browser-on-system = { $browser } unter { $system }
+device-system-only = Browser unter { $system }
+device-unknown = Unbekannter Browser

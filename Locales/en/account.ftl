@@ -115,3 +115,8 @@ setup-code = Code from the app
 setup-submit = Turn on two-step verification
 setup-not-now = Not now
 setup-qr-title = QR code to scan with your authenticator app
+
+# A browser named from its User-Agent, on the account and admin pages (product names stay).
+device-browser-on-system = { $browser } on { $system }
+device-system-only = Browser on { $system }
+device-unknown = Unknown browser

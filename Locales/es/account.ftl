@@ -115,3 +115,8 @@ setup-code = Código de la app
 setup-submit = Activar la verificación en dos pasos
 setup-not-now = Ahora no
 setup-qr-title = Código QR para escanear con tu app de autenticación
+
+# A browser named from its User-Agent, on the account and admin pages (product names stay).
+device-browser-on-system = { $browser } en { $system }
+device-system-only = Navegador en { $system }
+device-unknown = Navegador desconocido

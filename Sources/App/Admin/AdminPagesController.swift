@@ -203,7 +203,7 @@ struct AdminPagesController {
         let (shown, more) = try await photos.page(for: summary.user, after: nil, size: 24)
         let sessions = try await accounts.listSessions(of: summary.user).map {
             UserPage.Device(
-                description: UserAgentSummary.describe($0.userAgent),
+                description: UserAgentSummary.describe($0.userAgent, words: words),
                 detail: words("account-session-facts", [
                     "address": .text($0.ipAddress.isEmpty ? words("account-unknown-address") : $0.ipAddress),
                     "signedIn": .text(words.time($0.createdAt)),

@@ -103,7 +103,7 @@ struct AccountPageRenderer: Sendable {
         let words = pages.words(for: context)
         let sessions = try await accounts.listSessions(of: context.user).map { session in
             AccountPage.SessionRow(
-                device: UserAgentSummary.describe(session.userAgent),
+                device: UserAgentSummary.describe(session.userAgent, words: words),
                 ipAddress: session.ipAddress.isEmpty ? words("account-unknown-address") : session.ipAddress,
                 signedInAt: words.time(session.createdAt),
                 lastSeenAt: words.time(session.lastSeenAt),
