@@ -568,7 +568,7 @@ struct AdminPagesController {
                 event: entry.type,
                 actor: entry.actorEmail ?? entry.actorID.map { words("admin-user-number", ["id": .text(String($0))]) } ?? "—",
                 target: Self.describeTarget(entry, words: words),
-                origin: [entry.ipAddress, UserAgentSummary.describe(entry.userAgent)].filter { !$0.isEmpty }.joined(separator: " · ")
+                origin: [entry.ipAddress, UserAgentSummary.describe(entry.userAgent, words: words)].filter { !$0.isEmpty }.joined(separator: " · ")
             )
         }
         var olderURL: String?
