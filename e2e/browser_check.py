@@ -20,7 +20,9 @@ cookies (wrong password, then right; X-Robots-Tag and Referrer-Policy; every ima
 with exiftool: no GPS, capture time, camera, XMP or IPTC; no owner's email or file name in the page;
 no original); the viewer's arrow keys; the link turned off (404 for page and images); a selection's
 originals as a ZIP, byte for byte, and a selection deleted; axe-core (the axe-core-python package's
-axe.min.js) on every new page. The server's PUBLIC_URL is http://localhost:PORT: WebAuthn needs a
+axe.min.js) on every new page. The installed app: installable by Chromium's own checks (CDP), two
+JPEGs shared into it (signed in, and signed out through the sign-in) ready on the upload form and
+uploaded, the service worker's caches holding no page, API answer or photo, the offline page. The server's PUBLIC_URL is http://localhost:PORT: WebAuthn needs a
 host name. Mail is read from the SMTP server's folder (E2E_SMTP_MESSAGES, scripts/smtp_sink.py).
 """
 import base64
@@ -721,6 +723,187 @@ def check_no_english(page, language, browser):
     check(not found, f"{language} {page}: no English sentence of the catalogue on the page {found[:3] if found else ''}")
 
 
+CACHE_LISTING = """const done = arguments[arguments.length - 1];
+    (async () => {
+        const listing = {};
+        for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            listing[name] = (await cache.keys()).map(r => { const u = new URL(r.url); return u.pathname + u.search; });
+        }
+        return listing;
+    })().then(done, error => done({error: String(error)}));"""
+
+SHARE_FROM_ANOTHER_APP = """const [files, done] = [arguments[0], arguments[arguments.length - 1]];
+    // What the share sheet does: a POST navigation to the manifest's share_target, multipart, the
+    // photos in its files field. A form's submit() is such a navigation.
+    const manifest = await (await fetch('/manifest.webmanifest')).json();
+    const target = manifest.share_target;
+    const form = document.createElement('form');
+    form.method = target.method; form.enctype = target.enctype; form.action = target.action;
+    const input = document.createElement('input');
+    input.type = 'file'; input.name = target.params.files[0].name; input.multiple = true;
+    const transfer = new DataTransfer();
+    for (const [name, data] of files) {
+        const bytes = Uint8Array.from(atob(data), c => c.charCodeAt(0));
+        transfer.items.add(new File([bytes], name, {type: 'image/jpeg'}));
+    }
+    input.files = transfer.files;
+    form.appendChild(input);
+    document.body.appendChild(form);
+    form.submit();
+    done(true);"""
+
+
+def shared_jpegs(names, sun):
+    """Real JPEGs as the share sheet would hand them over: (file name, base64 bytes)."""
+    files = []
+    for index, name in enumerate(names):
+        path = os.path.join(shots, name)
+        make_jpeg(path, sun=(sun[0], sun[1], (sun[2] + 60 * index) % 256))
+        files.append((name, base64.b64encode(open(path, "rb").read()).decode()))
+    return files
+
+
+def share_into_app(browser, files):
+    """Shares `files` into the installed app from a page of the site (the worker answers)."""
+    page = browser.find_element(By.TAG_NAME, "html")
+    browser.execute_async_script("(async () => {" + SHARE_FROM_ANOTHER_APP + "})()", files)
+    WebDriverWait(browser, 15).until(lambda _: is_gone(page))
+    WebDriverWait(browser, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def shared_files_ready(browser, count):
+    WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#upload-list li.upload-item")) == count)
+    return browser.execute_script("""return {
+        items: [...document.querySelectorAll('#upload-list li.upload-item')].map(li => ({
+            name: li.querySelector('.upload-name').textContent, status: li.querySelector('.upload-status').textContent})),
+        inInput: [...document.getElementById('image').files].map(f => f.name),
+        summary: document.getElementById('upload-summary').hidden ? '' : document.getElementById('upload-summary').textContent}""")
+
+
+def check_installable_app():
+    """Issue 26, the installable app: Chromium finds the manifest installable (CDP), the service
+    worker takes a share of two JPEGs (a multipart POST navigation to the manifest's share_target,
+    as the share sheet makes) and the upload form shows both ready; Upload puts them in the gallery.
+    Shared while signed out, the photos wait through the sign-in. The worker's caches hold static
+    files and the offline page only (no page, API answer or photo), the shared photos only until
+    they are uploaded; with the network gone a page shows the offline page."""
+    browser = new_browser(420, 900)
+    ines = f"ines+{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(base + "/signup")
+    fill({"full_name": "Ines Installed", "email": ines, "password": "ines password 1", "password_confirmation": "ines password 1"}, browser)
+    submit(browser)
+    browser.get(base + "/signin")
+    fill({"email": ines, "password": "ines password 1"}, browser)
+    submit(browser)
+    check(browser.current_url.startswith(base + "/gallery"), "Ines is signed in, on her empty gallery")
+    # The page registers the worker; it takes over once installed (clients.claim).
+    active = browser.execute_async_script("""const done = arguments[arguments.length - 1];
+        navigator.serviceWorker.ready.then(r => done(r.active && r.active.scriptURL), e => done(String(e)));""")
+    check(active == base + "/sw.js", f"the service worker is active ({active})")
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+
+    # (a) Installable, as Chromium decides it for "Install app" / "Add to home screen".
+    errors = browser.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+    check(errors.get("installabilityErrors") == [], f"Chromium finds Selfie installable {errors}")
+    manifest = browser.execute_cdp_cmd("Page.getAppManifest", {})
+    check(manifest.get("errors") == [] and manifest.get("url") == base + "/manifest.webmanifest",
+          f"the manifest parses without errors {manifest.get('errors')}")
+    data = json.loads(manifest.get("data") or "{}")
+    purposes = {(icon["sizes"], icon["purpose"]) for icon in data.get("icons", [])}
+    check(data.get("name") == "Selfie" and data.get("start_url") == "/gallery" and data.get("display") == "standalone"
+          and {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= purposes,
+          f"the manifest names Selfie, starts at the gallery, standalone, with 192/512 and maskable icons {sorted(purposes)}")
+    target = data.get("share_target", {})
+    check(target.get("method") == "POST" and target.get("enctype") == "multipart/form-data"
+          and "image/*" in target.get("params", {}).get("files", [{}])[0].get("accept", []),
+          f"the manifest's share target takes photos by multipart POST {target}")
+    colour = browser.execute_script("return document.querySelector('meta[name=theme-color]').content")
+    check(colour == "#ffffff", f"the page has a theme colour ({colour})")
+    shot("70-installable-gallery", browser)
+
+    # (b) Two JPEGs shared from another app, signed in: the upload form shows them ready.
+    first = shared_jpegs(["IMG_2041.jpg", "IMG_2042.jpg"], (250, 200, 40))
+    share_into_app(browser, first)
+    check(browser.current_url == base + "/photos/new?shared=1", f"the share lands on the upload form ({browser.current_url})")
+    ready = shared_files_ready(browser, 2)
+    check([i["name"] for i in ready["items"]] == ["IMG_2041.jpg", "IMG_2042.jpg"] and all(i["status"] == "Ready" for i in ready["items"]),
+          f"both shared photos are listed, ready {ready['items']}")
+    check(ready["inInput"] == ["IMG_2041.jpg", "IMG_2042.jpg"], f"the form's file field holds them {ready['inInput']}")
+    check(ready["summary"].startswith("The 2 photos you shared are ready"), f"the page says they are ready ({ready['summary']!r})")
+    check_page_hygiene("upload with shared photos", browser)
+    check_accessibility("upload with shared photos", browser)
+    shot("71-shared-photos-ready", browser, full_page=True)
+    caches = browser.execute_async_script(CACHE_LISTING)
+    inbox = caches.get("selfie-share-inbox", [])
+    check(len(inbox) == 2 and all(key.startswith("/share-inbox/") for key in inbox), f"the worker kept the two shared files until they go up {inbox}")
+
+    browser.find_element(By.ID, "title").send_keys("Shared from the camera app")
+    browser.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+        "const s = document.getElementById('upload-summary'); return s && !s.hidden && /uploaded/.test(s.textContent)"))
+    summary = browser.find_element(By.ID, "upload-summary").text
+    check(summary.startswith("2 photos uploaded."), f"Upload sends both ({summary!r})")
+    shot("72-shared-photos-uploaded", browser)
+    deadline = time.time() + 10
+    while "selfie-share-inbox" in (left := browser.execute_async_script(CACHE_LISTING)) and time.time() < deadline:
+        time.sleep(0.2)
+    check("selfie-share-inbox" not in left, f"once uploaded, the shared files are gone from the worker's inbox {left.get('selfie-share-inbox')}")
+    browser.get(base + "/gallery")
+    captions = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".gallery .caption")]
+    check(captions == ["Shared from the camera app"] * 2, f"the two shared photos are in the gallery {captions}")
+    wait_for_visible_images(browser)
+    shot("73-shared-photos-gallery", browser)
+
+    # Shared while signed out: sign in first, and the photos are still there.
+    click_and_wait("header form button", browser)
+    second = shared_jpegs(["PXL_0001.jpg", "PXL_0002.jpg"], (90, 220, 120))
+    share_into_app(browser, second)
+    check(browser.current_url.startswith(base + "/signin?next="), f"signed out, the share asks to sign in first ({browser.current_url})")
+    shot("74-shared-signed-out", browser)
+    fill({"email": ines, "password": "ines password 1"}, browser)
+    submit(browser)
+    check(browser.current_url == base + "/photos/new?shared=1", f"after signing in, back on the upload form ({browser.current_url})")
+    ready = shared_files_ready(browser, 2)
+    check([i["name"] for i in ready["items"]] == ["PXL_0001.jpg", "PXL_0002.jpg"], f"the photos shared before signing in are ready {ready['items']}")
+    browser.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+        "const s = document.getElementById('upload-summary'); return s && !s.hidden && /uploaded/.test(s.textContent)"))
+    check(browser.find_element(By.ID, "upload-summary").text.startswith("2 photos uploaded."), "and they upload")
+    browser.get(base + "/gallery")
+    check(len(browser.find_elements(By.CSS_SELECTOR, ".gallery > li")) == 4, "four photos in the gallery")
+
+    # (c) After the gallery, a photo page, the account page and an API answer: what the worker keeps.
+    wait_for_visible_images(browser)
+    browser.find_element(By.CSS_SELECTOR, ".gallery a").click()
+    browser.get(base + "/account")
+    browser.execute_async_script("const done = arguments[arguments.length - 1]; fetch('/api/get_photos').then(() => done(), () => done());")
+    caches = browser.execute_async_script(CACHE_LISTING)
+    names = sorted(caches)
+    check(len(names) == 1 and names[0].startswith("selfie-static-"), f"one cache, the static files' (no share inbox left) {names}")
+    kept = [key for name in names for key in caches[name]]
+    private = [key for key in kept if re.match(r"^/(media|gallery|photos|api|account|albums|links|trash|admin|s/|signin)", key)]
+    check(not private, f"no page, photo or API answer in the worker's caches {private}")
+    odd = [key for key in kept if key != "/offline" and not re.match(r"^/assets/.+\.[0-9a-f]{16}(\.[a-z0-9]+)?$", key)]
+    check(not odd and "/offline" in kept and len(kept) > 5, f"only fingerprinted static files and the offline page ({len(kept)} entries) {odd}")
+
+    # With the network gone, a page shows the offline page (kept, with nobody's data).
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    browser.get(base + "/albums")
+    heading = browser.find_element(By.TAG_NAME, "h1").text
+    check(heading == "You are offline" and "Ines" not in browser.page_source, f"offline, a page shows the offline page ({heading!r})")
+    check_accessibility("offline page", browser)
+    shot("75-offline", browser)
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    browser.find_element(By.LINK_TEXT, "Try again").click()
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.TAG_NAME, "h1").text != "You are offline")
+    check(browser.current_url == base + "/albums", f"“Try again” opens the page once the network is back ({browser.current_url})")
+    browser.get_log("browser")  # the page that failed while offline is logged, rightly
+    browser.quit()
+    browsers.remove(browser)
+
+
 def check_languages_and_themes():
     """Issue 26: the main journey (sign up, upload, gallery, photo, account) in German and in
     Spanish with Accept-Language set, no English sentence on those pages, screenshots; the
@@ -730,6 +913,9 @@ def check_languages_and_themes():
         browser = new_browser(420, 900)
         browser.execute_cdp_cmd("Network.enable", {})
         browser.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": accept}})
+        # Headers added through CDP are the page's only: the service worker's own fetches (pages
+        # go through it once it runs) would go without them, where a German browser's would not.
+        browser.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": True})
         zone = "Europe/Madrid" if language == "es" else "Europe/Berlin"
         browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
         email = f"jutta-{language}-{uuid.uuid4().hex[:8]}@example.com"
@@ -1201,6 +1387,7 @@ try:
 
     check_share_and_organise()
     check_resumable_upload()
+    check_installable_app()
     check_languages_and_themes()
 finally:
     for browser in browsers:

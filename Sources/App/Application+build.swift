@@ -40,12 +40,15 @@ struct AppServices: Sendable {
     let pages: PageRenderer
     let mail: MailTemplates
     let assets: StaticAssets
+    /// The manifest, the service worker and its offline page.
+    let installable: InstallableApp
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
         core = try CoreServices(forWeb: config, logger: logger)
         assets = try StaticAssets(directory: paths.publicFiles)
         let translations = try Translations(directory: paths.locales)
         pages = try await PageRenderer(templatesDirectory: paths.templates, translations: translations, assets: AssetURLs(assets))
+        installable = try InstallableApp(assets: assets, pages: pages)
         mail = try MailTemplates(directory: paths.mailTemplates, translations: translations, publicURL: config.publicURL)
     }
 
@@ -128,6 +131,8 @@ func buildRouter(
     // Health, static files and signed media: no session, no key.
     HealthController(database: core.postgres, migrator: health.migrator, draining: health.draining).addRoutes(to: router)
     services.assets.addRoutes(to: router)
+    // The installed app's manifest, service worker and offline page: the same for everyone.
+    services.installable.addRoutes(to: router)
     MediaController(blobs: core.photos.blobs, signer: MediaURLSigner(secretKey: config.secretKey, publicURL: config.publicURL))
         .addRoutes(to: router)
 

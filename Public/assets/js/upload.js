@@ -268,6 +268,8 @@
     input.disabled = false;
     input.value = "";
     input.required = true;
+    // For shared-photos.js: the photos shared into the app have been sent.
+    form.dispatchEvent(new CustomEvent("selfie:uploaded", { detail: { uploaded: uploaded, failed: failed } }));
   }
 
   form.addEventListener("submit", function (event) {

@@ -97,6 +97,11 @@ struct StaticAssets: Sendable {
         return nil
     }
 
+    /// Every file's fingerprinted URL, sorted: what the service worker keeps for offline use.
+    var fingerprintedURLs: [(plain: String, fingerprinted: String)] {
+        fingerprintedPaths.sorted { $0.key < $1.key }.map { (plain: $0.key, fingerprinted: $0.value) }
+    }
+
     /// The URL a page links the file at `path` (under `Public/`) with: its fingerprinted one. A path
     /// that is not a served file is a programming error, caught at start-up (`AssetURLs`).
     func url(for path: String) throws -> String {
@@ -149,6 +154,10 @@ struct AssetURLs: Sendable {
     let shareScript: String
     /// On every page: keeps the browser's time zone in a cookie, applies the footer's choices.
     let preferencesScript: String
+    /// On every page: registers the service worker (offline page, share target).
+    let installScript: String
+    /// The upload page: puts photos shared into the installed app into the form.
+    let sharedPhotosScript: String
 
     init(_ assets: StaticAssets) throws {
         try self.init { try assets.url(for: $0) }
@@ -168,6 +177,8 @@ struct AssetURLs: Sendable {
         viewerScript = try url("/assets/js/viewer.js")
         shareScript = try url("/assets/js/share.js")
         preferencesScript = try url("/assets/js/preferences.js")
+        installScript = try url("/assets/js/install.js")
+        sharedPhotosScript = try url("/assets/js/shared-photos.js")
     }
 }
 

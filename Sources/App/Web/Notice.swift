@@ -46,6 +46,8 @@ enum Notice: String {
     case photosRestored = "restored"
     case trashEmptied = "trash-emptied"
     case quotaChanged = "quota-changed"
+    /// A share from another app reached the server without the service worker: choose again.
+    case shareAgain = "share-again"
 
     /// Its words: `notice-<code>` in `Locales/<language>/notices.ftl`.
     var text: LocalizedText { .message("notice-\(rawValue)") }

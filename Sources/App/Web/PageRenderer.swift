@@ -46,6 +46,8 @@ enum Template: String, CaseIterable, Sendable {
     case adminAudit = "admin-audit"
     case adminMail = "admin-mail"
     case adminIntegrity = "admin-integrity"
+    /// What the service worker shows when a page cannot be reached: no layout, nobody's data.
+    case offline
 }
 
 /// Renders `Templates/*.mustache` pages inside the shared layout. Mustache escapes every
@@ -160,6 +162,25 @@ struct PageRenderer: Sendable {
         try render(.message, title: .verbatim(page.heading), page: page, context: context, status: status)
     }
 
+    /// The offline page (`Templates/offline.mustache`) as `viewer` reads it: signed out, no CSRF
+    /// token, whoever asks, since the service worker keeps it in the browser.
+    func renderOffline(viewer: Viewer) throws -> HTML {
+        let page = Page(
+            title: translations.format("title-offline", in: viewer.language),
+            assets: assets,
+            user: nil,
+            csrfToken: "",
+            notice: nil,
+            page: "",
+            t: translations.messages(viewer.language),
+            chrome: Chrome(viewer: viewer, translations: translations)
+        )
+        guard let body = library.render(page, withTemplate: Template.offline.rawValue) else {
+            throw TemplateMissing(names: [Template.offline.rawValue])
+        }
+        return HTML(body: body)
+    }
+
     func renderError(status: HTTPResponse.Status, message: String, viewer: Viewer = .default, user: User? = nil) -> HTML {
         struct ErrorPage: Sendable {
             let code: Int
@@ -258,6 +279,8 @@ extension AssetURLs: MustacheParent {
         case "viewerScript": viewerScript
         case "shareScript": shareScript
         case "preferencesScript": preferencesScript
+        case "installScript": installScript
+        case "sharedPhotosScript": sharedPhotosScript
         default: nil
         }
     }

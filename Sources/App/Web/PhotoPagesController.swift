@@ -55,7 +55,8 @@ struct PhotoPagesController {
     }
 
     func newPhoto(_ request: Request, context: SignedInContext) async throws -> Response {
-        try renderUploadForm(error: nil, status: .ok, context: context).response(from: request, context: context)
+        try renderUploadForm(error: nil, status: .ok, context: context, notice: Notice.message(from: request))
+            .response(from: request, context: context)
     }
 
     /// The upload form's target. The page's script uploads each file on its own and asks for JSON
@@ -88,13 +89,13 @@ struct PhotoPagesController {
         let url: String
     }
 
-    private func renderUploadForm(error: String?, status: HTTPResponse.Status, context: SignedInContext) throws -> HTML {
+    private func renderUploadForm(error: String?, status: HTTPResponse.Status, context: SignedInContext, notice: LocalizedText? = nil) throws -> HTML {
         let page = UploadPage(
             maxSize: ByteCountText.describe(photos.limits.maxBytes),
             maxBytes: photos.limits.maxBytes,
             error: error
         )
-        return try pages.render(.upload, title: "title-upload", page: page, context: context, status: status)
+        return try pages.render(.upload, title: "title-upload", page: page, context: context, notice: notice, status: status)
     }
 
     struct PhotoPage: Sendable {
