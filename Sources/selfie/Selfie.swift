@@ -153,7 +153,7 @@ struct Check: AsyncParsableCommand {
         let report = try await services.whileRunning {
             try await services.integrity.run(.full, orphanGrace: grace, repairInto: folder)
         }
-        for finding in report.findings { print(IntegrityFindingText.describe(finding)) }
+        for line in try IntegrityFindingText.english(report.findings) { print(line) }
         print(
             "\(report.photos) photo(s), \(report.blobs) blob(s) in the store; \(report.checksumsVerified) checksum(s) verified"
                 + (report.checksumsRecorded > 0 ? ", \(report.checksumsRecorded) recorded for the first time" : "") + "."

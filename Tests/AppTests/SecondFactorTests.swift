@@ -236,13 +236,8 @@ struct SecondFactorTests {
             // Every "turned off" entry, as actor → target: one, by and for the owner; the refused
             // attempt above wrote none.
             let userID = try await app.userID(email)
-            let disabled = try await app.db { client in
-                var entries: [[Int64?]] = []
-                let rows = try await client.query("SELECT actor_id, target_user_id FROM audit_events WHERE event = 'two_factor.disabled' ORDER BY id")
-                for try await (actor, target) in rows.decode((Int64?, Int64?).self) { entries.append([actor, target]) }
-                return entries
-            }
-            #expect(disabled == [[userID, userID]])
+            #expect(try await app.auditCount("two_factor.disabled") == 1)
+            #expect(try await app.auditCount("two_factor.disabled", actor: userID, target: userID) == 1)
         }
     }
 

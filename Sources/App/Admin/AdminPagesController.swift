@@ -395,7 +395,7 @@ struct AdminPagesController {
 
     private func userAction(_ context: AdminContext) throws -> AdminService.UserAction {
         guard let action = context.parameters.get("action").flatMap(AdminService.UserAction.init(rawValue:)) else {
-            throw AppError.notFound()
+            throw Refusal(.notFound, "error-status-404")
         }
         return action
     }

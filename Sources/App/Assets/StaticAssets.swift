@@ -127,7 +127,7 @@ struct StaticAssets: Sendable {
     func serve(_ request: Request, context: AppRequestContext) throws -> Response {
         let path = request.uri.path
         guard let asset = assets[path] ?? Self.unfingerprinted(path).flatMap({ otherVersions[$0] }) else {
-            throw AppError.notFound()
+            throw Refusal(.notFound, "error-status-404")
         }
         if request.headers[.ifNoneMatch] == asset.eTag {
             var headers = asset.headers

@@ -189,9 +189,7 @@ struct InstallableApp: Sendable {
     /// The page the worker keeps: in the language and theme the browser's cookies and
     /// `Accept-Language` say. No session is read here, so it can hold nobody's data.
     func offline(_ request: Request, context: AppRequestContext) throws -> Response {
-        let browser = ViewerPreferences.browserChoices(of: request)
-        let viewer = Viewer(language: browser.language ?? .english, timeZone: nil, theme: browser.theme ?? .system)
-        return try pages.renderOffline(viewer: viewer).response(from: request, context: context)
+        return try pages.renderOffline(viewer: ViewerPreferences.viewer(of: request, account: nil)).response(from: request, context: context)
     }
 
     /// A share that reached the server: the browser had no service worker yet (the app installed

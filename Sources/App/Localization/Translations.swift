@@ -71,7 +71,7 @@ struct Translations: Sendable {
 
         func child(named name: String) -> Any? {
             let catalogue = translations.catalogue(language).has(name) ? translations.catalogue(language) : translations.catalogue(.english)
-            guard !catalogue.variables(of: name).isEmpty else { return translations.format(name, in: language) }
+            guard catalogue.hasPlaceholders(name) else { return translations.format(name, in: language) }
             return MustacheLambda { (bindings: String) -> Any? in
                 // "date=takenDate count=photoCount": each placeholder becomes a value's tag; the
                 // message's own text is escaped here, as the lambda's result is a template.

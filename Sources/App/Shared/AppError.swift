@@ -18,7 +18,7 @@ struct AppError: Error, Sendable {
         self.headers = headers
     }
 
-    static func notFound(_ message: String = "There is nothing at this address.") -> AppError {
+    static func notFound(_ message: String) -> AppError {
         AppError(.notFound, message)
     }
 

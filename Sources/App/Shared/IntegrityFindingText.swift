@@ -1,22 +1,14 @@
 import SelfieCore
 
-/// An integrity finding in words: in English for `selfie check` (a command's output, like its
-/// other messages), in the admin's language on the integrity page.
+/// An integrity finding in words, from the catalogue (`admin-finding-…`): in the admin's language
+/// on the integrity page, in English for `selfie check` (a command's output, like its other messages).
 public enum IntegrityFindingText {
-    public static func describe(_ finding: IntegrityFinding) -> String {
-        let photo = "photo \(finding.photo ?? "?") of \(finding.owner ?? "?") (blob \(finding.blob))"
-        let what = finding.rendition.map { "rendition \($0)" } ?? "original"
-        let problem = switch finding.kind {
-        case .missingOriginal: "missing original: \(photo); restore it from a backup"
-        case .missingRendition: "missing \(what): \(photo)"
-        case .corrupt: "damaged \(what): \(photo): its bytes no longer match the SHA-256 recorded when it was stored"
-        case .orphan: "unreferenced blob \(finding.blob): no photo row points to it"
-        }
-        guard finding.repaired else { return problem }
-        return problem + (finding.kind == .orphan ? " (moved aside)" : " (renditions remade from the original)")
+    /// `selfie check`'s lines: the integrity page's words, in English.
+    public static func english(_ findings: [IntegrityFinding], paths: ResourcePaths = ResourcePaths()) throws -> [String] {
+        let words = Words(translations: try Translations(directory: paths.locales), viewer: .default)
+        return findings.map { describe($0, words: words) }
     }
 
-    /// The admin page's finding, from the catalogue (`admin-finding-…`).
     static func describe(_ finding: IntegrityFinding, words: Words) -> String {
         let photo = words("admin-finding-photo", [
             "photo": .text(finding.photo ?? "?"), "owner": .text(finding.owner ?? "?"), "blob": .text(finding.blob),

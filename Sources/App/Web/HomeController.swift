@@ -8,7 +8,7 @@ struct HomeController {
             Response.seeOther(context.session == nil ? WebPath.signIn : WebPath.gallery)
         }
         for method in HTTPRequest.Method.routable {
-            pages.on("**", method: method) { _, _ -> Response in throw AppError.notFound() }
+            pages.on("**", method: method) { _, _ -> Response in throw Refusal(.notFound, "error-status-404") }
         }
     }
 }

@@ -319,21 +319,3 @@ struct ScalarHTMLEscaping: MustacheContentType {
         }
     }
 }
-
-extension Date {
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// "22 Nov 2026, 14:05 UTC": unambiguous for everyone, without knowing their time zone.
-    /// (Built by hand: Foundation on Linux without locale data writes months as "M11".)
-    var displayString: String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: self)
-        func twoDigits(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
-        }
-        let month = Self.monthNames[(parts.month ?? 1) - 1]
-        return "\(parts.day ?? 1) \(month) \(parts.year ?? 0), \(twoDigits(parts.hour)):\(twoDigits(parts.minute)) UTC"
-    }
-}

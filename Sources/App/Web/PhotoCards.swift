@@ -103,13 +103,6 @@ extension String {
     var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
-extension Album {
-    /// "1 photo", "12 photos".
-    static func describe(count: Int) -> String {
-        count == 1 ? "1 photo" : "\(count) photos"
-    }
-}
-
 /// The selection bar above a grid (the gallery's, an album's): the albums photos can be put in,
 /// and the album the grid shows (on an album's page).
 struct SelectionBar: Sendable {

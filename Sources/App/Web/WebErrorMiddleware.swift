@@ -29,7 +29,8 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let returnPath = request.method == .get ? Self.returnPath(for: request) : WebPath.account
             return .seeOther(WebPath.confirmItsYou(returningTo: returnPath))
         }
-        let viewer = (context as? any PageContext)?.viewer ?? .default
+        // Outside the pages (an unknown address) there is no account: the browser's own choice.
+        let viewer = (context as? any PageContext)?.viewer ?? ViewerPreferences.viewer(of: request, account: nil)
         let answer = ErrorCopy(words: Words(translations: pages.translations, viewer: viewer)).appError(for: error)
         ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
         let user = (context as? any PageContext)?.signedInUser

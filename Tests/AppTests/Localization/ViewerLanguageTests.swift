@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import App
+@testable import SelfieCore
 
 /// The language, zone and theme a page is shown in, through real HTTP against real PostgreSQL:
 /// Accept-Language for a visitor, the footer's choice in a cookie and on the account, the
@@ -39,6 +40,10 @@ struct ViewerLanguageTests {
             Self.expectNoEnglish(signIn.text, language: .german, "sign-in")
             let signUp = try await browser.get("/signup")
             Self.expectNoEnglish(signUp.text, language: .german, "sign-up")
+            // An address no route takes is answered outside the pages, in the browser's language too.
+            let missing = try await browser.get("/no-such-page")
+            #expect(missing.status == .notFound && missing.text.contains("<h1>Nicht gefunden</h1>"))
+            Self.expectNoEnglish(missing.text, language: .german, "not-found")
 
             let email = uniqueEmail("greta")
             let sent = try await browser.submitSignUp(name: "Greta Garbo", email: email)
@@ -110,6 +115,25 @@ struct ViewerLanguageTests {
             let api = try await app.api.send(.post, "/api/signin", body: body, authorization: app.api.basicAuthorization, extraHeaders: [.acceptLanguage: "es"])
             #expect(api.status == .unauthorized)
             #expect(try api.apiError().message == "Invalid email or password.")
+        }
+    }
+
+    @Test("the browser's language and zone, kept once, never replace the account's own choice: not even from a request that read the account before the choice (the UPDATE keeps what is stored)")
+    func keptOnceNeverOverwrites() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            let email = uniqueEmail("choice")
+            _ = try await browser.signUp(email: email)  // no Accept-Language, no cookies: nothing kept
+            let userID = try await app.userID(email)
+            _ = try await browser.submit("/preferences", from: "/account", [("language", "de")])
+            // What a request that looked the account up just before the choice writes next, as a
+            // browser speaking Spanish in Tokyo: its in-memory view said "nothing chosen".
+            try await app.db { client in
+                let users = UserRepository(client: client, access: AccessCache(lifetime: .zero), logger: testLogger)
+                try await users.setPreferences(userID: userID, AccountPreferences(language: "es", timeZone: "Asia/Tokyo"), onlyUnset: true)
+            }
+            let stored: String = try await app.scalar("SELECT language || ' ' || time_zone FROM users WHERE id = \(userID)")
+            #expect(stored == "de Asia/Tokyo", "the chosen language stays; the zone, never chosen, is taken")
         }
     }
 

@@ -74,7 +74,7 @@ struct IntegrityTests {
                 #expect(byKind[.corrupt]?.map(\.photo) == [rotten] && byKind[.corrupt]?.first?.blob == display.value)
                 #expect(byKind[.orphan]?.map(\.blob) == [orphan.value] && byKind[.orphan]?.first?.photo == nil)
                 #expect(found.findings.filter { $0.kind != .orphan }.allSatisfy { $0.owner == email })
-                #expect(IntegrityFindingText.describe(byKind[.missingOriginal]![0]).contains("photo \(lost) of \(email)"))
+                #expect(try IntegrityFindingText.english([byKind[.missingOriginal]![0]], paths: ResourcePaths(root: repositoryRoot))[0].contains("photo \(lost) of \(email)"))
 
                 let repaired = try await core.integrity.run(.full, orphanGrace: .zero, repairInto: aside)
                 #expect(repaired.unresolved.map(\.kind) == [.missingOriginal], "only a lost original needs the backup")
