@@ -96,7 +96,7 @@ public func buildApplication(
         router: router,
         // Idle (and slow) connections are closed after a minute; the rest of a refused upload may
         // keep arriving for a few seconds at most.
-        server: .http1(configuration: .init(additionalChannelHandlers: [LingeringCloseHandler()], idleTimeout: .seconds(60))),
+        server: .http1OnEventLoops(configuration: .init(additionalChannelHandlers: [LingeringCloseHandler()], idleTimeout: .seconds(60))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
         services: try services.backgroundServices(logger: logger),
         logger: logger

@@ -249,8 +249,7 @@ struct ByteLevelEquivalenceTests {
         for (viewer, notice) in [(PageRenderer.UserView(user), "Saved"), (nil, nil)] as [(PageRenderer.UserView?, String?)] {
             Self.expectSameAsMirror(
                 PageRenderer.Page(
-                    title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0],
-                    t: CatalogueTests.translations.messages(.german), chrome: PageRenderer.Chrome(viewer: .default, translations: CatalogueTests.translations)
+                    title: "T", assets: .plain, user: viewer, csrfToken: "c", notice: notice, page: cards[0], chrome: PageRenderer.Chrome(viewer: .default, translations: CatalogueTests.translations)
                 )
             )
             Self.expectSameAsMirror(PageRenderer.Chrome(viewer: .default, translations: CatalogueTests.translations))

@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// Every language's catalogue, read from `Locales/<code>/*.ftl` at start-up (a missing language
 /// or a file that does not parse stops it). A key missing in a language falls back to English;
@@ -54,37 +53,6 @@ struct Translations: Sendable {
         switch text.content {
         case .verbatim(let string): string
         case .message(let key, let arguments): format(key, arguments, in: language)
-        }
-    }
-
-    /// What templates read as `{{t.some-key}}`: the messages of one language.
-    func messages(_ language: Language) -> Messages { Messages(translations: self, language: language) }
-
-    /// `{{t.key}}` is a message without placeholders. A message with placeholders is a section
-    /// naming, for each, the template value that fills it:
-    /// `{{#t.photo-taken}}date=takenDate{{/t.photo-taken}}` writes "Taken { $date }" with
-    /// `{{takenDate}}` (escaped like any value) in place of `{ $date }`. Plural choices are made
-    /// in Swift, where the numbers are.
-    struct Messages: Sendable, MustacheParent {
-        let translations: Translations
-        let language: Language
-
-        func child(named name: String) -> Any? {
-            let catalogue = translations.catalogue(language).has(name) ? translations.catalogue(language) : translations.catalogue(.english)
-            guard catalogue.hasPlaceholders(name) else { return translations.format(name, in: language) }
-            return MustacheLambda { (bindings: String) -> Any? in
-                // "date=takenDate count=photoCount": each placeholder becomes a value's tag; the
-                // message's own text is escaped here, as the lambda's result is a template.
-                var arguments: [String: MessageArgument] = [:]
-                for pair in bindings.split(whereSeparator: \.isWhitespace) {
-                    let parts = pair.split(separator: "=", maxSplits: 1)
-                    guard parts.count == 2, parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }) else { continue }
-                    arguments[String(parts[0])] = .text("\u{1}\(parts[1])\u{2}")
-                }
-                let text = catalogue.format(name, arguments) ?? name
-                let escaped = ScalarHTMLEscaping().escapeText(text).replacingOccurrences(of: "{", with: "&#123;")
-                return escaped.replacingOccurrences(of: "\u{1}", with: "{{").replacingOccurrences(of: "\u{2}", with: "}}")
-            }
         }
     }
 }

@@ -53,7 +53,8 @@ enum Template: String, CaseIterable, Sendable {
 /// Renders `Templates/*.mustache` pages inside the shared layout. Mustache escapes every
 /// `{{value}}`; templates never use the raw `{{{ }}}` form for anything a user typed.
 struct PageRenderer: Sendable {
-    let library: MustacheLibrary
+    /// The templates of each language, its words written in (`TranslatedTemplates`).
+    private let libraries: [Language: MustacheLibrary]
     /// The static files the layout links to, at their fingerprinted URLs.
     let assets: AssetURLs
     let translations: Translations
@@ -62,18 +63,29 @@ struct PageRenderer: Sendable {
         self.assets = assets
         self.translations = translations
         MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
-        var library = MustacheLibrary()
         let directory = URL(fileURLWithPath: templatesDirectory)
-        let files = try FileManager.default.contentsOfDirectory(atPath: templatesDirectory)
-        for file in files.sorted() where file.hasSuffix(".mustache") {
-            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            // Every template escapes with ScalarHTMLEscaping; no template can forget to ask for it.
-            let template = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(ScalarHTMLEscaping.name) }}" + text)
-            library.register(template, named: String(file.dropLast(".mustache".count)))
+        var sources: [String: String] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory) where file.hasSuffix(".mustache") {
+            sources[String(file.dropLast(".mustache".count))] = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
         }
-        let missing = Template.allCases.filter { library.getTemplate(named: $0.rawValue) == nil }
+        let missing = Template.allCases.filter { sources[$0.rawValue] == nil }
         guard missing.isEmpty else { throw TemplateMissing(names: missing.map(\.rawValue)) }
-        self.library = library
+        var libraries: [Language: MustacheLibrary] = [:]
+        for language in Language.allCases {
+            var library = MustacheLibrary()
+            for (name, source) in sources {
+                let translated = try TranslatedTemplates.translate(source, named: name, into: language, with: translations)
+                // Every template escapes with ScalarHTMLEscaping; no template can forget to ask for it.
+                library.register(try MustacheTemplate(string: "{{% CONTENT_TYPE: \(ScalarHTMLEscaping.name) }}" + translated), named: name)
+            }
+            libraries[language] = library
+        }
+        self.libraries = libraries
+    }
+
+    /// Renders `template` in `language` (the templates of every language hold the same names).
+    private func render(_ object: Any, _ template: Template, in language: Language) -> String? {
+        libraries[language]?.render(object, withTemplate: template.rawValue)
     }
 
     /// What every page template sees: the layout's data plus `page`, the template's own.
@@ -84,8 +96,6 @@ struct PageRenderer: Sendable {
         let csrfToken: String
         let notice: String?
         let page: Content
-        /// The catalogue of the viewer's language: `{{t.key}}`.
-        let t: Translations.Messages
         let chrome: Chrome
     }
 
@@ -147,10 +157,9 @@ struct PageRenderer: Sendable {
             csrfToken: context.csrfToken,
             notice: notice.map { translations.text($0, in: language) },
             page: page,
-            t: translations.messages(language),
             chrome: Chrome(viewer: context.viewer, translations: translations)
         )
-        guard let body = library.render(object, withTemplate: template.rawValue) else {
+        guard let body = render(object, template, in: language) else {
             throw TemplateMissing(names: [template.rawValue])
         }
         return HTML(body: body, status: status)
@@ -172,10 +181,9 @@ struct PageRenderer: Sendable {
             csrfToken: "",
             notice: nil,
             page: "",
-            t: translations.messages(viewer.language),
             chrome: Chrome(viewer: viewer, translations: translations)
         )
-        guard let body = library.render(page, withTemplate: Template.offline.rawValue) else {
+        guard let body = render(page, .offline, in: viewer.language) else {
             throw TemplateMissing(names: [Template.offline.rawValue])
         }
         return HTML(body: body)
@@ -195,11 +203,10 @@ struct PageRenderer: Sendable {
             csrfToken: "",
             notice: nil,
             page: ErrorPage(code: status.code, heading: heading, message: message),
-            t: translations.messages(viewer.language),
             chrome: Chrome(viewer: viewer, translations: translations)
         )
         let body =
-            library.render(page, withTemplate: Template.error.rawValue)
+            render(page, .error, in: viewer.language)
             ?? "<!doctype html><title>\(status.code)</title><p>\(status.code) \(status.reasonPhrase)</p>"
         return HTML(body: body, status: status)
     }
@@ -224,7 +231,6 @@ extension PageRenderer.Page: MustacheParent {
         case "csrfToken": csrfToken
         case "notice": notice
         case "page": page
-        case "t": t
         case "chrome": chrome
         default: nil
         }
