@@ -47,7 +47,7 @@ public struct CoreServices: Sendable {
     public init(_ config: AppConfiguration, providerCallbackPath: @escaping @Sendable (_ provider: String) -> String, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
         self.config = config
-        postgres = PostgresClient(configuration: config.database.clientConfiguration, backgroundLogger: logger.countingPoolEvents())
+        postgres = PostgresClient(configuration: config.database.serverPoolConfiguration, backgroundLogger: logger.countingPoolEvents())
         http = HTTPClientService()
         let prepared = config.database.preparedStatements
         access = AccessCache(lifetime: config.accessCacheLifetime)

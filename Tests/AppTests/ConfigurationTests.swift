@@ -90,6 +90,23 @@ struct ConfigurationTests {
         #expect(error?.problems.contains { $0.hasPrefix("DATABASE_LISTEN_URL must look like postgres://") } == true)
     }
 
+    @Test("the pool: a fixed size opened at start, keep-alive every 30 s by default, off with 0; refusals")
+    func poolSettings() throws {
+        let defaults = try AppConfiguration.load(from: complete).database.serverPoolConfiguration.options
+        #expect(defaults.minimumConnections == 20 && defaults.maximumConnections == 20)
+        #expect(defaults.keepAliveBehavior?.frequency == .seconds(30))
+        var environment = complete
+        environment["DATABASE_POOL_SIZE"] = "4"
+        environment["DATABASE_KEEPALIVE_SECONDS"] = "0"
+        let set = try AppConfiguration.load(from: environment).database.serverPoolConfiguration.options
+        #expect(set.minimumConnections == 4 && set.maximumConnections == 4 && set.keepAliveBehavior == nil)
+        environment["DATABASE_KEEPALIVE_SECONDS"] = "120"
+        #expect(try AppConfiguration.load(from: environment).database.serverPoolConfiguration.options.keepAliveBehavior?.frequency == .seconds(120))
+        environment["DATABASE_KEEPALIVE_SECONDS"] = "-1"
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error?.problems == ["DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds (0: never), got \"-1\""])
+    }
+
     @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")
     func s3Configuration() throws {
         var environment = complete

@@ -248,6 +248,13 @@ public struct AppConfiguration: Sendable {
                 problems.append("TOKEN_TTL_SECONDS must be a whole number of seconds, at least 60, got \"\(raw)\"")
             }
         }
+        if let raw = value("DATABASE_KEEPALIVE_SECONDS") {
+            if let seconds = Int(raw), seconds >= 0 {
+                database?.keepAlive = seconds == 0 ? nil : .seconds(seconds)
+            } else {
+                problems.append("DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds (0: never), got \"\(raw)\"")
+            }
+        }
         if let raw = value("DATABASE_PREPARED_STATEMENTS") {
             switch raw.lowercased() {
             case "on", "true", "1": database?.preparedStatements = true

@@ -14,8 +14,10 @@ public struct DatabaseURL: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var requireTLS: Bool
-    /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
+    /// The connections the pool opens at start and keeps (`DATABASE_POOL_SIZE`).
     public var maximumConnections = 20
+    /// How often an idle connection is pinged (`DATABASE_KEEPALIVE_SECONDS`, nil: never).
+    public var keepAlive: Duration? = .seconds(30)
     /// Whether the hot statements are prepared on each connection (`DATABASE_PREPARED_STATEMENTS`,
     /// default on). Off for PgBouncer in transaction mode before 1.21, which cannot keep a prepared
     /// statement with its connection; the same SQL is then sent unprepared.
@@ -52,6 +54,17 @@ public struct DatabaseURL: Sendable, Equatable {
         return copy
     }
 
+    /// The server's pool: a fixed size, its connections opened at start and kept. A pool that may
+    /// shrink starts an idle-timeout timer (a task group with two child tasks) every time a
+    /// connection goes back to it, that is after every query; so does the keep-alive, when it is on.
+    public var serverPoolConfiguration: PostgresClient.Configuration {
+        var configuration = clientConfiguration
+        configuration.options.minimumConnections = maximumConnections
+        configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
+        return configuration
+    }
+
+    /// A pool that opens connections when asked (commands, tests, short-lived clients).
     public var clientConfiguration: PostgresClient.Configuration {
         var configuration: PostgresClient.Configuration
         if let unixSocketPath {
