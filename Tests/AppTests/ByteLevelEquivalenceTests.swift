@@ -238,6 +238,8 @@ struct ByteLevelEquivalenceTests {
         }
         for month in months { Self.expectSameAsMirror(month) }
         let selection = SelectionBar(albums: [.init(id: "a1", title: "Holidays")], albumID: nil)
+        for bar in [selection, SelectionBar(albums: [], albumID: "a1")] { Self.expectSameAsMirror(bar) }
+        Self.expectSameAsMirror(selection.albums[0])
         for older in [nil, "/gallery?after=3_1"] {
             Self.expectSameAsMirror(
                 PhotoPagesController.GalleryPage(firstName: "Ada", months: months, isEmpty: false, olderPageURL: older, isFirstPage: true, selection: selection)

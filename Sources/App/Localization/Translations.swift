@@ -5,8 +5,9 @@ import Foundation
 /// `CatalogueTests` keeps that from happening in a release.
 struct Translations: Sendable {
     private let catalogues: [Language: MessageCatalogue]
-    /// Per language, the `js-…` messages as JSON for the page scripts (`<html data-words>`).
-    private let scriptWords: [Language: String]
+    /// Per language, the `js-…` messages as JSON for the page scripts, escaped once for the
+    /// attribute that carries them (`<html data-words>`): every page has them, ~2.5 KB.
+    private let scriptWordsAttribute: [Language: String]
 
     init(directory: String) throws {
         var catalogues: [Language: MessageCatalogue] = [:]
@@ -14,11 +15,11 @@ struct Translations: Sendable {
             catalogues[language] = try MessageCatalogue(language: language, directory: "\(directory)/\(language.rawValue)")
         }
         self.catalogues = catalogues
-        var scriptWords: [Language: String] = [:]
+        var scriptWordsAttribute: [Language: String] = [:]
         for language in Language.allCases {
-            scriptWords[language] = Self.scriptWords(catalogues[language]!, english: catalogues[.english]!)
+            scriptWordsAttribute[language] = ScalarHTMLEscaping().escapeText(Self.scriptWords(catalogues[language]!, english: catalogues[.english]!))
         }
-        self.scriptWords = scriptWords
+        self.scriptWordsAttribute = scriptWordsAttribute
     }
 
     /// `{"js-uploading": "Uploading {percent} %", "js-selected#one": "1 photo selected", …}`: each
@@ -38,7 +39,8 @@ struct Translations: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    func scriptWords(_ language: Language) -> String { scriptWords[language] ?? "{}" }
+    /// The script words of `language`, escaped for an attribute's value.
+    func scriptWordsAttribute(_ language: Language) -> String { scriptWordsAttribute[language] ?? "{}" }
 
     func catalogue(_ language: Language) -> MessageCatalogue {
         catalogues[language] ?? MessageCatalogue(language: language)

@@ -105,8 +105,8 @@ struct PageRenderer: Sendable {
         let theme: String
         let languages: [Choice]
         let themes: [Choice]
-        /// The page scripts' words, as JSON.
-        let scriptWords: String
+        /// The page scripts' words, as JSON escaped for `<html data-words>` (the layout's one raw tag).
+        let scriptWordsAttribute: String
 
         struct Choice: Sendable {
             let value: String
@@ -117,7 +117,7 @@ struct PageRenderer: Sendable {
         init(viewer: Viewer, translations: Translations) {
             language = viewer.language.rawValue
             theme = viewer.theme.rawValue
-            scriptWords = translations.scriptWords(viewer.language)
+            scriptWordsAttribute = translations.scriptWordsAttribute(viewer.language)
             languages = Language.allCases.map { Choice(value: $0.rawValue, label: $0.nativeName, selected: $0 == viewer.language) }
             themes = Theme.allCases.map {
                 Choice(value: $0.rawValue, label: translations.format("theme-\($0.rawValue)", in: viewer.language), selected: $0 == viewer.theme)
@@ -244,7 +244,7 @@ extension PageRenderer.Chrome: MustacheParent {
         case "theme": theme
         case "languages": languages
         case "themes": themes
-        case "scriptWords": scriptWords
+        case "scriptWordsAttribute": scriptWordsAttribute
         default: nil
         }
     }

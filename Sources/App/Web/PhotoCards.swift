@@ -163,3 +163,23 @@ extension MonthGroup: MustacheParent {
         }
     }
 }
+
+extension SelectionBar: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "albums": albums
+        case "albumID": albumID
+        default: nil
+        }
+    }
+}
+
+extension SelectionBar.Choice: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        default: nil
+        }
+    }
+}

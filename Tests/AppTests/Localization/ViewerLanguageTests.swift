@@ -151,4 +151,23 @@ struct ViewerLanguageTests {
             #expect(zone == nil)
         }
     }
+
+    @Test("the page scripts' words travel in <html data-words> as JSON in the page's language, plural variants included")
+    func scriptWordsInThePage() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            browser.extraHeaders[.acceptLanguage] = "de"
+            let page = try await browser.get("/signin").text
+            let attribute = try #require(page.firstMatch(of: /data-words="([^"]*)"/)?.1)
+            let json = String(attribute)
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            let words = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String])
+            #expect(words["js-upload-ready"] == "Bereit")
+            #expect(words["js-uploading-file"] == "{file} wird hochgeladen")
+            #expect(words.keys.contains { $0.hasSuffix("#one") }, "plural variants, one per category")
+            #expect(!words.keys.contains { !$0.hasPrefix("js-") }, "only the scripts' messages")
+        }
+    }
 }
