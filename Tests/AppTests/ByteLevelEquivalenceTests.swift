@@ -245,6 +245,29 @@ struct ByteLevelEquivalenceTests {
                 PhotoPagesController.GalleryPage(firstName: "Ada", months: months, isEmpty: false, olderPageURL: older, isFirstPage: true, selection: selection)
             )
         }
+        for page in [
+            AlbumPagesController.AlbumPage(
+                id: "a1", title: "Sea", description: "", count: "2 photos", months: months, isEmpty: false, olderPageURL: nil, isFirstPage: true,
+                selection: selection, share: ShareForm(album: "a1", words: words), links: [], hasLinks: false, backURL: "/albums/a1",
+                editURL: "/albums/a1/edit", deleteURL: "/albums/a1/delete", error: nil, formTitle: "Sea", formDescription: ""
+            ),
+            AlbumPagesController.AlbumPage(
+                id: "a2", title: "", description: "d", count: "0", months: [], isEmpty: true, olderPageURL: "/albums/a2?after=1_1", isFirstPage: false,
+                selection: selection, share: ShareForm(album: "a2", words: words), links: [], hasLinks: false, backURL: "/albums/a2",
+                editURL: "/albums/a2/edit", deleteURL: "/albums/a2/delete", error: "Too long", formTitle: "", formDescription: "d"
+            ),
+        ] {
+            Self.expectSameAsMirror(page)
+        }
+        for preview in [SharedPagesController.Preview(title: "Sea", imageURL: "/s/t/p/thumb", url: "http://x/s/t"), .init(title: "", imageURL: nil, url: "u")] {
+            Self.expectSameAsMirror(preview)
+            Self.expectSameAsMirror(
+                SharedPagesController.SharedPage(
+                    title: "Sea", description: "", isAlbum: preview.imageURL != nil, months: months, photo: preview.imageURL == nil ? cards[0] : nil,
+                    olderPageURL: nil, downloadURL: preview.imageURL.map { _ in "/s/t/download" }, preview: preview
+                )
+            )
+        }
         let user = User(row: (1, "ada@example.com", nil, "Ada Lovelace", "admin", false, Date(), false, "de", nil, nil))
         Self.expectSameAsMirror(PageRenderer.UserView(user))
         Self.expectSameAsMirror(AssetURLs.plain)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 import SelfieCore
 
 /// Albums in the browser: the list (and making one), an album's page with the gallery's grid and
@@ -171,5 +172,33 @@ struct AlbumPagesController {
     func delete(_ request: Request, context: SignedInContext) async throws -> Response {
         try await albums.delete(try context.parameters.require("id"), of: context.user)
         return .seeOther(WebPath.albums(notice: .albumDeleted))
+    }
+}
+
+// Looked up by name rather than by reflection (see `PageRenderer.Page`): every name a card does not
+// hold is looked for here too.
+extension AlbumPagesController.AlbumPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        case "description": description
+        case "count": count
+        case "months": months
+        case "isEmpty": isEmpty
+        case "olderPageURL": olderPageURL
+        case "isFirstPage": isFirstPage
+        case "selection": selection
+        case "share": share
+        case "links": links
+        case "hasLinks": hasLinks
+        case "backURL": backURL
+        case "editURL": editURL
+        case "deleteURL": deleteURL
+        case "error": error
+        case "formTitle": formTitle
+        case "formDescription": formDescription
+        default: nil
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Mustache
 import SelfieCore
 
 /// What a share link opens, for anyone who holds it — no account needed: the album's grid (or the
@@ -204,4 +205,33 @@ struct SharedPagePrivacyMiddleware: RouterMiddleware {
 
 extension HTTPField.Name {
     static let xRobotsTag = Self("X-Robots-Tag")!
+}
+
+// Looked up by name rather than by reflection (see `PageRenderer.Page`): every name a card does not
+// hold is looked for here too.
+extension SharedPagesController.SharedPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "description": description
+        case "isAlbum": isAlbum
+        case "months": months
+        case "photo": photo
+        case "olderPageURL": olderPageURL
+        case "downloadURL": downloadURL
+        case "preview": preview
+        default: nil
+        }
+    }
+}
+
+extension SharedPagesController.Preview: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "imageURL": imageURL
+        case "url": url
+        default: nil
+        }
+    }
 }
