@@ -3,13 +3,15 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import SelfieCore
 
 /// Each connection's requests run on the event loop that reads and writes its socket, not on
 /// Swift's global pool. Without this, every request crossed threads four times or more (the
 /// socket's bytes to the pool, the database query to its connection's loop and back, the answer
 /// back to the socket's loop), and a profile of `/healthz` showed the kernel's wake-ups and task
 /// switches as the largest cost. Work that must not block a loop already leaves it (bcrypt and
-/// the image worker on their own threads, files through NIOFileSystem's pool).
+/// the image worker on their own threads, files through NIOFileSystem's pool). A deadline's task
+/// stays on the loop too (`EventLoopTaskExecutor.current`).
 struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
@@ -19,8 +21,11 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await withTaskExecutorPreference(EventLoopTaskExecutor.of(value.channel.eventLoop)) {
-            await inner.handle(value: value, logger: logger)
+        let executor = EventLoopTaskExecutor.of(value.channel.eventLoop)
+        await withTaskExecutorPreference(executor) {
+            await EventLoopTaskExecutor.$current.withValue(executor) {
+                await inner.handle(value: value, logger: logger)
+            }
         }
     }
 }
@@ -31,30 +36,5 @@ extension HTTPServerBuilder {
         .init { responder in
             ConnectionOnItsEventLoop(inner: HTTP1Channel(responder: responder, configuration: configuration))
         }
-    }
-}
-
-/// An event loop as a task executor: a job enqueued here runs on the loop's thread.
-final class EventLoopTaskExecutor: TaskExecutor {
-    let eventLoop: any EventLoop
-
-    private init(_ eventLoop: any EventLoop) {
-        self.eventLoop = eventLoop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        eventLoop.execute {
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
-        }
-    }
-
-    /// One executor per loop of the group the server runs on, made once.
-    private static let executors: [ObjectIdentifier: EventLoopTaskExecutor] = Dictionary(
-        uniqueKeysWithValues: MultiThreadedEventLoopGroup.singleton.makeIterator().map { (ObjectIdentifier($0), EventLoopTaskExecutor($0)) }
-    )
-
-    static func of(_ eventLoop: any EventLoop) -> EventLoopTaskExecutor {
-        executors[ObjectIdentifier(eventLoop)] ?? EventLoopTaskExecutor(eventLoop)
     }
 }

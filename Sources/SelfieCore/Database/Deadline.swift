@@ -18,12 +18,15 @@ public func withDeadline<T: Sendable>(
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             outcome.install(continuation)
-            let work = Task {
+            // On the request's own event loop when it runs on one: no thread to wake for the work,
+            // its database answer or the timer.
+            let loop = EventLoopTaskExecutor.current
+            let work = Task(executorPreference: loop) {
                 do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
             }
-            // A timer on an event loop, not a sleeping task: every signed-in request comes here,
-            // and a task per timer cost a scheduling round trip of its own.
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(duration)) {
+            // A timer on an event loop, not a sleeping task: a task per timer cost a scheduling
+            // round trip of its own.
+            let timer = (loop?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.any()).scheduleTask(in: TimeAmount(duration)) {
                 outcome.resume(with: .failure(DeadlineExceeded()))
             }
             outcome.onFinish {
