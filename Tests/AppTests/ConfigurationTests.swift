@@ -102,9 +102,15 @@ struct ConfigurationTests {
         #expect(set.minimumConnections == 4 && set.maximumConnections == 4 && set.keepAliveBehavior == nil)
         environment["DATABASE_KEEPALIVE_SECONDS"] = "120"
         #expect(try AppConfiguration.load(from: environment).database.serverPoolConfiguration.options.keepAliveBehavior?.frequency == .seconds(120))
-        environment["DATABASE_KEEPALIVE_SECONDS"] = "-1"
-        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
-        #expect(error?.problems == ["DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds (0: never), got \"-1\""])
+        for (size, seconds) in [("0", "-1"), ("1001", "9223372036854775807")] {
+            environment["DATABASE_POOL_SIZE"] = size
+            environment["DATABASE_KEEPALIVE_SECONDS"] = seconds
+            let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+            #expect(error?.problems == [
+                "DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (each instance opens them all at start), got \"\(size)\"",
+                "DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds from 0 (never) to 3600, got \"\(seconds)\"",
+            ])
+        }
     }
 
     @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")

@@ -21,8 +21,6 @@ struct MessageCatalogue: Sendable {
     let language: Language
     private(set) var messages: [String: Pattern]
     private var terms: [String: Pattern]
-    /// The messages with at least one placeholder (templates ask on every `{{t.key}}`).
-    private var withPlaceholders: Set<String> = []
 
     init(language: Language, messages: [String: Pattern] = [:], terms: [String: Pattern] = [:]) {
         self.language = language
@@ -48,7 +46,6 @@ struct MessageCatalogue: Sendable {
             } else {
                 guard messages[entry.id] == nil else { throw CatalogueError(file: file, line: entry.line, problem: "\(entry.id) is defined twice") }
                 messages[entry.id] = entry.pattern
-                if !Self.variables(in: entry.pattern, terms: terms).isEmpty { withPlaceholders.insert(entry.id) }
             }
         }
     }
@@ -56,8 +53,6 @@ struct MessageCatalogue: Sendable {
     var keys: Set<String> { Set(messages.keys) }
 
     func has(_ key: String) -> Bool { messages[key] != nil }
-
-    func hasPlaceholders(_ key: String) -> Bool { withPlaceholders.contains(key) }
 
     /// The message in this language with its placeholders filled; nil when the key is missing.
     func format(_ key: String, _ arguments: [String: MessageArgument] = [:]) -> String? {

@@ -14,7 +14,7 @@ enum TranslatedTemplates {
         let template: String
         let tag: String
         var description: String {
-            "template \(template): \(tag) — messages are written {{t.key}} or {{#t.key}}placeholder=value{{/t.key}}"
+            "template \(template): \(tag) — messages are written {{t.key}}, or {{#t.key}}placeholder=value …{{/t.key}} naming every placeholder"
         }
     }
 
@@ -28,7 +28,8 @@ enum TranslatedTemplates {
             let tag = rest[open.lowerBound...]
             if tag.hasPrefix("{{t."), let close = tag.range(of: "}}") {
                 let key = String(tag[tag.index(open.lowerBound, offsetBy: 4)..<close.lowerBound])
-                guard isKey(key), !tag[close.upperBound...].hasPrefix("}") else {
+                // A message with placeholders is a section that names their values.
+                guard isKey(key), !tag[close.upperBound...].hasPrefix("}"), translations.placeholders(of: key).isEmpty else {
                     throw UnsupportedTag(template: name, tag: String(tag.prefix(40)))
                 }
                 out += escaped(translations.format(key, in: language))
@@ -66,6 +67,9 @@ enum TranslatedTemplates {
                 throw UnsupportedTag(template: template, tag: "{{#t.\(key)}}\(bindings)")
             }
             arguments[String(parts[0])] = .text("\(open)\(parts[1])\(close)")
+        }
+        guard Set(arguments.keys) == translations.placeholders(of: key) else {
+            throw UnsupportedTag(template: template, tag: "{{#t.\(key)}}\(bindings) — the message's placeholders are \(translations.placeholders(of: key).sorted())")
         }
         return escaped(translations.format(key, arguments, in: language))
             .replacingOccurrences(of: String(open), with: "{{")

@@ -51,6 +51,9 @@ struct Translations: Sendable {
         catalogue(language).format(key, arguments) ?? catalogue(.english).format(key, arguments) ?? key
     }
 
+    /// The placeholders of a message (the same in every language: `CatalogueTests`).
+    func placeholders(of key: String) -> Set<String> { catalogue(.english).variables(of: key) }
+
     func text(_ text: LocalizedText, in language: Language) -> String {
         switch text.content {
         case .verbatim(let string): string

@@ -168,10 +168,10 @@ public struct AppConfiguration: Sendable {
             }
         }
         if let raw = value("DATABASE_POOL_SIZE") {
-            if let size = Int(raw), size >= 1 {
+            if let size = Int(raw), (1...1000).contains(size) {
                 database?.maximumConnections = size
             } else {
-                problems.append("DATABASE_POOL_SIZE must be a whole number ≥ 1, got \"\(raw)\"")
+                problems.append("DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (each instance opens them all at start), got \"\(raw)\"")
             }
         }
 
@@ -249,10 +249,10 @@ public struct AppConfiguration: Sendable {
             }
         }
         if let raw = value("DATABASE_KEEPALIVE_SECONDS") {
-            if let seconds = Int(raw), seconds >= 0 {
+            if let seconds = Int(raw), (0...3600).contains(seconds) {
                 database?.keepAlive = seconds == 0 ? nil : .seconds(seconds)
             } else {
-                problems.append("DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds (0: never), got \"\(raw)\"")
+                problems.append("DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds from 0 (never) to 3600, got \"\(raw)\"")
             }
         }
         if let raw = value("DATABASE_PREPARED_STATEMENTS") {

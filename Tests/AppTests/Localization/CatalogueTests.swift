@@ -41,6 +41,26 @@ import Testing
         #expect(catalogue.variables(of: "photos") == ["count"])
     }
 
+    @Test("templates get their words at start-up: escaped, placeholders as value tags; a message used without its placeholders or with others stops the start-up")
+    func translatedTemplates() throws {
+        let translate = { (source: String) in
+            try TranslatedTemplates.translate(source, named: "t", into: .german, with: Self.translations)
+        }
+        #expect(try translate("<h2>{{#t.gallery-hello}}name=firstName{{/t.gallery-hello}}</h2><p>{{t.gallery-empty}}</p>{{page.x}}")
+            == "<h2>Hallo, {{firstName}}</h2><p>Deine Galerie ist leer. Lade dein erstes Selfie hoch: Nur du kannst es sehen.</p>{{page.x}}")
+        for refused in [
+            "{{t.gallery-hello}}",  // placeholders left unfilled
+            "{{#t.gallery-hello}}{{/t.gallery-hello}}",
+            "{{#t.gallery-hello}}name=firstName other=x{{/t.gallery-hello}}",
+            "{{#t.gallery-hello}}name={{{raw}}}{{/t.gallery-hello}}",
+            "{{{t.gallery-empty}}}",
+            "{{^t.gallery-empty}}x{{/t.gallery-empty}}",
+            "{{#t.gallery-hello}}name=firstName",
+        ] {
+            #expect(throws: TranslatedTemplates.UnsupportedTag.self, "\(refused)") { try translate(refused) }
+        }
+    }
+
     @Test("a broken catalogue names its file and line", arguments: [
         ("ok = fine\nbroken line without equals", 2),
         ("a = { $count ->\n    [one] x\n}", 1),  // no default variant
