@@ -90,16 +90,16 @@ struct ConfigurationTests {
         #expect(error?.problems.contains { $0.hasPrefix("DATABASE_LISTEN_URL must look like postgres://") } == true)
     }
 
-    @Test("the pool: a fixed size opened at start, keep-alive every 30 s by default, off with 0; refusals")
+    @Test("the pool: its size, keep-alive every 30 s by default, off with 0; refusals")
     func poolSettings() throws {
         let defaults = try AppConfiguration.load(from: complete).database.serverPoolConfiguration.options
-        #expect(defaults.minimumConnections == 20 && defaults.maximumConnections == 20)
+        #expect(defaults.maximumConnections == 20)
         #expect(defaults.keepAliveBehavior?.frequency == .seconds(30))
         var environment = complete
         environment["DATABASE_POOL_SIZE"] = "4"
         environment["DATABASE_KEEPALIVE_SECONDS"] = "0"
         let set = try AppConfiguration.load(from: environment).database.serverPoolConfiguration.options
-        #expect(set.minimumConnections == 4 && set.maximumConnections == 4 && set.keepAliveBehavior == nil)
+        #expect(set.maximumConnections == 4 && set.keepAliveBehavior == nil)
         environment["DATABASE_KEEPALIVE_SECONDS"] = "120"
         #expect(try AppConfiguration.load(from: environment).database.serverPoolConfiguration.options.keepAliveBehavior?.frequency == .seconds(120))
         for (size, seconds) in [("0", "-1"), ("1001", "9223372036854775807")] {
@@ -107,7 +107,7 @@ struct ConfigurationTests {
             environment["DATABASE_KEEPALIVE_SECONDS"] = seconds
             let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
             #expect(error?.problems == [
-                "DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (each instance opens them all at start), got \"\(size)\"",
+                "DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got \"\(size)\"",
                 "DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds from 0 (never) to 3600, got \"\(seconds)\"",
             ])
         }

@@ -3,7 +3,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import PostgresNIO
 import HummingbirdTesting
 import Testing
 
@@ -64,23 +63,5 @@ struct HotStatementsTests {
         #expect(prepared.galleryImages == 3)
         #expect(prepared.galleryURLs == 6, "two signed thumbnails per card")
         #expect(prepared.secondPageTitles == ["photo 1", "photo 2"])
-    }
-
-    @Test("the pool opens its connections when the server starts, before any request, and keeps them")
-    func fixedSizePool() async throws {
-        try await withTestApp(configure: { $0.database.maximumConnections = 3 }) { app in
-            let others: PostgresQuery = "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            var open = 0
-            for _ in 0..<50 {
-                open = try await app.scalar(others, as: Int.self)
-                if open >= 3 { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(open >= 3, "three pooled connections, no request made yet")
-            for _ in 0..<20 { #expect(try await app.client.execute(uri: "/healthz", method: .get).status == .ok) }
-            try await Task.sleep(for: .seconds(1))
-            let after = try await app.scalar(others, as: Int.self)
-            #expect(after == open, "none opened or closed by the requests: \(open) before, \(after) after")
-        }
     }
 }

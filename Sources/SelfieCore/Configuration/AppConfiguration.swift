@@ -171,7 +171,7 @@ public struct AppConfiguration: Sendable {
             if let size = Int(raw), (1...1000).contains(size) {
                 database?.maximumConnections = size
             } else {
-                problems.append("DATABASE_POOL_SIZE must be a whole number from 1 to 1000 (each instance opens them all at start), got \"\(raw)\"")
+                problems.append("DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got \"\(raw)\"")
             }
         }
 

@@ -14,7 +14,7 @@ public struct DatabaseURL: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var requireTLS: Bool
-    /// The connections the pool opens at start and keeps (`DATABASE_POOL_SIZE`).
+    /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
     public var maximumConnections = 20
     /// How often an idle connection is pinged (`DATABASE_KEEPALIVE_SECONDS`, nil: never).
     public var keepAlive: Duration? = .seconds(30)
@@ -54,12 +54,12 @@ public struct DatabaseURL: Sendable, Equatable {
         return copy
     }
 
-    /// The server's pool: a fixed size, its connections opened at start and kept. A pool that may
-    /// shrink starts an idle-timeout timer (a task group with two child tasks) every time a
-    /// connection goes back to it, that is after every query; so does the keep-alive, when it is on.
+    /// The server's pool: connections opened on demand, up to `maximumConnections`, pinged when
+    /// idle unless `keepAlive` is nil. Not a fixed-size pool: with every slot a kept connection,
+    /// PostgresNIO reconnects them with back-off after an outage and a waiting request gets no
+    /// attempt of its own (the fault check saw one wait past 30 s).
     public var serverPoolConfiguration: PostgresClient.Configuration {
         var configuration = clientConfiguration
-        configuration.options.minimumConnections = maximumConnections
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
         return configuration
     }
