@@ -12,14 +12,30 @@ import Glibc
 @Suite("Image workers")
 struct ImageWorkerTests {
     /// The real worker under a name of its own, so this test finds its workers among every test's.
+    /// A `held` one is a shell script that stops itself the first time it is started, before it
+    /// becomes the worker (`exec -a`, same process): a test can signal it while the photo waits in its
+    /// pipe, and it cannot have answered first however slow the machine is. Later starts go straight on.
     struct NamedWorker {
         let path: String
 
-        init() throws {
+        init(held: Bool = false) throws {
             let folder = NSTemporaryDirectory() + "selfie-workers/\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             path = folder + "/selfie-image-worker"
-            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: ImageWorkerSettings().resolvedExecutable)
+            let real = ImageWorkerSettings().resolvedExecutable
+            guard held else {
+                try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real)
+                return
+            }
+            // Builtins only: the worker is started with an empty environment (no PATH).
+            let script = """
+                #!/bin/bash
+                if [ ! -e "$0.held" ]; then : > "$0.held"; kill -STOP $$; fi
+                exec -a "$0" '\(real)' "$@"
+
+                """
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         }
 
         /// Process ids of running workers started from this path.
@@ -38,25 +54,35 @@ struct ImageWorkerTests {
             }
         }
 
-        /// The first of this path's workers to start, once it has.
-        func started(within timeout: Duration = .seconds(20)) async throws -> pid_t {
+        /// The held worker's process once it has stopped itself, before it read anything.
+        func held(within timeout: Duration = .seconds(20)) async throws -> pid_t {
             let deadline = ContinuousClock.now.advanced(by: timeout)
             while ContinuousClock.now < deadline {
-                if let pid = running().first { return pid }
+                let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+                for entry in processes {
+                    guard let pid = pid_t(entry),
+                          let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                          // the shell running the script: /bin/bash <path> <arguments>
+                          commandLine.split(separator: 0).dropFirst().first.map({ String(decoding: $0, as: UTF8.self) }) == path,
+                          let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                          stat.contains(") T ")
+                    else { continue }
+                    return pid
+                }
                 try await Task.sleep(for: .milliseconds(1))
             }
-            throw TestSetupError("no worker started from \(path)")
+            throw TestSetupError("no worker of \(path) stopped itself")
         }
     }
 
-    /// Starts an upload of a HEIC (the slowest format to decode), does `toWorker` to its worker as
-    /// soon as it runs, and returns the upload's answer; then checks nothing was kept and that the
-    /// next upload works.
+    /// Starts an upload of a HEIC, does `toWorker` to its worker while it is held (stopped, the photo
+    /// in its pipe), and returns the upload's answer; then checks nothing was kept and that the next
+    /// upload (a fresh worker, not held) works.
     func upload(
         settings: @escaping @Sendable (inout ImageWorkerSettings) -> Void = { _ in },
         doing toWorker: @escaping @Sendable (pid_t) -> Void
     ) async throws -> (status: Int, message: String, after: Duration) {
-        let worker = try NamedWorker()
+        let worker = try NamedWorker(held: true)
         return try await withTestApp(configure: { config in
             config.blobStore = .filesystem(directory: temporaryBlobDirectory())
             config.imageWorkers.executable = worker.path
@@ -65,7 +91,7 @@ struct ImageWorkerTests {
             let token = try await app.api.signedInUser()
             let heic = try Array(PhotoFixtures.bytes("photo.heic").readableBytesView)
             async let answer = app.api.uploadPhoto(token: token, image: heic, title: "mid-photo")
-            toWorker(try await worker.started())
+            toWorker(try await worker.held())
             let done = ContinuousClock.now
             let refused = try await answer.apiError()
             let after = ContinuousClock.now - done
@@ -88,14 +114,15 @@ struct ImageWorkerTests {
 
     @Test("a worker that crashes on a photo (a decoder's fault, here a SIGSEGV) refuses it as unreadable with 422")
     func crashedWorker() async throws {
-        let refused = try await upload { kill($0, SIGSEGV) }
+        let refused = try await upload { kill($0, SIGSEGV); kill($0, SIGCONT) }
         #expect(refused.status == 422)
         #expect(refused.message.contains("damaged"), "\(refused.message)")
     }
 
     @Test("a worker that hangs is killed at IMAGE_WORKER_TIMEOUT_SECONDS and the upload answers 503")
     func hungWorker() async throws {
-        let refused = try await upload(settings: { $0.timeout = .seconds(2) }) { kill($0, SIGSTOP) }
+        // Held and never continued: a worker that does not answer.
+        let refused = try await upload(settings: { $0.timeout = .seconds(2) }) { _ in }
         #expect(refused.status == 503)
         // Answered at the 2 s timeout (with room for a loaded machine), not the default minute.
         #expect(refused.after < .seconds(20), "\(refused.after)")
