@@ -16,7 +16,7 @@ struct JSONLogHandler: LogHandler {
     /// Where each finished line (with its newline) goes.
     let write: @Sendable (String) -> Void
 
-    init(label: String, metadataProvider: Logger.MetadataProvider? = nil, write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
+    init(label: String, metadataProvider: Logger.MetadataProvider? = nil, write: @escaping @Sendable (String) -> Void = LogOutput.standardError) {
         self.label = label
         self.metadataProvider = metadataProvider
         self.write = write
@@ -101,26 +101,13 @@ struct JSONLogHandler: LogHandler {
     static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
     }
-
-    /// Lines written whole (one `write` each) to standard error, where the text format goes too.
-    @Sendable static func standardError(_ line: String) {
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
 }
 
 extension Logger {
     /// The server's logger in the chosen format and level.
     public static func selfie(format: LogFormat, level: Logger.Level) -> Logger {
         var logger = switch format {
-        case .text: Logger(label: "selfie")
+        case .text: Logger(label: "selfie") { TextLogHandler(label: $0) }
         case .json: Logger(label: "selfie") { JSONLogHandler(label: $0) }
         }
         logger.logLevel = level
