@@ -123,6 +123,31 @@ struct ByteLevelEquivalenceTests {
         #expect(signer.verify(blob: key, expires: String(expires + 1), signature: signature, now: now) == .badSignature)
     }
 
+    @Test("a URL signed again within the quarter hour comes from the recent ones and is the same; the next quarter gets a new expiry, signed anew")
+    func recentSignedURLs() throws {
+        let secret = try SecretKey("test-secret-key-that-is-long-enough-0123456789")
+        let signer = MediaURLSigner(secretKey: secret, publicURL: URL(string: "https://photos.example.com")!)
+        let fresh = { MediaURLSigner(secretKey: secret, publicURL: URL(string: "https://photos.example.com")!) }
+        let key = try #require(BlobKey("AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.jpg"))
+        let now = Date(timeIntervalSince1970: 1_800_000_100)
+        let first = signer.url(for: key, lifetime: .seconds(3600), now: now)
+        #expect(signer.url(for: key, lifetime: .seconds(3600), now: now.addingTimeInterval(60)) == first)
+        let later = now.addingTimeInterval(900)
+        let next = signer.url(for: key, lifetime: .seconds(3600), now: later)
+        #expect(next != first && next.contains("expires=1800005400&"), "\(next)")
+        #expect(next == fresh().url(for: key, lifetime: .seconds(3600), now: later))
+        // Another lifetime, another expiry: never the kept URL of the first.
+        #expect(signer.url(for: key, lifetime: .seconds(7200), now: later) == fresh().url(for: key, lifetime: .seconds(7200), now: later))
+
+        // Bounded: two generations of `capacity`; an entry of the older one is still found.
+        let recent = RecentURLs(capacity: 3)
+        for index in 0..<7 { recent.keep("url \(index)", for: "blob \(index)", expires: 900) }
+        #expect(recent.count <= 6)
+        #expect(recent.url(for: "blob 6", expires: 900) == "url 6")
+        #expect(recent.url(for: "blob 6", expires: 1800) == nil)
+        #expect(recent.url(for: "blob 0", expires: 900) == nil)
+    }
+
     @Test("fingerprinted names put the hash before the extension")
     func fingerprintedNames() {
         #expect(StaticAssets.fingerprinted("/assets/css/app.css", hash: "0123") == "/assets/css/app.0123.css")
