@@ -100,6 +100,24 @@ struct APIReplayTests {
         }
     }
 
+    @Test("the Authorization header's token: each form, spaces and tabs around, options after a comma; anything else is no token")
+    func tokenParsing() {
+        let read = APITokenMiddleware.token(fromAuthorization:)
+        #expect(read("Bearer abc") == "abc")
+        #expect(read("BEARER abc") == "abc")
+        #expect(read(" \tToken token=abc \t") == "abc")
+        #expect(read("Token   token=\"abc\"") == "abc")
+        #expect(read("TOKEN TOKEN=abc, nonce=\"xyz\"") == "abc")
+        #expect(read("Token token=\"abc\" , nonce=1") == "abc")
+        #expect(read("Bearer  abc ") == "abc")
+        #expect(read("Token token=é1") == "é1")
+        #expect(read("Token token=" + String(repeating: "a", count: 512))?.count == 512)
+        for refused in [nil, "", "Bearer", "Bearer ", "Bearer \"\"", "Basic abc", "Token abc", "Token token=", "Token token=\"\"",
+                        "Token token=" + String(repeating: "a", count: 513), "Bearerabc", "Tokentoken=abc"] {
+            #expect(read(refused) == nil, "\(refused ?? "nil")")
+        }
+    }
+
     @Test("upload (the app's multipart body), list, fetch the image with a plain GET, delete")
     func photos() async throws {
         try await withTestApp { app in

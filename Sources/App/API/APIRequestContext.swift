@@ -77,24 +77,45 @@ struct APITokenMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// The token of `Authorization: Bearer <token>` or Rails' `Token token=<token>` (quoted or not,
+    /// options after a comma ignored); nil for anything else. Read on the header's bytes: every
+    /// API request passes here.
     static func token(fromAuthorization header: String?) -> String? {
-        guard let header = header?.trimmingCharacters(in: .whitespaces) else { return nil }
-        let lowered = header.lowercased()
-        var value: Substring
-        if lowered.hasPrefix("bearer ") {
-            value = header.dropFirst("bearer ".count)
-        } else if lowered.hasPrefix("token ") {
-            value = header.dropFirst("token ".count).drop(while: { $0 == " " })
-            guard value.lowercased().hasPrefix("token=") else { return nil }
-            value = value.dropFirst("token=".count)
+        guard let header else { return nil }
+        var value = trimmed(header.utf8[...])
+        if startsCaseInsensitively(value, with: "bearer ") {
+            value = value.dropFirst(7)
+        } else if startsCaseInsensitively(value, with: "token ") {
+            value = value.dropFirst(6).drop { $0 == UInt8(ascii: " ") }
+            guard startsCaseInsensitively(value, with: "token=") else { return nil }
+            value = value.dropFirst(6)
             // further Rails-style options (`, nonce="…"`) are not part of the token
-            if let comma = value.firstIndex(of: ",") { value = value[..<comma] }
+            if let comma = value.firstIndex(of: UInt8(ascii: ",")) { value = value[..<comma] }
         } else {
             return nil
         }
-        var token = value.trimmingCharacters(in: .whitespaces)
-        if token.count >= 2, token.hasPrefix("\""), token.hasSuffix("\"") { token = String(token.dropFirst().dropLast()) }
-        return token.isEmpty || token.count > 512 ? nil : token
+        value = trimmed(value)
+        if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+            value = value.dropFirst().dropLast()
+        }
+        guard !value.isEmpty, value.count <= 512 else { return nil }
+        return String(Substring(value))
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
+    /// Whether `bytes` begin with `prefix` (lowercase ASCII) in any case.
+    private static func startsCaseInsensitively(_ bytes: Substring.UTF8View, with prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy { byte, expected in
+            byte == expected || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte + 32 == expected)
+        }
     }
 }
 
