@@ -410,12 +410,12 @@ extension APIController.PhotoJSON: JSONBytesWritable {
 /// `authtoken_expiry`'s format: `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC.
 enum APIDate {
     static func format(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-            c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, c.nanosecond! / 1_000_000
-        )
+        let time = CivilTime(date)
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return text.count < count ? String(repeating: "0", count: count - text.count) + text : text
+        }
+        return digits(time.year, 4) + "-" + digits(time.month, 2) + "-" + digits(time.day, 2) + "T" + digits(time.hour, 2) + ":"
+            + digits(time.minute, 2) + ":" + digits(time.second, 2) + "." + digits(time.millisecond, 3) + "Z"
     }
 }

@@ -86,12 +86,10 @@ struct Viewer: Sendable {
     /// ("… 10:19 UTC" while the zone is unknown). Built from the language's month names: Foundation
     /// on Linux has no locale data for its formatters.
     func time(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone ?? .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let day = parts.day ?? 1
-        let month = language.monthAbbreviations[(parts.month ?? 1) - 1]
-        let year = parts.year ?? 0
+        let parts = CivilTime(date, in: timeZone)
+        let day = parts.day
+        let month = language.monthAbbreviations[parts.month - 1]
+        let year = parts.year
         let clock = Self.twoDigits(parts.hour) + ":" + Self.twoDigits(parts.minute)
         let zone = timeZone == nil ? " UTC" : ""
         switch language {
@@ -102,19 +100,16 @@ struct Viewer: Sendable {
 
     /// "24 Nov 2026" · "24. Nov. 2026" · "24 nov 2026": a day without its time.
     func day(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone ?? .gmt
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let month = language.monthAbbreviations[(parts.month ?? 1) - 1]
+        let parts = CivilTime(date, in: timeZone)
+        let month = language.monthAbbreviations[parts.month - 1]
         switch language {
-        case .german: return "\(parts.day ?? 1). \(month) \(parts.year ?? 0)"
-        case .english, .spanish: return "\(parts.day ?? 1) \(month) \(parts.year ?? 0)"
+        case .german: return "\(parts.day). \(month) \(parts.year)"
+        case .english, .spanish: return "\(parts.day) \(month) \(parts.year)"
         }
     }
 
-    private static func twoDigits(_ value: Int?) -> String {
-        let value = value ?? 0
-        return value < 10 ? "0\(value)" : "\(value)"
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
     }
 }
 

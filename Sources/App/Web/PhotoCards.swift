@@ -75,12 +75,10 @@ struct MonthGroup: Sendable {
 
     /// Consecutive photos of the same month (in the viewer's zone) together, in the order given.
     static func grouping(_ photos: [Photo], words: Words, card: (Photo) -> PhotoCard) -> [MonthGroup] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = words.viewer.timeZone ?? .gmt
         var groups: [(key: (Int, Int), cards: [PhotoCard])] = []
         for photo in photos {
-            let parts = calendar.dateComponents([.year, .month], from: photo.shownAt)
-            let key = (parts.year ?? 0, parts.month ?? 1)
+            let parts = CivilTime(photo.shownAt, in: words.viewer.timeZone)
+            let key = (parts.year, parts.month)
             if let last = groups.last, last.key == key {
                 groups[groups.count - 1].cards.append(card(photo))
             } else {
