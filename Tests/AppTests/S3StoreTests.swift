@@ -98,8 +98,14 @@ struct S3StoreTests {
         let writer = try await store.makeWriter(for: key)
         try await writer.write(ByteBuffer(bytes: TestImage.jpeg(size: 9 * 1024 * 1024)))  // one part already sent
         let running = Task { try await service.run() }
-        let aborting = Task { await inCancelledTask { [writer = UncheckedSendable(writer)] in await writer.value.abort() } }
-        while CleanUps.inFlight == 0 { await Task.yield() }
+        // This abort's own clean-up, not another test's (CleanUps.inFlight counts the whole process).
+        let tally = CleanUps.Tally()
+        let aborting = Task {
+            await CleanUps.$tally.withValue(tally) {
+                await inCancelledTask { [writer = UncheckedSendable(writer)] in await writer.value.abort() }
+            }
+        }
+        while tally.begun.load(ordering: .acquiring) == 0 { await Task.yield() }
         running.cancel()  // shutdown escalated to cancellation while the abort is under way
         try await running.value
         await aborting.value

@@ -15,8 +15,18 @@ enum CleanUps {
     private static let running = Atomic<Int>(0)
 
     static var inFlight: Int { running.load(ordering: .acquiring) }
-    static func begin() { running.add(1, ordering: .acquiringAndReleasing) }
+    static func begin() {
+        running.add(1, ordering: .acquiringAndReleasing)
+        tally?.begun.add(1, ordering: .releasing)
+    }
     static func end() { running.subtract(1, ordering: .acquiringAndReleasing) }
+
+    /// Counts the clean-ups begun by the work inside `CleanUps.$tally.withValue(…)` and the tasks it
+    /// starts: `inFlight` is process-wide, so only this tells someone their own clean-up has begun.
+    final class Tally: Sendable {
+        let begun = Atomic<Int>(0)
+    }
+    @TaskLocal static var tally: Tally?
 
     /// Returns once no clean-up runs, or after `limit`; usable from a cancelled task.
     static func finish(within limit: Duration) async {
