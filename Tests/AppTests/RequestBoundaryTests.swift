@@ -190,7 +190,9 @@ struct RequestBoundaryTests {
         try await withTestApp(configure: { config in
             config.uploads.concurrent = 3
             config.uploads.concurrentPerUser = 2
-            config.uploads.deadline = .seconds(3)
+            // Long enough that the refusals below happen while the trickles still hold their slots,
+            // even on a machine at full load (3 s was not, once).
+            config.uploads.deadline = .seconds(8)
         }) { app in
             let port = try #require(app.client.port)
             let first = try await app.api.signedInUser()
@@ -245,7 +247,8 @@ actor Trickles {
 
     init(port: Int) { self.port = port }
 
-    /// Starts one and returns once the server has seen its head (it holds a slot from then on).
+    /// Starts one and returns once the server has seen its head (it holds a slot from then on;
+    /// the pause gives a loaded server time to read the head and take the slot).
     func start(token: String) async throws {
         let port = self.port
         let started = AsyncStream<Void>.makeStream()
@@ -253,7 +256,7 @@ actor Trickles {
             try await RawHTTPClient.trickle(port: port, token: token, started: started.continuation)
         })
         for await _ in started.stream { break }
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(500))
     }
 
     func answers() async throws -> [Int] {
