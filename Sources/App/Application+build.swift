@@ -129,7 +129,7 @@ func buildRouter(
     router.add(middleware: WebErrorMiddleware<AppRequestContext>(pages: pages))
 
     // Health, static files and signed media: no session, no key.
-    HealthController(database: core.postgres, migrator: health.migrator, draining: health.draining).addRoutes(to: router)
+    HealthController(probe: core.probe, migrator: health.migrator, draining: health.draining).addRoutes(to: router)
     services.assets.addRoutes(to: router)
     // The installed app's manifest, service worker and offline page: the same for everyone.
     services.installable.addRoutes(to: router)

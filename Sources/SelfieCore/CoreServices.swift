@@ -41,6 +41,8 @@ public struct CoreServices: Sendable {
     public let sharing: ShareLinkService
     /// Sessions and tokens looked up recently (`ACCESS_CACHE_SECONDS`), kept in step by `AccessChangeListener`.
     public let access: AccessCache
+    /// `SELECT 1` for the health route.
+    public let probe: DatabaseProbe
 
     /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
     ///   web's route; `PUBLIC_URL` is put in front).
@@ -51,6 +53,7 @@ public struct CoreServices: Sendable {
         http = HTTPClientService()
         let prepared = config.database.preparedStatements
         access = AccessCache(lifetime: config.accessCacheLifetime)
+        probe = DatabaseProbe(client: postgres, preparedStatements: prepared)
         sessions = WebSessionRepository(client: postgres, preparedStatements: prepared, access: access, logger: logger)
         tokens = APITokenRepository(client: postgres, preparedStatements: prepared, access: access, logger: logger)
         audit = AuditRepository(client: postgres, logger: logger)

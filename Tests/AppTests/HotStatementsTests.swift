@@ -17,6 +17,7 @@ struct HotStatementsTests {
         var galleryImages: Int
         var galleryURLs: Int
         var secondPageTitles: [String]
+        var health: String
     }
 
     static func journey(prepared: Bool) async throws -> Seen {
@@ -50,11 +51,15 @@ struct HotStatementsTests {
             // The second page of the API (before the newest photo) comes from the same statement.
             let newest = try #require(listed.last?["random_id"] as? String)
             let older = try await app.api.send(.get, "/api/get_photos?before=\(newest)", authorization: "Token token=\(token)").jsonArray()
-            return Seen(apiPhotos: apiPhotos, galleryImages: images, galleryURLs: urls, secondPageTitles: older.compactMap { $0["title"] as? String })
+            let health = try await app.client.execute(uri: "/healthz", method: .get)
+            return Seen(
+                apiPhotos: apiPhotos, galleryImages: images, galleryURLs: urls, secondPageTitles: older.compactMap { $0["title"] as? String },
+                health: "\(health.status.code) \(String(buffer: health.body))"
+            )
         }
     }
 
-    @Test("prepared and unprepared, the API and the gallery show the same")
+    @Test("prepared and unprepared, the API, the gallery and /healthz show the same")
     func sameAnswers() async throws {
         let prepared = try await Self.journey(prepared: true)
         let unprepared = try await Self.journey(prepared: false)
@@ -63,5 +68,6 @@ struct HotStatementsTests {
         #expect(prepared.galleryImages == 3)
         #expect(prepared.galleryURLs == 6, "two signed thumbnails per card")
         #expect(prepared.secondPageTitles == ["photo 1", "photo 2"])
+        #expect(prepared.health == #"200 {"status":"ok"}"#, "the health probe's SELECT 1")
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import Logging
-import PostgresNIO
 import SelfieCore
 
 /// Health for orchestrators and load balancers:
@@ -10,7 +9,7 @@ import SelfieCore
 ///   migration, and the instance is not draining (after SIGTERM); 503 with the reason otherwise;
 /// - `/healthz`: PostgreSQL answers (kept for existing monitors).
 struct HealthController {
-    let database: PostgresClient
+    let probe: DatabaseProbe
     let migrator: Migrator
     let draining: Draining
     static let timeout: Duration = .seconds(2)
@@ -38,12 +37,9 @@ struct HealthController {
     }
 
     func check(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let database = self.database
-        let logger = context.logger
+        let (probe, logger) = (self.probe, context.logger)
         do {
-            _ = try await withDeadline(Self.timeout) {
-                try await database.query("SELECT 1", logger: logger)
-            }
+            try await withDeadline(Self.timeout) { try await probe.check(logger: logger) }
             return Self.answer(.ok, .ok)
         } catch {
             logger.warning("health check failed: \(String(reflecting: error))")

@@ -1,0 +1,30 @@
+import Logging
+import PostgresNIO
+
+/// Whether PostgreSQL answers: `SELECT 1`, for `/healthz`. Load balancers and monitors ask every
+/// few seconds, some every second, so it is a hot statement like the lookups: prepared once per
+/// connection (or sent unprepared with `DATABASE_PREPARED_STATEMENTS=off`).
+public struct DatabaseProbe: Sendable {
+    let statements: HotStatements
+
+    public init(client: PostgresClient, preparedStatements: Bool) {
+        statements = HotStatements(client: client, prepared: preparedStatements)
+    }
+
+    /// Returns when PostgreSQL has answered; throws what the pool or the connection threw.
+    public func check(logger: Logger) async throws {
+        guard try await statements.rows(SelectOne(), logger: logger) == [1] else { throw Unexpected() }
+    }
+
+    struct Unexpected: Error {}
+
+    struct SelectOne: PostgresPreparedStatement {
+        static let sql = "SELECT 1"
+
+        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int32 {
+            try row.makeRandomAccess().column(0)
+        }
+    }
+}
