@@ -51,6 +51,62 @@ struct HealthAndErrorTests {
         }
     }
 
+    @Test("with the network to PostgreSQL gone silent, a request whose token and session are cached is answered 503 within the wait limit, not held; answered again once it speaks")
+    func silentDatabase() async throws {
+        let proxy = try await SilentProxy.start()
+        defer { Task { try? await proxy.stop() } }
+        try await withTestApp(configure: { config in
+            proxy.forward(to: config.database.host, port: config.database.port)
+            config.database.host = "127.0.0.1"
+            config.database.port = proxy.port
+            config.logLevel = .critical
+        }) { app in
+            // The queries left waiting on silent connections end when these close (or the
+            // app's shutdown would wait for them).
+            defer { proxy.closeConnections() }
+            let email = uniqueEmail("silent")
+            let token = try await app.api.signedInUser(email: email)
+            let browser = app.browser()
+            _ = try await browser.signIn(email: email)
+            // Both lookups are now in the access cache: only the pages' own queries need PostgreSQL.
+            #expect(try await app.api.getPhotos(token: token).status == .ok)
+            #expect(try await browser.get("/gallery").status == .ok)
+
+            proxy.goSilent()
+            for name in ["get_photos", "gallery", "healthz"] {
+                let started = ContinuousClock.now
+                // A request held past 20 s is a failure, not a test that never ends.
+                let status = try await withThrowingTaskGroup(of: HTTPResponse.Status?.self) { group in
+                    group.addTask {
+                        switch name {
+                        case "get_photos": try await app.api.getPhotos(token: token).status
+                        case "gallery": try await browser.get("/gallery").status
+                        default: try await app.client.execute(uri: "/healthz", method: .get).status
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(20))
+                        proxy.closeConnections()
+                        return nil
+                    }
+                    let first = try await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+                let waited = ContinuousClock.now - started
+                // The 3 s limit (2 s for /healthz), with room for a loaded machine; without a
+                // deadline the query waits until TCP gives up, many minutes.
+                #expect(status == .serviceUnavailable, "\(name) answered \(status.map { "\($0.code)" } ?? "nothing") after \(waited)")
+                #expect(waited < .seconds(15), "\(name) waited \(waited)")
+            }
+
+            proxy.speakAgain()
+            // The silent connections stay stuck; new ones carry the next requests.
+            #expect(try await app.api.getPhotos(token: token).status == .ok)
+            #expect(try await browser.get("/gallery").status == .ok)
+        }
+    }
+
     @Test("/healthz answers 503 within its deadline when the database is unreachable")
     func databaseUnreachable() async throws {
         // Nothing listens on port 1: every connection attempt is refused.

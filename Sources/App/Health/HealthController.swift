@@ -39,7 +39,7 @@ struct HealthController {
     func check(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (probe, logger) = (self.probe, context.logger)
         do {
-            try await withDeadline(Self.timeout) { try await probe.check(logger: logger) }
+            try await probe.check(within: Self.timeout, logger: logger)
             return Self.answer(.ok, .ok)
         } catch {
             logger.warning("health check failed: \(String(reflecting: error))")

@@ -255,7 +255,7 @@ public struct AccountService: Sendable {
         var session = access.session(tokenHash: hash)
         if session == nil {
             let ticket = access.ticket()
-            guard let found = try await withDeadline(databaseWaitLimit, { try await sessions.findActive(tokenHash: hash) }) else {
+            guard let found = try await sessions.findActive(tokenHash: hash) else {
                 return nil
             }
             access.keep(found, tokenHash: hash, ticket: ticket)
@@ -296,7 +296,7 @@ public struct AccountService: Sendable {
         var found = access.token(tokenHash: hash)
         if found == nil {
             let ticket = access.ticket()
-            guard let row = try await withDeadline(databaseWaitLimit, { try await tokens.findActive(tokenHash: hash) }) else {
+            guard let row = try await tokens.findActive(tokenHash: hash) else {
                 return nil
             }
             access.keep(row, tokenHash: hash, ticket: ticket)

@@ -11,9 +11,10 @@ public struct DatabaseProbe: Sendable {
         statements = HotStatements(client: client, prepared: preparedStatements)
     }
 
-    /// Returns when PostgreSQL has answered; throws what the pool or the connection threw.
-    public func check(logger: Logger) async throws {
-        guard try await statements.rows(SelectOne(), logger: logger) == [1] else { throw Unexpected() }
+    /// Returns when PostgreSQL has answered; throws what the pool or the connection threw, or
+    /// `DeadlineExceeded` after `limit`.
+    public func check(within limit: Duration, logger: Logger) async throws {
+        guard try await statements.rows(SelectOne(), within: limit, logger: logger) == [1] else { throw Unexpected() }
     }
 
     struct Unexpected: Error {}

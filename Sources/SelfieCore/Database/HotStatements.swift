@@ -5,11 +5,23 @@ import PostgresNIO
 /// on each connection (PostgreSQL parses and plans them once per connection, not per request), or,
 /// with `DATABASE_PREPARED_STATEMENTS=off`, the same SQL text sent unprepared. Either way the rows
 /// are decoded by the statement's own `decodeRow`, column by column with concrete types.
+///
+/// Each runs under a deadline (`databaseWaitLimit` unless said otherwise): a request whose token or
+/// session came from the access cache still asks for its photos, and with the network to PostgreSQL
+/// gone silent (no reset, packets dropped) that query would wait until TCP gave up, minutes later.
 struct HotStatements: Sendable {
     let client: PostgresClient
     let prepared: Bool
 
-    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
+    func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement,
+        within limit: Duration = databaseWaitLimit,
+        logger: Logger
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        try await withDeadline(limit) { try await unbounded(statement, logger: logger) }
+    }
+
+    private func unbounded<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
         var rows: [Statement.Row] = []
         // PostgresNIO does not tag a prepared statement's lines with the request; this line does.
         logger.trace("hot statement", metadata: ["sql.statement": "\(Statement.self)", "sql.prepared": "\(prepared)"])

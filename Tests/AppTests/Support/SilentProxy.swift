@@ -1,0 +1,97 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A TCP proxy on loopback in front of PostgreSQL that can go silent: from `goSilent()` on, what
+/// either side sends is dropped and no connection is closed — a network path that loses packets,
+/// not a server that is down (which would reset the connections).
+final class SilentProxy: Sendable {
+    private let channel: any Channel
+    private let state = Mutex(State())
+    let port: Int
+
+    private struct State {
+        var target: (host: String, port: Int)?
+        var silent = false
+        var connections: [any Channel] = []
+    }
+
+    private init(channel: any Channel) {
+        self.channel = channel
+        self.port = channel.localAddress?.port ?? 0
+    }
+
+    static func start() async throws -> SilentProxy {
+        let box = ProxyBox()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { inbound in
+                inbound.setOption(.autoRead, value: false).flatMap {
+                    guard let proxy = box.proxy, let target = proxy.target else { return inbound.close() }
+                    return ClientBootstrap(group: inbound.eventLoop)
+                        .connect(host: target.host, port: target.port)
+                        .flatMap { outbound in
+                            proxy.keep(inbound, outbound)
+                            let toServer = Forward(to: outbound, proxy: proxy)
+                            let toClient = Forward(to: inbound, proxy: proxy)
+                            return outbound.pipeline.addHandler(toClient).flatMap {
+                                inbound.pipeline.addHandler(toServer)
+                            }.flatMap { inbound.setOption(.autoRead, value: true) }
+                        }
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let proxy = SilentProxy(channel: channel)
+        box.proxy = proxy
+        return proxy
+    }
+
+    /// Where connections go (set before the first one arrives).
+    func forward(to host: String, port: Int) { state.withLock { $0.target = (host, port) } }
+    var target: (host: String, port: Int)? { state.withLock { $0.target } }
+    var isSilent: Bool { state.withLock { $0.silent } }
+    func goSilent() { state.withLock { $0.silent = true } }
+    func speakAgain() { state.withLock { $0.silent = false } }
+
+    /// Closes every connection through the proxy (both sides see it closed, as when a server
+    /// restarts): a query stuck on a silent one then fails and its connection goes back.
+    func closeConnections() {
+        for connection in state.withLock({ $0.connections }) { connection.close(promise: nil) }
+    }
+
+    func stop() async throws {
+        closeConnections()
+        try await channel.close()
+    }
+
+    private func keep(_ connections: any Channel...) { state.withLock { $0.connections += connections } }
+
+    /// Bytes read on one side written to the other, unless the proxy is silent.
+    private final class Forward: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let partner: any Channel
+        let proxy: SilentProxy
+
+        init(to partner: any Channel, proxy: SilentProxy) {
+            self.partner = partner
+            self.proxy = proxy
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !proxy.isSilent else { return }
+            partner.writeAndFlush(unwrapInboundIn(data), promise: nil)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            partner.close(promise: nil)
+        }
+    }
+
+    /// Lets the accept handler reach the proxy made after the bind.
+    private final class ProxyBox: Sendable {
+        private let kept = Mutex<SilentProxy?>(nil)
+        var proxy: SilentProxy? {
+            get { kept.withLock { $0 } }
+            set { kept.withLock { $0 = newValue } }
+        }
+    }
+}
