@@ -13,7 +13,7 @@ public struct MediaURLSigner: Sendable {
     let publicURL: URL
     /// `<public URL>/media/`: a page of 24 photos signs ~50 URLs, each begins with it.
     private let urlPrefix: String
-    private let recent = RecentURLs(capacity: 20_000)
+    private let recent = RecentURLs(capacity: 5_000)
 
     /// Where Selfie serves signed blobs: `<path>/<blob key>`.
     public static let path = "/media"
@@ -62,8 +62,9 @@ public struct MediaURLSigner: Sendable {
 
 /// URLs signed for the current expiry, by blob key: a list or page shown again within the quarter
 /// hour (an app refreshing get_photos, a gallery reloaded) gets the same URLs without an HMAC each —
-/// 40 for a get_photos of 20. Two generations of at most `capacity` entries bound the memory
-/// (~200 bytes an entry); an entry for an older expiry is signed anew.
+/// 20 for a get_photos of 20, 40 for a gallery of 20. Two generations of at most `capacity` entries bound the memory
+/// (a URL and its key, ~300 bytes an entry: 3 MB for two generations of 5,000); an entry for an
+/// older expiry is signed anew.
 final class RecentURLs: Sendable {
     private struct Entry {
         let expires: Int
