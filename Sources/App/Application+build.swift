@@ -119,7 +119,9 @@ func buildRouter(
 ) throws -> Router<AppRequestContext> {
     let core = services.core
     let pages = services.pages
-    let router = Router(context: AppRequestContext.self)
+    // HEAD is answered wherever GET is (RFC 9110 §9.3.2: same status and headers, no body):
+    // uptime monitors, load balancers' health checks and `curl -I` ask with it.
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies, header: config.clientIPHeader))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: RequestMetricsMiddleware())

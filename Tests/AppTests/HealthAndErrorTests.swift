@@ -218,6 +218,42 @@ struct HealthAndErrorTests {
         }
     }
 
+    @Test("HEAD is answered wherever GET is: the same status and headers, no body (health checks, static files, pages, the API)")
+    func headLikeGet() async throws {
+        try await withTestApp { app in
+            // Fixed bodies: HEAD's Content-Length is GET's.
+            for path in ["/healthz", "/livez", "/assets/css/app.css", "/manifest.webmanifest"] {
+                let get = try await app.client.execute(uri: path, method: .get)
+                let head = try await app.client.execute(uri: path, method: .head)
+                #expect(get.status == .ok, "GET \(path)")
+                #expect(head.status == .ok, "HEAD \(path)")
+                #expect(head.body.readableBytes == 0, "HEAD \(path) sent a body")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "HEAD \(path)")
+                #expect(head.headers[.contentLength] == String(get.body.readableBytes), "HEAD \(path)")
+            }
+
+            // A page behind sign-in: HEAD is sent to sign in and back to the same page, like GET.
+            let browser = app.browser()
+            let signedOut = try await browser.send("/albums", method: .head, body: nil as String?, contentType: nil)
+            #expect(signedOut.status == .seeOther)
+            #expect(signedOut.headers[.location] == WebPath.signIn(returningTo: "/albums"))
+            try await browser.signUp(email: uniqueEmail())
+            let gallery = try await browser.send("/gallery", method: .head, body: nil as String?, contentType: nil)
+            #expect(gallery.status == .ok)
+            #expect(gallery.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(gallery.body.readableBytes == 0)
+
+            // The API with a token, and an address nobody serves.
+            let api = APIClient(client: app.client)
+            let token = try await api.signedInUser()
+            let photos = try await api.send(.head, "/api/get_photos", authorization: "Token token=\(token)")
+            #expect(photos.status == .ok)
+            #expect(photos.headers[.contentType] == "application/json; charset=utf-8")
+            #expect(photos.body.readableBytes == 0)
+            #expect(try await app.client.execute(uri: "/no/such/page", method: .head).status == .notFound)
+        }
+    }
+
     @Test("pages are readable on a phone and share one layout with a stylesheet at its fingerprinted URL")
     func layout() async throws {
         try await withTestApp { app in

@@ -26,7 +26,7 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         if case .confirmItsYou? = error as? AccountError, (context as? any PageContext)?.signedInUser != nil {
             // Back to this page after confirming; a refused form post returns to the account page.
-            let returnPath = request.method == .get ? Self.returnPath(for: request) : WebPath.account
+            let returnPath = request.method.isReading ? Self.returnPath(for: request) : WebPath.account
             return .seeOther(WebPath.confirmItsYou(returningTo: returnPath))
         }
         // Outside the pages (an unknown address) there is no account: the browser's own choice.
@@ -40,9 +40,9 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// Where to come back to after signing in: this page for a GET, else the home page.
+    /// Where to come back to after signing in: this page for a GET (or HEAD), else the home page.
     static func returnPath(for request: Request) -> String {
-        guard request.method == .get else { return WebPath.home }
+        guard request.method.isReading else { return WebPath.home }
         return request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
     }
 }
@@ -58,3 +58,9 @@ enum ErrorLogging {
         }
     }
 }
+
+extension HTTPRequest.Method {
+    /// GET or HEAD: asks for a page rather than sending a form.
+    var isReading: Bool { self == .get || self == .head }
+}
+
