@@ -4,7 +4,6 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Mustache
 import NIOCore
 import PostgresNIO
 import Testing
@@ -222,8 +221,8 @@ struct ByteLevelEquivalenceTests {
         }
     }
 
-    /// What Mustache would find by reflection: every stored property by its label, optionals unwrapped.
-    static func expectSameAsMirror(_ value: some MustacheParent, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// What a template would find by reflection: every stored property by its label, optionals unwrapped.
+    static func expectSameAsMirror(_ value: some TemplateValues, sourceLocation: SourceLocation = #_sourceLocation) {
         let mirror = Mirror(reflecting: value)
         #expect(!mirror.children.isEmpty, sourceLocation: sourceLocation)
         for child in mirror.children {
@@ -233,16 +232,16 @@ struct ByteLevelEquivalenceTests {
                 guard inner.displayStyle == .optional else { return child.value }
                 return inner.children.first?.value
             }()
-            let named = value.child(named: label)
+            let named = value.value(named: label)
             #expect((named == nil) == (reflected == nil), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
             #expect(named.map { String(describing: $0) } == reflected.map { String(describing: $0) }, "\(type(of: value)).\(label)",
                 sourceLocation: sourceLocation)
         }
-        #expect(value.child(named: "noSuchField") == nil, sourceLocation: sourceLocation)
+        #expect(value.value(named: "noSuchField") == nil, sourceLocation: sourceLocation)
     }
 
     @Test("the views pages render answer every field by name as reflection would, nil where it gives nil")
-    func mustacheViews() throws {
+    func templateViews() throws {
         let key = try #require(BlobKey("AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.jpg"))
         let renditions = RenditionName.allCases.map {
             PhotoRendition(name: $0, blobKey: key, contentType: "image/jpeg", width: 400, height: 300, byteSize: 10)

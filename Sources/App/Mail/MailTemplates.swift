@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import SelfieCore
 
 /// Selfie's mail in words: `Templates/mail/<kind>.text.mustache` and `.html.mustache` for every
@@ -7,26 +6,26 @@ import SelfieCore
 /// `Locales/<language>/mail.ftl` in the recipient's language (the account's; English when it has
 /// none). Values are escaped in the HTML part; the text part is plain text.
 struct MailTemplates: MailComposer {
-    let text: MustacheLibrary
-    let html: MustacheLibrary
+    let text: TemplateSet
+    let html: TemplateSet
     let publicURL: String
     let translations: Translations
 
     init(directory: String, translations: Translations, publicURL: URL) throws {
         self.translations = translations
-        MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
-        var text = MustacheLibrary()
-        var html = MustacheLibrary()
+        var textSources: [String: String] = [:]
+        var htmlSources: [String: String] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
             let source = try String(contentsOfFile: "\(directory)/\(file)", encoding: .utf8)
             if file.hasSuffix(".text.mustache") {
-                text.register(try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT }}" + source), named: String(file.dropLast(".text.mustache".count)))
+                textSources[String(file.dropLast(".text.mustache".count))] = source
             } else if file.hasSuffix(".html.mustache") {
-                let name = String(file.dropLast(".mustache".count))  // the layout is a partial, "layout.html"
-                html.register(try MustacheTemplate(string: "{{% CONTENT_TYPE: \(ScalarHTMLEscaping.name) }}" + source), named: name)
+                htmlSources[String(file.dropLast(".mustache".count))] = source  // the layout is a partial, "layout.html"
             }
         }
-        let missing = MailNotice.Kind.allCases.filter { text.getTemplate(named: $0.rawValue) == nil || html.getTemplate(named: "\($0.rawValue).html") == nil }
+        let text = try TemplateSet(sources: textSources, escaping: .none)
+        let html = try TemplateSet(sources: htmlSources, escaping: .html)
+        let missing = MailNotice.Kind.allCases.filter { !text.contains($0.rawValue) || !html.contains("\($0.rawValue).html") }
         guard missing.isEmpty else { throw TemplateMissing(names: missing.map { "mail/\($0.rawValue)" }) }
         self.text = text
         self.html = html
@@ -82,8 +81,8 @@ struct MailTemplates: MailComposer {
             language: language.rawValue,
             t: MailMessages(translations: translations, language: language, arguments: arguments)
         )
-        guard let text = text.render(values, withTemplate: notice.kind.rawValue),
-            let html = html.render(values, withTemplate: "\(notice.kind.rawValue).html")
+        guard let text = text.render(values, template: notice.kind.rawValue),
+            let html = html.render(values, template: "\(notice.kind.rawValue).html")
         else { throw TemplateMissing(names: ["mail/\(notice.kind.rawValue)"]) }
         return ComposedMail(subject: values.subject, text: text, html: html)
     }
@@ -135,12 +134,12 @@ struct MailTemplates: MailComposer {
 ///
 /// A key missing in the language falls back to English, then shows as the key (`MailTemplateTests`
 /// keeps that from shipping).
-struct MailMessages: Sendable, MustacheParent {
+struct MailMessages: Sendable, TemplateValues {
     let translations: Translations
     let language: Language
     let arguments: [String: String]
 
-    func child(named key: String) -> Any? {
+    func value(named key: String) -> Any? {
         key.hasSuffix("-html") ? html(key) : translations.format(key, arguments.mapValues(MessageArgument.text), in: language)
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mustache
 import SelfieCore
 
 /// Albums in the browser: the list (and making one), an album's page with the gallery's grid and
@@ -177,8 +176,8 @@ struct AlbumPagesController {
 
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): every name a card does not
 // hold is looked for here too.
-extension AlbumPagesController.AlbumPage: MustacheParent {
-    func child(named name: String) -> Any? {
+extension AlbumPagesController.AlbumPage: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "id": id
         case "title": title

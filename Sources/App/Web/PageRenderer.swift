@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mustache
 import SelfieCore
 
 /// The page templates, by name: a page names its template by case, so a typo does not compile,
@@ -54,7 +53,7 @@ enum Template: String, CaseIterable, Sendable {
 /// `{{value}}`; templates never use the raw `{{{ }}}` form for anything a user typed.
 struct PageRenderer: Sendable {
     /// The templates of each language, its words written in (`TranslatedTemplates`).
-    private let libraries: [Language: MustacheLibrary]
+    private let templates: [Language: TemplateSet]
     /// The static files the layout links to, at their fingerprinted URLs.
     let assets: AssetURLs
     let translations: Translations
@@ -62,7 +61,6 @@ struct PageRenderer: Sendable {
     init(templatesDirectory: String, translations: Translations, assets: AssetURLs = .plain) async throws {
         self.assets = assets
         self.translations = translations
-        MustacheContentTypes.register(ScalarHTMLEscaping(), named: ScalarHTMLEscaping.name)
         let directory = URL(fileURLWithPath: templatesDirectory)
         var sources: [String: String] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: templatesDirectory) where file.hasSuffix(".mustache") {
@@ -70,22 +68,21 @@ struct PageRenderer: Sendable {
         }
         let missing = Template.allCases.filter { sources[$0.rawValue] == nil }
         guard missing.isEmpty else { throw TemplateMissing(names: missing.map(\.rawValue)) }
-        var libraries: [Language: MustacheLibrary] = [:]
+        var templates: [Language: TemplateSet] = [:]
         for language in Language.allCases {
-            var library = MustacheLibrary()
+            var translated: [String: String] = [:]
             for (name, source) in sources {
-                let translated = try TranslatedTemplates.translate(source, named: name, into: language, with: translations)
-                // Every template escapes with ScalarHTMLEscaping; no template can forget to ask for it.
-                library.register(try MustacheTemplate(string: "{{% CONTENT_TYPE: \(ScalarHTMLEscaping.name) }}" + translated), named: name)
+                translated[name] = try TranslatedTemplates.translate(source, named: name, into: language, with: translations)
             }
-            libraries[language] = library
+            // Every template escapes values for HTML; no template can forget to ask for it.
+            templates[language] = try TemplateSet(sources: translated, escaping: .html)
         }
-        self.libraries = libraries
+        self.templates = templates
     }
 
     /// Renders `template` in `language` (the templates of every language hold the same names).
     private func render(_ object: Any, _ template: Template, in language: Language) -> String? {
-        libraries[language]?.render(object, withTemplate: template.rawValue)
+        templates[language]?.render(object, template: template.rawValue)
     }
 
     /// What every page template sees: the layout's data plus `page`, the template's own.
@@ -217,13 +214,14 @@ struct TemplateMissing: Error, CustomStringConvertible {
     var description: String { "templates missing from the Templates folder: \(names.joined(separator: ", "))" }
 }
 
-// Mustache finds a value by name: through `MustacheParent` when the type has it, else by reflection
-// (a `Mirror` of the whole value for every name looked up, at every level of the context stack),
-// which took more than half of the gallery's CPU. The types every page renders (and the gallery's)
-// answer by name; `ByteLevelEquivalenceTests.mustacheViews` checks each answers every stored property as `Mirror` would.
+// A template finds a value by name: through `TemplateValues` when the type has it, else by
+// reflection (a `Mirror` of the whole value for every name looked up, at every level of the
+// stack), which took more than half of the gallery's CPU. The types every page renders (and the
+// gallery's) answer by name; `ByteLevelEquivalenceTests.templateViews` checks each answers every
+// stored property as `Mirror` would.
 
-extension PageRenderer.Page: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PageRenderer.Page: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "title": title
         case "assets": assets
@@ -237,8 +235,8 @@ extension PageRenderer.Page: MustacheParent {
     }
 }
 
-extension PageRenderer.Chrome: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PageRenderer.Chrome: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "language": language
         case "theme": theme
@@ -250,8 +248,8 @@ extension PageRenderer.Chrome: MustacheParent {
     }
 }
 
-extension PageRenderer.Chrome.Choice: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PageRenderer.Chrome.Choice: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "value": value
         case "label": label
@@ -261,8 +259,8 @@ extension PageRenderer.Chrome.Choice: MustacheParent {
     }
 }
 
-extension PageRenderer.UserView: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PageRenderer.UserView: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "fullName": fullName
         case "email": email
@@ -273,8 +271,8 @@ extension PageRenderer.UserView: MustacheParent {
     }
 }
 
-extension AssetURLs: MustacheParent {
-    func child(named name: String) -> Any? {
+extension AssetURLs: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "stylesheet": stylesheet
         case "favicon": favicon
@@ -288,40 +286,6 @@ extension AssetURLs: MustacheParent {
         case "installScript": installScript
         case "sharedPhotosScript": sharedPhotosScript
         default: nil
-        }
-    }
-}
-
-/// HTML escaping per Unicode scalar. swift-mustache's built-in escaper compares whole Characters,
-/// so `"` followed by a combining mark (one Character) slipped through unescaped and could end an
-/// attribute value; here every `<`, `>`, `&`, `"` and `'` scalar is escaped wherever it stands.
-struct ScalarHTMLEscaping: MustacheContentType {
-    static let name = "SELFIE_HTML"
-
-    /// Works on the UTF-8 bytes: the five characters are ASCII, and an ASCII byte is always a
-    /// scalar of its own in UTF-8, so this escapes exactly the scalars a scalar-wise pass would.
-    /// Text with nothing to escape (most of it: names, dates, URLs without `&`) is returned as is.
-    func escapeText(_ text: String) -> String {
-        guard text.utf8.contains(where: Self.isSpecial) else { return text }
-        var escaped: [UInt8] = []
-        escaped.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
-            default: escaped.append(byte)
-            }
-        }
-        return String(decoding: escaped, as: UTF8.self)
-    }
-
-    private static func isSpecial(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
-        default: false
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import SelfieCore
 
 /// A photo as pages show it — the owner's pages and shared ones alike: never its original, only
@@ -119,8 +118,8 @@ struct SelectionBar: Sendable {
 
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): a grid renders 24 cards.
 
-extension PhotoCard: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PhotoCard: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "id": id
         case "href": href
@@ -140,8 +139,8 @@ extension PhotoCard: MustacheParent {
     }
 }
 
-extension PhotoCard.Image: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PhotoCard.Image: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "url": url
         case "width": width
@@ -151,8 +150,8 @@ extension PhotoCard.Image: MustacheParent {
     }
 }
 
-extension MonthGroup: MustacheParent {
-    func child(named name: String) -> Any? {
+extension MonthGroup: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "id": id
         case "label": label
@@ -162,8 +161,8 @@ extension MonthGroup: MustacheParent {
     }
 }
 
-extension SelectionBar: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SelectionBar: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "albums": albums
         case "albumID": albumID
@@ -172,8 +171,8 @@ extension SelectionBar: MustacheParent {
     }
 }
 
-extension SelectionBar.Choice: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SelectionBar.Choice: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "id": id
         case "title": title

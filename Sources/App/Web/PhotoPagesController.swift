@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mustache
 import SelfieCore
 
 /// The gallery, the upload form, a photo's page and deleting it, and what the selection bar does
@@ -280,8 +279,8 @@ extension PhotoPagesController {
 
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): the gallery renders 24 cards.
 
-extension PhotoPagesController.GalleryPage: MustacheParent {
-    func child(named name: String) -> Any? {
+extension PhotoPagesController.GalleryPage: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "firstName": firstName
         case "months": months

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Mustache
 import SelfieCore
 
 /// What a share link opens, for anyone who holds it — no account needed: the album's grid (or the
@@ -209,8 +208,8 @@ extension HTTPField.Name {
 
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): every name a card does not
 // hold is looked for here too.
-extension SharedPagesController.SharedPage: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SharedPagesController.SharedPage: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "title": title
         case "description": description
@@ -225,8 +224,8 @@ extension SharedPagesController.SharedPage: MustacheParent {
     }
 }
 
-extension SharedPagesController.Preview: MustacheParent {
-    func child(named name: String) -> Any? {
+extension SharedPagesController.Preview: TemplateValues {
+    func value(named name: String) -> Any? {
         switch name {
         case "title": title
         case "imageURL": imageURL
