@@ -121,7 +121,8 @@ public struct CoreServices: Sendable {
             audit: audit,
             protection: protection,
             publicURL: config.publicURL,
-            secretKey: config.secretKey
+            secretKey: config.secretKey,
+            logger: logger
         )
         let resumableRows = ResumableUploadRepository(client: postgres, logger: logger)
         sweeper = BlobSweeper(photos: photoRows, resumable: resumableRows, blobs: blobs, logger: logger)
@@ -191,7 +192,8 @@ public struct CoreServices: Sendable {
         let (sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable) = (
             sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable
         )
-        var services: [any Service] = [postgres, http]
+        // After the pool: services stop in reverse order, so the views' last write still has it.
+        var services: [any Service] = [postgres, http, sharing.views]
         if access.isEnabled {
             let announcements = AccessAnnouncementRepository(client: postgres, logger: logger)
             services.append(AccessChangeListener(database: config.listenDatabase ?? config.database, cache: access, announcements: announcements, logger: logger))

@@ -62,7 +62,7 @@ struct SharedPagesController {
         guard unlocked else { return try passwordPage(token: token, error: nil, status: .unauthorized, request: request, context: context) }
         let after = try request.queryPosition("after")
         let (found, hasMore) = try await sharing.page(of: link, after: after, size: Self.pageSize)
-        if after == nil { try await sharing.recordView(of: link) }
+        if after == nil { sharing.recordView(of: link) }
         let isAlbum = link.albumID != nil
         let words = pages.words(for: context)
         let title = link.targetTitle.isEmpty ? words(isAlbum ? "shared-album" : "shared-photo") : link.targetTitle

@@ -72,8 +72,20 @@ public struct ShareLinkRepository: Sendable {
         try await fetch("SELECT \(unescaped: Self.columns) FROM share_links l \(unescaped: Self.joins) WHERE l.token_hash = \(ByteBuffer(bytes: tokenHash))").first
     }
 
-    func recordView(linkID: Int64, at now: Date) async throws {
-        try await client.query("UPDATE share_links SET views = views + 1, last_viewed_at = \(now) WHERE id = \(linkID)", logger: logger)
+    /// Adds the views counted since the last time (`ShareViewTally`), all links in one statement.
+    func addViews(_ views: [Int64: ShareViewTally.Pending]) async throws {
+        let ids = Array(views.keys)
+        let counts = ids.map { views[$0]!.count }
+        let moments = ids.map { views[$0]!.lastViewedAt }
+        try await client.query(
+            """
+            UPDATE share_links AS l SET views = l.views + v.count,
+                last_viewed_at = greatest(l.last_viewed_at, v.last_viewed_at)
+            FROM unnest(\(ids)::bigint[], \(counts)::bigint[], \(moments)::timestamptz[]) AS v(id, count, last_viewed_at)
+            WHERE l.id = v.id
+            """,
+            logger: logger
+        )
     }
 
     /// Deletes the user's link; nil when there is none (then nothing happened).

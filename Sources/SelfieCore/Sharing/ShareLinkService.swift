@@ -16,6 +16,8 @@ public struct ShareLinkService: Sendable {
     let audit: AuditRepository
     let protection: BruteForceProtection
     let publicURL: String
+    /// Views counted in memory and written every second; run it as a service beside the server.
+    public let views: ShareViewTally
     private let unlockKey: SymmetricKey
     /// The time, from the system's clock except in tests.
     public private(set) var now: @Sendable () -> Date
@@ -34,8 +36,10 @@ public struct ShareLinkService: Sendable {
         protection: BruteForceProtection,
         publicURL: URL,
         secretKey: SecretKey,
+        logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.views = ShareViewTally(links: links, logger: logger)
         self.links = links
         self.photos = photos
         self.blobs = blobs
@@ -97,16 +101,19 @@ public struct ShareLinkService: Sendable {
 
     /// The user's links, the latest made first (expired ones too, until revoked).
     public func links(for user: User) async throws -> [ShareLink] {
-        try await links.list(userID: user.id)
+        try await views.flush()
+        return try await links.list(userID: user.id)
     }
 
     /// The user's links to one of their albums.
     public func links(to album: Album) async throws -> [ShareLink] {
-        try await links.list(userID: album.userID, album: album.id)
+        try await views.flush()
+        return try await links.list(userID: album.userID, album: album.id)
     }
 
     /// The user's links that still open: not expired, owner not disabled.
     public func liveLinks(ofUserID userID: Int64) async throws -> [ShareLink] {
+        try await views.flush()
         let at = now()
         return try await links.list(userID: userID).filter { $0.opens(at: at) }
     }
@@ -181,8 +188,8 @@ public struct ShareLinkService: Sendable {
     }
 
     /// A page view: counted, with its time.
-    public func recordView(of link: ShareLink) async throws {
-        try await links.recordView(linkID: link.id, at: now())
+    public func recordView(of link: ShareLink) {
+        views.record(linkID: link.id, at: now())
     }
 
     /// One page of what the link shows, in gallery order: the album's photos, or the one photo

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Imaging
+import ServiceLifecycle
 import Testing
 
 @Suite("Share links: renditions only, to whoever holds the link, until it expires or is turned off")
@@ -97,10 +98,11 @@ struct ShareLinkTests {
             #expect(refused.status == .forbidden && refused.headers[.init("X-Robots-Tag")!] == "noindex, nofollow", "a CSRF refusal is private too")
             #expect(try await visitor.get("/s/\(token)/download").status == .forbidden, "downloading was not allowed")
 
-            let views: Int64 = try await app.scalar("SELECT views FROM share_links WHERE album_id IS NOT NULL")
-            #expect(views == 1, "the page, not its photo pages, images or a refused cursor")
+            // The owner's list writes the views counted so far before it reads them.
             let links = try await s.owner.get("/links").text
             #expect(links.contains("Lake trip") && links.contains("<td>1</td>"))
+            let views: Int64 = try await app.scalar("SELECT views FROM share_links WHERE album_id IS NOT NULL")
+            #expect(views == 1, "the page, not its photo pages, images or a refused cursor")
 
             // Someone else cannot turn it off; its owner can.
             let linkID: String = try await app.scalar("SELECT public_id FROM share_links WHERE album_id IS NOT NULL")
@@ -357,6 +359,61 @@ struct ShareLinkTests {
             #expect(try await app.browser().get("/s/\(expired)").status == .notFound)
             #expect(try await app.auditCount("admin.share_links_revoked", target: ownerID) == 1)
             #expect(try await s.owner.gridIDs("/albums/\(s.album)").count == 2, "albums and photos stay")
+        }
+    }
+
+    @Test("forty views of one link at once are all counted: written within seconds with nobody asking, and at once when the owner lists links")
+    func viewsCounted() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            let token = try await s.owner.makeLink(("album", s.album))
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<40 {
+                    group.addTask { try await app.browser().get("/s/\(token)").status }
+                }
+                for try await status in group {
+                    #expect(status == .ok)
+                }
+            }
+            // Nobody lists the links: the tally writes them by itself (every second).
+            var written: Int64 = 0
+            for _ in 0..<100 where written < 40 {
+                try await Task.sleep(for: .milliseconds(100))
+                written = try await app.scalar("SELECT views FROM share_links")
+            }
+            #expect(written == 40)
+            #expect(try await app.scalar("SELECT last_viewed_at IS NOT NULL FROM share_links", as: Bool.self))
+
+            // A view just made shows in the owner's list at once, on every page that lists links.
+            #expect(try await app.browser().get("/s/\(token)").status == .ok)
+            #expect(try await s.owner.get("/links").text.contains("<td>41</td>"))
+            #expect(try await app.browser().get("/s/\(token)").status == .ok)
+            #expect(try await s.owner.get("/albums/\(s.album)").status == .ok)
+            #expect(try await app.scalar("SELECT views FROM share_links", as: Int64.self) == 42, "the album's page lists its links, written first")
+        }
+    }
+
+    @Test("views counted and not yet written are written when the server stops")
+    func viewsWrittenAtStop() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            _ = try await s.owner.makeLink(("album", s.album))
+            let linkID: Int64 = try await app.scalar("SELECT id FROM share_links")
+            try await app.db { client in
+                // An hour between writes: only the stop can write these.
+                let tally = ShareViewTally(links: ShareLinkRepository(client: client, logger: testLogger), interval: .seconds(3600), logger: testLogger)
+                let viewed = Date(timeIntervalSince1970: 1_900_000_000)
+                for second in 0..<3 { tally.record(linkID: linkID, at: viewed.addingTimeInterval(Double(-second))) }
+                let group = ServiceGroup(services: [tally], logger: testLogger)
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { try await group.run() }
+                    try await Task.sleep(for: .milliseconds(200))
+                    await group.triggerGracefulShutdown()
+                    try await tasks.waitForAll()
+                }
+                #expect(try await app.scalar("SELECT views FROM share_links", as: Int64.self) == 3)
+                #expect(try await app.scalar("SELECT last_viewed_at FROM share_links", as: Date.self) == viewed, "the latest of the views")
+            }
         }
     }
 
