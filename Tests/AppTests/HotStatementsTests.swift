@@ -18,6 +18,10 @@ struct HotStatementsTests {
         var galleryURLs: Int
         var secondPageTitles: [String]
         var health: String
+        /// An album of two of the three: its page's images, a share link's, the API's image kinds.
+        var albumImages: Int
+        var sharedImages: Int
+        var albumAPIPhotos: [[String]]
     }
 
     static func journey(prepared: Bool) async throws -> Seen {
@@ -52,14 +56,26 @@ struct HotStatementsTests {
             let newest = try #require(listed.last?["random_id"] as? String)
             let older = try await app.api.send(.get, "/api/get_photos?before=\(newest)", authorization: "Token token=\(token)").jsonArray()
             let health = try await app.client.execute(uri: "/healthz", method: .get)
+            let ids = listed.compactMap { $0["random_id"] as? String }
+            let album = try await browser.makeAlbum("Two", of: Array(ids.prefix(2)))
+            let albumPage = try await browser.get("/albums/\(album)")
+            let shared = try await app.browser().get("/s/\(try await browser.makeLink(("album", album)))")
+            let albumAPI = try await app.api.send(.get, "/api/albums/\(album)", authorization: "Token token=\(token)").json()
+            let albumAPIPhotos = (albumAPI["photos"] as? [[String: Any]] ?? []).map { photo in
+                let url = photo["image_url"] as? String ?? ""
+                return [photo["title"] as? String ?? "", displayKeys.contains { url.contains($0) } ? "display" : "other"]
+            }
             return Seen(
                 apiPhotos: apiPhotos, galleryImages: images, galleryURLs: urls, secondPageTitles: older.compactMap { $0["title"] as? String },
-                health: "\(health.status.code) \(String(buffer: health.body))"
+                health: "\(health.status.code) \(String(buffer: health.body))",
+                albumImages: albumPage.text.components(separatedBy: "<img ").count - 1,
+                sharedImages: shared.text.components(separatedBy: "<img ").count - 1,
+                albumAPIPhotos: albumAPIPhotos
             )
         }
     }
 
-    @Test("prepared and unprepared, the API, the gallery and /healthz show the same")
+    @Test("prepared and unprepared, the API, the gallery, an album, its share link and /healthz show the same")
     func sameAnswers() async throws {
         let prepared = try await Self.journey(prepared: true)
         let unprepared = try await Self.journey(prepared: false)
@@ -69,5 +85,7 @@ struct HotStatementsTests {
         #expect(prepared.galleryURLs == 6, "two signed thumbnails per card")
         #expect(prepared.secondPageTitles == ["photo 1", "photo 2"])
         #expect(prepared.health == #"200 {"status":"ok"}"#, "the health probe's SELECT 1")
+        #expect(prepared.albumImages == 2 && prepared.sharedImages == 2, "an album's page and its link show its two photos")
+        #expect(prepared.albumAPIPhotos == [["photo 2", "display"], ["photo 1", "display"]], "in gallery order, each with its display copy")
     }
 }

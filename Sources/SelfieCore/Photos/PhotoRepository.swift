@@ -177,23 +177,14 @@ public struct PhotoRepository: Sendable {
     /// What galleries and albums show, in their order: the latest taken (else uploaded) first,
     /// `limit` at most, after `position` if given. `album` limits it to that album's photos
     /// (which are all the owner's).
-    /// The gallery's pages (no album) carry the grid's two thumbnails only; album pages every rendition.
+    /// The gallery's pages (no album) carry the grid's two thumbnails only; album pages (the owner's,
+    /// a share link's, the API's, a link's download) every rendition.
     public func page(userID: Int64, album: Int64? = nil, after position: PhotoPosition?, limit: Int) async throws -> [Photo] {
-        if album == nil {
-            let after = position ?? PhotoPosition(microseconds: PhotoPosition.years1to9999.upperBound, id: .max)
-            let page = GalleryPage(userID: userID, after: after, limit: limit)
-            return try await statements.rows(page, logger: logger).compactMap { $0 }
+        let after = position ?? PhotoPosition(microseconds: PhotoPosition.years1to9999.upperBound, id: .max)
+        guard let album else {
+            return try await statements.rows(GalleryPage(userID: userID, after: after, limit: limit), logger: logger).compactMap { $0 }
         }
-        return try await fetch(
-            """
-            SELECT \(unescaped: Self.columns) FROM photos p
-            WHERE p.user_id = \(userID) AND p.trashed_at IS NULL
-              AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
-              AND (\(position?.id)::bigint IS NULL OR (coalesce(p.taken_at, p.created_at), p.id)
-                   < (timestamptz 'epoch' + \(position?.microseconds) * interval '1 microsecond', \(position?.id)))
-            ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT \(limit)
-            """
-        )
+        return try await statements.rows(AlbumPage(userID: userID, albumID: album, after: after, limit: limit), logger: logger).compactMap { $0 }
     }
 
     /// The photos on either side of `photo` in the order of `page(userID:album:after:limit:)`:
@@ -546,6 +537,41 @@ struct GalleryPage: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Photo? {
         try PhotoPageRow.decode(row, renditions: [.thumbnail400, .thumbnail800])
+    }
+}
+
+/// An album's page in gallery order (`PhotoRepository.page(userID:album:after:limit:)`), with
+/// every rendition joined by key: the grid's thumbnails, and the display copy a link's download
+/// and the API's album listing use.
+struct AlbumPage: PostgresPreparedStatement {
+    static let sql = """
+        SELECT \(PhotoPageRow.columns(renditions: ["ra", "rb", "rc"]))
+        FROM photos p
+        LEFT JOIN photo_renditions ra ON ra.photo_id = p.id AND ra.name = '\(RenditionName.thumbnail400.rawValue)'
+        LEFT JOIN photo_renditions rb ON rb.photo_id = p.id AND rb.name = '\(RenditionName.thumbnail800.rawValue)'
+        LEFT JOIN photo_renditions rc ON rc.photo_id = p.id AND rc.name = '\(RenditionName.display.rawValue)'
+        WHERE p.user_id = $1 AND p.trashed_at IS NULL
+          AND EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = $2 AND a.photo_id = p.id)
+          AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + $3 * interval '1 microsecond', $4)
+        ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT $5
+        """
+    let userID: Int64
+    let albumID: Int64
+    let after: PhotoPosition
+    let limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(userID)
+        bindings.append(albumID)
+        bindings.append(after.microseconds)
+        bindings.append(after.id)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Photo? {
+        try PhotoPageRow.decode(row, renditions: [.thumbnail400, .thumbnail800, .display])
     }
 }
 
