@@ -513,14 +513,11 @@ struct PhotoRowMissing: Error {}
 /// The gallery's page: the latest taken (else uploaded) first, after a position, each photo with
 /// the grid's two thumbnails joined by their key (photo, name) — no aggregate per photo.
 struct GalleryPage: PostgresPreparedStatement {
+    static let renditions: [RenditionName] = [.thumbnail400, .thumbnail800]
     static let sql = """
-        SELECT \(PhotoPageRow.columns(renditions: ["ra", "rb"]))
-        FROM photos p
-        LEFT JOIN photo_renditions ra ON ra.photo_id = p.id AND ra.name = '\(RenditionName.thumbnail400.rawValue)'
-        LEFT JOIN photo_renditions rb ON rb.photo_id = p.id AND rb.name = '\(RenditionName.thumbnail800.rawValue)'
+        \(PhotoPageRow.select(renditions: renditions))
         WHERE p.user_id = $1 AND p.trashed_at IS NULL
-          AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + $2 * interval '1 microsecond', $3)
-        ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT $4
+        \(PhotoPageRow.inGalleryOrder(positionAt: 2))
         """
     let userID: Int64
     let after: PhotoPosition
@@ -536,7 +533,7 @@ struct GalleryPage: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Photo? {
-        try PhotoPageRow.decode(row, renditions: [.thumbnail400, .thumbnail800])
+        try PhotoPageRow.decode(row, renditions: Self.renditions)
     }
 }
 
@@ -544,16 +541,12 @@ struct GalleryPage: PostgresPreparedStatement {
 /// every rendition joined by key: the grid's thumbnails, and the display copy a link's download
 /// and the API's album listing use.
 struct AlbumPage: PostgresPreparedStatement {
+    static let renditions: [RenditionName] = [.thumbnail400, .thumbnail800, .display]
     static let sql = """
-        SELECT \(PhotoPageRow.columns(renditions: ["ra", "rb", "rc"]))
-        FROM photos p
-        LEFT JOIN photo_renditions ra ON ra.photo_id = p.id AND ra.name = '\(RenditionName.thumbnail400.rawValue)'
-        LEFT JOIN photo_renditions rb ON rb.photo_id = p.id AND rb.name = '\(RenditionName.thumbnail800.rawValue)'
-        LEFT JOIN photo_renditions rc ON rc.photo_id = p.id AND rc.name = '\(RenditionName.display.rawValue)'
+        \(PhotoPageRow.select(renditions: renditions))
         WHERE p.user_id = $1 AND p.trashed_at IS NULL
           AND EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = $2 AND a.photo_id = p.id)
-          AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + $3 * interval '1 microsecond', $4)
-        ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT $5
+        \(PhotoPageRow.inGalleryOrder(positionAt: 3))
         """
     let userID: Int64
     let albumID: Int64
@@ -571,17 +564,16 @@ struct AlbumPage: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Photo? {
-        try PhotoPageRow.decode(row, renditions: [.thumbnail400, .thumbnail800, .display])
+        try PhotoPageRow.decode(row, renditions: Self.renditions)
     }
 }
 
 /// The API's page (`get_photos`): the most recently uploaded first, before a photo's id, each with
 /// its display copy joined by key.
 struct PhotosByUpload: PostgresPreparedStatement {
+    static let renditions: [RenditionName] = [.display]
     static let sql = """
-        SELECT \(PhotoPageRow.columns(renditions: ["ra"]))
-        FROM photos p
-        LEFT JOIN photo_renditions ra ON ra.photo_id = p.id AND ra.name = '\(RenditionName.display.rawValue)'
+        \(PhotoPageRow.select(renditions: renditions))
         WHERE p.user_id = $1 AND p.trashed_at IS NULL AND p.id < $2
         ORDER BY p.id DESC LIMIT $3
         """
@@ -598,13 +590,31 @@ struct PhotosByUpload: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Photo? {
-        try PhotoPageRow.decode(row, renditions: [.display])
+        try PhotoPageRow.decode(row, renditions: Self.renditions)
     }
 }
 
 /// A photo's columns, then those of renditions joined by their key under the `aliases` given,
 /// decoded column by column.
 enum PhotoPageRow {
+    /// `SELECT` a photo's columns and those of `renditions`, each joined by its key, `FROM photos p`.
+    static func select(renditions names: [RenditionName]) -> String {
+        let aliases = names.indices.map { "r\($0)" }
+        let joins = zip(aliases, names).map { alias, name in
+            "LEFT JOIN photo_renditions \(alias) ON \(alias).photo_id = p.id AND \(alias).name = '\(name.rawValue)'"
+        }
+        return (["SELECT \(columns(renditions: aliases))", "FROM photos p"] + joins).joined(separator: "\n")
+    }
+
+    /// The gallery's order (latest taken, else uploaded, first) after a keyset position: `$n` its
+    /// microseconds, `$n+1` its id; `$n+2` the limit.
+    static func inGalleryOrder(positionAt n: Int) -> String {
+        """
+        AND (coalesce(p.taken_at, p.created_at), p.id) < (timestamptz 'epoch' + $\(n) * interval '1 microsecond', $\(n + 1))
+        ORDER BY coalesce(p.taken_at, p.created_at) DESC, p.id DESC LIMIT $\(n + 2)
+        """
+    }
+
     static func columns(renditions aliases: [String]) -> String {
         (["p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.trashed_at"]
             + aliases.map { "\($0).blob_key, \($0).content_type, \($0).width, \($0).height, \($0).byte_size" })
