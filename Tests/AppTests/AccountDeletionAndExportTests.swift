@@ -209,6 +209,13 @@ struct AccountDeletionAndExportTests {
             let busy = try await browser.get("/account/export")
             #expect(busy.status == .conflict && busy.text.contains("already being downloaded"))
             try await app.db { try await $0.query("DELETE FROM data_exports_running") }
+            // HEADs (`curl -I`, a link checker) get a GET's headers and use up nothing.
+            for _ in 1...4 {
+                let head = try await browser.send("/account/export", method: .head, body: nil as String?, contentType: nil)
+                #expect(head.status == .ok && head.headers[.contentType] == "application/zip" && head.body.readableBytes == 0)
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM data_exports_running") == 0, "a HEAD claims no slot")
+            #expect(try await app.auditCount("account.exported") == 0)
             for _ in 1...3 {
                 let export = try await browser.get("/account/export")
                 #expect(export.status == .ok)

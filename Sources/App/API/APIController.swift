@@ -349,8 +349,9 @@ struct APIController {
     func exportData(_ request: Request, context: APITokenContext) async throws -> Response {
         // A copy of everything is a sensitive change's kin: a token issued in the last ten minutes.
         try StepUp.require(confirmedAt: context.token.issuedAt)
-        let archive = try await export.archive(of: context.user, origin: context.origin)
-        return .download(archive, filename: DataExport.filename(for: context.user), contentType: "application/zip")
+        return try await .download(for: request, filename: DataExport.filename(for: context.user), contentType: "application/zip") {
+            try await export.archive(of: context.user, origin: context.origin)
+        }
     }
 
     // MARK: Document

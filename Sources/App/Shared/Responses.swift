@@ -25,20 +25,30 @@ extension Response {
 }
 
 extension Response {
-    /// A file to save, written as it is produced: no length in advance (chunked), not cached.
-    static func download(_ body: BlobBody, filename: String, contentType: String) -> Response {
-        Response(
+    /// A file to save, made for this request and written as it is produced: no length in advance
+    /// (chunked), not cached. `make` runs for a GET only: a HEAD (`curl -I`, a link checker) gets
+    /// the same headers without the work, the rate limit it counts against or the audit entry.
+    static func download(
+        for request: Request,
+        filename: String,
+        contentType: String,
+        make: () async throws -> BlobBody
+    ) async throws -> Response {
+        var response = Response(
             status: .ok,
             headers: [
                 .contentType: contentType,
                 .contentDisposition: "attachment; filename=\"\(filename)\"",
                 .cacheControl: "private, no-store",
-            ],
-            body: ResponseBody { writer in
-                try await body.write { try await writer.write($0) }
-                try await writer.finish(nil)
-            }
+            ]
         )
+        guard request.method != .head else { return response }
+        let body = try await make()
+        response.body = ResponseBody { writer in
+            try await body.write { try await writer.write($0) }
+            try await writer.finish(nil)
+        }
+        return response
     }
 }
 

@@ -131,8 +131,9 @@ struct AccountPagesController {
 
     /// "Download my data": a ZIP streamed while it is written (no length known in advance).
     func exportData(_ request: Request, context: SignedInContext) async throws -> Response {
-        let archive = try await export.archive(of: context.user, origin: context.origin(request))
-        return .download(archive, filename: DataExport.filename(for: context.user), contentType: "application/zip")
+        try await .download(for: request, filename: DataExport.filename(for: context.user), contentType: "application/zip") {
+            try await export.archive(of: context.user, origin: context.origin(request))
+        }
     }
 
     func endOtherSessions(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -236,8 +236,9 @@ extension PhotoPagesController {
             return .seeOther(WebPath.album(album, notice: .coverChosen))
         case "download":
             try AlbumService.checkCount(form.photoIDs)
-            let archive = try await photos.originalsArchive(form.photoIDs, of: user)
-            return .download(archive, filename: "selfie-\(form.photoIDs.count)-photos.zip", contentType: "application/zip")
+            return try await .download(for: request, filename: "selfie-\(form.photoIDs.count)-photos.zip", contentType: "application/zip") {
+                try await photos.originalsArchive(form.photoIDs, of: user)
+            }
         case "delete":
             try AlbumService.checkCount(form.photoIDs)
             let chosen = try await photos.photos(form.photoIDs, of: user)

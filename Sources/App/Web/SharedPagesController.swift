@@ -62,7 +62,8 @@ struct SharedPagesController {
         guard unlocked else { return try passwordPage(token: token, error: nil, status: .unauthorized, request: request, context: context) }
         let after = try request.queryPosition("after")
         let (found, hasMore) = try await sharing.page(of: link, after: after, size: Self.pageSize)
-        if after == nil { sharing.recordView(of: link) }
+        // A view is a GET of the first page; a HEAD (a link checker, a chat app's probe) is not one.
+        if after == nil, request.method == .get { sharing.recordView(of: link) }
         let isAlbum = link.albumID != nil
         let words = pages.words(for: context)
         let title = link.targetTitle.isEmpty ? words(isAlbum ? "shared-album" : "shared-photo") : link.targetTitle
@@ -183,9 +184,10 @@ struct SharedPagesController {
     func download(_ request: Request, context: WebRequestContext) async throws -> Response {
         let (link, _, unlocked) = try await open(request, context: context)
         guard unlocked else { throw ShareLinkError.passwordRequired }
-        let archive = try await sharing.archive(of: link, client: context.remoteAddress, logger: context.logger)
         let name = link.targetTitle.isEmpty ? "photos" : "shared-photos"
-        return Response.download(archive, filename: "\(name).zip", contentType: "application/zip")
+        return try await Response.download(for: request, filename: "\(name).zip", contentType: "application/zip") {
+            try await sharing.archive(of: link, client: context.remoteAddress, logger: context.logger)
+        }
     }
 }
 

@@ -99,21 +99,22 @@ public struct ShareLinkService: Sendable {
         return NewShareLink(link: link, token: token, url: url(token: token))
     }
 
-    /// The user's links, the latest made first (expired ones too, until revoked).
+    /// The user's links, the latest made first (expired ones too, until revoked). The lists write
+    /// the views counted so far first; if that fails, they show the counts already written.
     public func links(for user: User) async throws -> [ShareLink] {
-        try await views.flush()
+        await views.flushLogging()
         return try await links.list(userID: user.id)
     }
 
     /// The user's links to one of their albums.
     public func links(to album: Album) async throws -> [ShareLink] {
-        try await views.flush()
+        await views.flushLogging()
         return try await links.list(userID: album.userID, album: album.id)
     }
 
     /// The user's links that still open: not expired, owner not disabled.
     public func liveLinks(ofUserID userID: Int64) async throws -> [ShareLink] {
-        try await views.flush()
+        await views.flushLogging()
         let at = now()
         return try await links.list(userID: userID).filter { $0.opens(at: at) }
     }

@@ -48,7 +48,10 @@ public final class ShareViewTally: Service, Sendable {
             }
             guard !batch.isEmpty else { return }
             do {
-                try await links.addViews(batch)
+                // Not cut short when a list's request is cancelled: an UPDATE cancelled after it
+                // committed would put its views back to be counted twice.
+                let links = self.links
+                try await evenIfCancelled { try await links.addViews(batch) }
             } catch {
                 pending.withLock { pending in
                     for (id, views) in batch {
@@ -64,11 +67,18 @@ public final class ShareViewTally: Service, Sendable {
     public func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
-            do {
-                try await flush()
-            } catch {
-                logger.warning("share link views could not be written yet: \(String(reflecting: error))")
-            }
+            await flushLogging()
+        }
+        // Views counted while the last write was under way when the stop came.
+        await flushLogging()
+    }
+
+    /// `flush()`, a failure logged (the views stay pending for the next write).
+    func flushLogging() async {
+        do {
+            try await flush()
+        } catch {
+            logger.warning("share link views could not be written yet: \(String(reflecting: error))")
         }
     }
 }

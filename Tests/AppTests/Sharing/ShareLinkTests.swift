@@ -393,6 +393,27 @@ struct ShareLinkTests {
         }
     }
 
+    @Test("a HEAD of a share page or its download counts no view and makes no ZIP")
+    func headCountsNothing() async throws {
+        // The limits on: a HEAD that used a download would leave four of the five.
+        try await withTestApp(configure: { $0.protection = ProtectionConfiguration() }) { app in
+            let s = try await Self.setUp(app)
+            let token = try await s.owner.makeLink(("album", s.album), allowDownload: true)
+            let visitor = app.browser()
+            for path in ["/s/\(token)", "/s/\(token)/download"] {
+                let head = try await visitor.send(path, method: .head, body: nil as String?, contentType: nil)
+                #expect(head.status == .ok && head.body.readableBytes == 0, "\(path)")
+            }
+            #expect(try await s.owner.get("/links").text.contains("<td>0</td>"), "no view counted")
+            // The download limit (five a minute per client) was not touched: five GETs still work.
+            for _ in 1...5 {
+                #expect(try await visitor.get("/s/\(token)/download").status == .ok)
+            }
+            #expect(try await visitor.get("/s/\(token)").status == .ok)
+            #expect(try await s.owner.get("/links").text.contains("<td>1</td>"), "a GET is a view")
+        }
+    }
+
     @Test("views counted and not yet written are written when the server stops")
     func viewsWrittenAtStop() async throws {
         try await withTestApp { app in

@@ -134,13 +134,9 @@ private struct TemplateRenderer {
                 section(resolve(path, position), body, blocks: blocks, position: position)
             case .inverted(let path, let body):
                 if isEmpty(resolve(path, position)) { render(body, blocks: blocks, position: position) }
-            case .partial(let name, let indentation):
+            case .partial(let name):
                 guard let partial = templates[name] else { continue }
-                if indentation.isEmpty {
-                    render(partial, blocks: blocks, position: nil)
-                } else {
-                    indented(by: indentation) { $0.render(partial, blocks: blocks, position: nil) }
-                }
+                render(partial, blocks: blocks, position: nil)
             case .parent(let name, let overrides):
                 guard let parent = templates[name] else { continue }
                 render(parent, blocks: blocks.merging(overrides) { outer, _ in outer }, position: nil)
@@ -218,18 +214,6 @@ private struct TemplateRenderer {
         } else {
             output += text
         }
-    }
-
-    /// Renders with `indentation` before each line of what `body` writes (a standalone partial's).
-    private mutating func indented(by indentation: String, _ body: (inout TemplateRenderer) -> Void) {
-        var inner = TemplateRenderer(templates: templates, escaping: escaping)
-        inner.stack = stack
-        body(&inner)
-        var lines = inner.output.split(separator: "\n", omittingEmptySubsequences: false)
-        let endsWithBreak = lines.last?.isEmpty == true
-        if endsWithBreak { lines.removeLast() }
-        output += lines.map { indentation + $0 }.joined(separator: "\n")
-        if endsWithBreak { output += "\n" }
     }
 }
 

@@ -7,14 +7,15 @@ import Foundation
 /// element), comments, partials (`{{> name}}`), and a parent with blocks (`{{<layout}}` …
 /// `{{$content}}` … `{{/layout}}`). Lines that hold nothing but one such tag and spaces (a
 /// "standalone" tag) leave no blank line behind, as the Mustache specification says. Anything else
-/// (set delimiters, pragmas, other transforms) stops start-up with the template's name and line.
+/// (set delimiters, pragmas, other transforms, a standalone partial with spaces before it, which the
+/// specification would indent line by line) stops start-up with the template's name and line.
 indirect enum TemplateNode: Sendable {
     case text(String)
     case value(ValuePath, escaped: Bool)
     case section(ValuePath, [TemplateNode])
     case inverted(ValuePath, [TemplateNode])
-    /// A partial; `indentation` is the spaces before a standalone partial tag, put before each of its lines.
-    case partial(String, indentation: String)
+    /// A partial: another template of the set, rendered here with the same values.
+    case partial(String)
     /// `{{<name}}`: the template `name`, its blocks replaced by these (an outer replacement wins).
     case parent(String, overrides: [String: [TemplateNode]])
     /// `{{$name}}default{{/name}}`: a replacement given by a parent tag further out, else its default.
@@ -153,7 +154,7 @@ enum TemplateSyntax {
     }
 
     /// A line that holds one tag that can stand alone, and nothing but spaces and tabs around it,
-    /// loses those and its line break; a standalone partial keeps its indentation for its lines.
+    /// loses those and its line break; a standalone partial keeps its indentation (to be refused).
     static func standalonesRemoved(_ pieces: [Piece]) -> [Piece] {
         var result: [Piece] = []
         result.reserveCapacity(pieces.count)
@@ -221,7 +222,8 @@ enum TemplateSyntax {
                 case .value, .raw:
                     stack[stack.count - 1].nodes.append(.value(try path(tag.name, fail), escaped: tag.kind == .value))
                 case .partial:
-                    stack[stack.count - 1].nodes.append(.partial(tag.name, indentation: tag.indentation))
+                    guard tag.indentation.isEmpty else { throw fail("{{> \(tag.name)}} alone on its line must start the line: indented partials are not supported") }
+                    stack[stack.count - 1].nodes.append(.partial(tag.name))
                 case .section, .inverted, .parent, .block:
                     stack.append(Open(tag: tag))
                 case .close:
