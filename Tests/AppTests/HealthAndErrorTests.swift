@@ -54,7 +54,17 @@ struct HealthAndErrorTests {
     @Test("with the network to PostgreSQL gone silent, a request whose token and session are cached is answered 503 within the wait limit, not held; answered again once it speaks")
     func silentDatabase() async throws {
         let proxy = try await SilentProxy.start()
-        defer { Task { try? await proxy.stop() } }
+        do {
+            try await silentDatabase(through: proxy)
+        } catch {
+            try? await proxy.stop()
+            throw error
+        }
+        // Awaited, not left to a task of its own: the proxy's listener is closed when the test ends.
+        try await proxy.stop()
+    }
+
+    private func silentDatabase(through proxy: SilentProxy) async throws {
         try await withTestApp(configure: { config in
             proxy.forward(to: config.database.host, port: config.database.port)
             config.database.host = "127.0.0.1"

@@ -236,10 +236,7 @@ struct SecondFactorTests {
             // Every "turned off" entry, as actor → target: one, by and for the owner; the refused
             // attempt above wrote none.
             let userID = try await app.userID(email)
-            #expect(try await app.scalar(
-                "SELECT string_agg(actor_id || '→' || target_user_id, ', ' ORDER BY id) FROM audit_events WHERE event = 'two_factor.disabled'",
-                as: String?.self
-            ) == "\(userID)→\(userID)")
+            #expect(try await app.scalar("SELECT string_agg(actor_id || '→' || target_user_id, ', ' ORDER BY id) FROM audit_events WHERE event = 'two_factor.disabled'", as: String?.self) == "\(userID)→\(userID)")
         }
     }
 
