@@ -66,10 +66,13 @@ public enum Base64URL {
         return output
     }
 
-    /// Whether `symbol` is one of the 64 (`A–Z a–z 0–9 - _`).
+    /// Whether `symbol` is one of the 64 (`A–Z a–z 0–9 - _`). Inlinable: blob keys are checked
+    /// byte by byte on every photo row read.
+    @inlinable
     public static func isSymbol(_ symbol: UInt8) -> Bool { value(of: symbol) != nil }
 
-    private static func value(of symbol: UInt8) -> UInt8? {
+    @usableFromInline
+    static func value(of symbol: UInt8) -> UInt8? {
         switch symbol {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return symbol - UInt8(ascii: "A")
         case UInt8(ascii: "a")...UInt8(ascii: "z"): return symbol - UInt8(ascii: "a") + 26

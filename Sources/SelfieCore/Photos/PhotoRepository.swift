@@ -624,36 +624,50 @@ enum PhotoPageRow {
     /// `names`: the renditions joined, in the order of the aliases given to `columns`.
     /// Nil for a row whose blob key is not one (never written by Selfie; skipped like `fetch` does).
     static func decode(_ row: PostgresRow, renditions names: [RenditionName]) throws -> Photo? {
-        let columns = row.makeRandomAccess()
-        guard let blobKey = BlobKey(try columns.column(4, as: String.self)) else { return nil }
+        var columns = ColumnReader(row)
+        let id: Int64 = try columns.next()
+        let publicID: String = try columns.next()
+        let userID: Int64 = try columns.next()
+        let title: String = try columns.next()
+        guard let blobKey = BlobKey(try columns.next(String.self)) else { return nil }
+        let contentType: String = try columns.next()
+        let byteSize: Int64 = try columns.next()
+        let createdAt: Date = try columns.next()
+        let width: Int? = try columns.next()
+        let height: Int? = try columns.next()
+        let takenAt: Date? = try columns.next()
+        let trashedAt: Date? = try columns.next()
         var renditions: [PhotoRendition] = []
-        for (slot, name) in names.enumerated() {
-            let first = 12 + slot * 5
-            guard let key = try columns.column(first, as: String?.self).flatMap(BlobKey.init) else { continue }
+        renditions.reserveCapacity(names.count)
+        for name in names {
+            guard let key = try columns.next(String?.self).flatMap(BlobKey.init) else {
+                columns.skip(4)
+                continue
+            }
             renditions.append(
                 PhotoRendition(
                     name: name,
                     blobKey: key,
-                    contentType: try columns.column(first + 1),
-                    width: try columns.column(first + 2),
-                    height: try columns.column(first + 3),
-                    byteSize: try columns.column(first + 4)
+                    contentType: try columns.next(),
+                    width: try columns.next(),
+                    height: try columns.next(),
+                    byteSize: try columns.next()
                 )
             )
         }
         return Photo(
-            id: try columns.column(0),
-            publicID: try columns.column(1),
-            userID: try columns.column(2),
-            title: try columns.column(3),
+            id: id,
+            publicID: publicID,
+            userID: userID,
+            title: title,
             blobKey: blobKey,
-            contentType: try columns.column(5),
-            byteSize: try columns.column(6),
-            createdAt: try columns.column(7),
-            width: try columns.column(8),
-            height: try columns.column(9),
-            takenAt: try columns.column(10),
-            trashedAt: try columns.column(11),
+            contentType: contentType,
+            byteSize: byteSize,
+            createdAt: createdAt,
+            width: width,
+            height: height,
+            takenAt: takenAt,
+            trashedAt: trashedAt,
             renditions: renditions
         )
     }

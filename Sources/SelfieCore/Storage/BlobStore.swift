@@ -19,16 +19,19 @@ public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Accepts only the shape the server makes, so a key can never walk out of the store's folder:
-    /// 32 base64url characters, a dot, one of `extensions`. Checked on the UTF-8 bytes: every photo
-    /// row read carries four keys.
+    /// 32 base64url characters, a dot, one of `extensions`. Checked on the string's contiguous
+    /// UTF-8 bytes: every photo row read carries up to four keys.
     public init?(_ value: String) {
-        let bytes = value.utf8
-        guard bytes.count > 33, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
-            bytes.distance(from: bytes.startIndex, to: dot) == 32,
-            bytes[..<dot].allSatisfy(Base64URL.isSymbol),
-            Self.extensionBytes.contains(where: { $0.elementsEqual(bytes[bytes.index(after: dot)...]) })
-        else { return nil }
+        var value = value
+        guard value.withUTF8(Self.isKey) else { return nil }
         self.value = value
+    }
+
+    private static func isKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 33, bytes[32] == UInt8(ascii: ".") else { return false }
+        for byte in bytes[..<32] where !Base64URL.isSymbol(byte) { return false }
+        let ext = UnsafeBufferPointer(rebasing: bytes[33...])
+        return extensionBytes.contains { $0.elementsEqual(ext) }
     }
 
     private static let extensionBytes = extensions.values.map { Array($0.utf8) }
