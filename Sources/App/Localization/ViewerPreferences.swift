@@ -12,20 +12,28 @@ enum ViewerPreferences {
     /// Written by `Public/assets/js/viewer.js` from `Intl.DateTimeFormat().resolvedOptions().timeZone`.
     static let timeZoneCookie = "selfie_zone"
 
+    /// What the browser says without an account (`browserChoices(of:)`).
+    typealias BrowserChoices = (language: Language?, timeZone: TimeZone?, theme: Theme?)
+
     static func viewer(of request: Request, account: AccountPreferences?) -> Viewer {
-        let browser = browserChoices(of: request)
+        viewer(browser: browserChoices(of: request), account: account)
+    }
+
+    static func viewer(browser: BrowserChoices, account: AccountPreferences?) -> Viewer {
         let language = account?.language.flatMap(Language.init(rawValue:)) ?? browser.language ?? .english
         let timeZone = account?.timeZone.flatMap(zone(named:)) ?? browser.timeZone
         let theme = account?.theme.flatMap(Theme.init(rawValue:)) ?? browser.theme ?? .system
         return Viewer(language: language, timeZone: timeZone, theme: theme)
     }
 
-    /// What the browser says without an account: its cookies, then `Accept-Language`.
-    static func browserChoices(of request: Request) -> (language: Language?, timeZone: TimeZone?, theme: Theme?) {
-        let language = request.cookies[languageCookie].flatMap { Language(rawValue: $0.value) }
+    /// What the browser says without an account: its cookies, then `Accept-Language`. The
+    /// `Cookie` header is parsed once (Hummingbird parses it anew on every `request.cookies`).
+    static func browserChoices(of request: Request) -> BrowserChoices {
+        let cookies = request.cookies
+        let language = cookies[languageCookie].flatMap { Language(rawValue: $0.value) }
             ?? request.headers[.acceptLanguage].flatMap(Language.preferred(byAcceptLanguage:))
-        let timeZone = request.cookies[timeZoneCookie].flatMap { zone(named: $0.value.removingPercentEncoding ?? $0.value) }
-        let theme = request.cookies[themeCookie].flatMap { Theme(rawValue: $0.value) }
+        let timeZone = cookies[timeZoneCookie].flatMap { zone(named: $0.value.removingPercentEncoding ?? $0.value) }
+        let theme = cookies[themeCookie].flatMap { Theme(rawValue: $0.value) }
         return (language, timeZone, theme)
     }
 
@@ -37,8 +45,7 @@ enum ViewerPreferences {
 
     /// What a signed-in browser can teach an account that has not chosen: its language and zone,
     /// kept once (`UserRepository.setPreferences(onlyUnset:)`); nil when there is nothing to keep.
-    static func toKeep(from request: Request, account: AccountPreferences) -> AccountPreferences? {
-        let browser = browserChoices(of: request)
+    static func toKeep(from browser: BrowserChoices, account: AccountPreferences) -> AccountPreferences? {
         let language = account.language == nil ? browser.language?.rawValue : nil
         let timeZone = account.timeZone == nil ? browser.timeZone?.identifier : nil
         guard language != nil || timeZone != nil else { return nil }

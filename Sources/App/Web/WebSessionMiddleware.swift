@@ -16,7 +16,9 @@ struct WebSessionMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
-        let sessionToken = request.cookies[BrowserCookies.sessionName]?.value ?? ""
+        let sent = request.cookies
+        let browser = ViewerPreferences.browserChoices(of: request)
+        let sessionToken = sent[BrowserCookies.sessionName]?.value ?? ""
         var newVisitor: String?
         context.hasStaleSession = !sessionToken.isEmpty
         if !sessionToken.isEmpty, let session = try await accounts.session(forToken: sessionToken) {
@@ -25,10 +27,10 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.hasStaleSession = false
             context.csrfToken = csrf.token(forSession: session.sessionID)
             // The browser's language and zone are kept on an account that has not chosen, once.
-            if let keep = ViewerPreferences.toKeep(from: request, account: session.user.preferences) {
+            if let keep = ViewerPreferences.toKeep(from: browser, account: session.user.preferences) {
                 try await users.setPreferences(userID: session.user.id, keep, onlyUnset: true)
             }
-        } else if let visitor = request.cookies[BrowserCookies.visitorName]?.value, visitor.count == 22 {
+        } else if let visitor = sent[BrowserCookies.visitorName]?.value, visitor.count == 22 {
             context.csrfToken = csrf.token(forVisitor: visitor)
         } else {
             let visitor = RandomToken.urlSafe(byteCount: 16)
@@ -36,7 +38,7 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.csrfToken = csrf.token(forVisitor: visitor)
         }
 
-        context.viewer = ViewerPreferences.viewer(of: request, account: context.session?.user.preferences)
+        context.viewer = ViewerPreferences.viewer(browser: browser, account: context.session?.user.preferences)
 
         var response = try await next(request, context)
         if let newVisitor {
