@@ -71,7 +71,7 @@ public enum Base64URL {
     @inlinable
     public static func isSymbol(_ symbol: UInt8) -> Bool { value(of: symbol) != nil }
 
-    @usableFromInline
+    @inlinable
     static func value(of symbol: UInt8) -> UInt8? {
         switch symbol {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return symbol - UInt8(ascii: "A")

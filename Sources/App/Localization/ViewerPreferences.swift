@@ -29,7 +29,11 @@ enum ViewerPreferences {
     /// What the browser says without an account: its cookies, then `Accept-Language`. The
     /// `Cookie` header is parsed once (Hummingbird parses it anew on every `request.cookies`).
     static func browserChoices(of request: Request) -> BrowserChoices {
-        let cookies = request.cookies
+        browserChoices(of: request, cookies: request.cookies)
+    }
+
+    /// The same, from the request's cookies already parsed.
+    static func browserChoices(of request: Request, cookies: Cookies) -> BrowserChoices {
         let language = cookies[languageCookie].flatMap { Language(rawValue: $0.value) }
             ?? request.headers[.acceptLanguage].flatMap(Language.preferred(byAcceptLanguage:))
         let timeZone = cookies[timeZoneCookie].flatMap { zone(named: $0.value.removingPercentEncoding ?? $0.value) }

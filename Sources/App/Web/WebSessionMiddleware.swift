@@ -17,7 +17,7 @@ struct WebSessionMiddleware: RouterMiddleware {
     {
         var context = context
         let sent = request.cookies
-        let browser = ViewerPreferences.browserChoices(of: request)
+        let browser = ViewerPreferences.browserChoices(of: request, cookies: sent)
         let sessionToken = sent[BrowserCookies.sessionName]?.value ?? ""
         var newVisitor: String?
         context.hasStaleSession = !sessionToken.isEmpty
