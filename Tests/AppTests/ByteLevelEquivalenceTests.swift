@@ -92,6 +92,22 @@ struct ByteLevelEquivalenceTests {
         #expect(BlobKey(valid + ".jpg")?.contentType == "image/jpeg")
     }
 
+    @Test("percent-encoding: every byte but the unreserved ones as %XX, as Foundation encodes it; text that needs none unchanged")
+    func percentEncoding() {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
+        let withSlash = unreserved.union(CharacterSet(charactersIn: "/"))
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "0", "-", "_", ".", "~", "/", " ", "%", "&", "=", "+", "?", "#", "é", "😀", "\u{0}", "\n"]
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(PercentEncoding.encode(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved), "\(Array(text.unicodeScalars))")
+            #expect(PercentEncoding.encode(text, keepingSlash: true) == text.addingPercentEncoding(withAllowedCharacters: withSlash), "\(Array(text.unicodeScalars))")
+        }
+        #expect(PercentEncoding.encode("Ab3_-.~") == "Ab3_-.~")
+        #expect(PercentEncoding.encode("a/b c") == "a%2Fb%20c")
+        #expect(PercentEncoding.encode("a/b c", keepingSlash: true) == "a/b%20c")
+    }
+
     @Test("a rendition packed by the photo query reads back field by field")
     func packedRendition() throws {
         let key = "AbCdEfGhIjKlMnOpQrStUvWxYz012-_9.webp"
