@@ -512,7 +512,7 @@ struct PhotoRowMissing: Error {}
 
 /// The gallery's page: the latest taken (else uploaded) first, after a position, each photo with
 /// the grid's two thumbnails joined by their key (photo, name) — no aggregate per photo.
-struct GalleryPage: PostgresPreparedStatement {
+struct GalleryPage: PhotoPageStatement {
     static let renditions: [RenditionName] = [.thumbnail400, .thumbnail800]
     static let sql = """
         \(PhotoPageRow.select(renditions: renditions))
@@ -531,16 +531,12 @@ struct GalleryPage: PostgresPreparedStatement {
         bindings.append(limit)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) throws -> Photo? {
-        try PhotoPageRow.decode(row, renditions: Self.renditions)
-    }
 }
 
 /// An album's page in gallery order (`PhotoRepository.page(userID:album:after:limit:)`), with
 /// every rendition joined by key: the grid's thumbnails, and the display copy a link's download
 /// and the API's album listing use.
-struct AlbumPage: PostgresPreparedStatement {
+struct AlbumPage: PhotoPageStatement {
     static let renditions: [RenditionName] = [.thumbnail400, .thumbnail800, .display]
     static let sql = """
         \(PhotoPageRow.select(renditions: renditions))
@@ -562,15 +558,11 @@ struct AlbumPage: PostgresPreparedStatement {
         bindings.append(limit)
         return bindings
     }
-
-    func decodeRow(_ row: PostgresRow) throws -> Photo? {
-        try PhotoPageRow.decode(row, renditions: Self.renditions)
-    }
 }
 
 /// The API's page (`get_photos`): the most recently uploaded first, before a photo's id, each with
 /// its display copy joined by key.
-struct PhotosByUpload: PostgresPreparedStatement {
+struct PhotosByUpload: PhotoPageStatement {
     static let renditions: [RenditionName] = [.display]
     static let sql = """
         \(PhotoPageRow.select(renditions: renditions))
@@ -588,7 +580,16 @@ struct PhotosByUpload: PostgresPreparedStatement {
         bindings.append(limit)
         return bindings
     }
+}
 
+/// A statement whose rows are a photo and the renditions it joins (`PhotoPageRow`), decoded
+/// one way for all of them.
+protocol PhotoPageStatement: PostgresPreparedStatement where Row == Photo? {
+    /// The renditions joined, in the order of their aliases.
+    static var renditions: [RenditionName] { get }
+}
+
+extension PhotoPageStatement {
     func decodeRow(_ row: PostgresRow) throws -> Photo? {
         try PhotoPageRow.decode(row, renditions: Self.renditions)
     }
