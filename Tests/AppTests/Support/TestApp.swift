@@ -92,9 +92,14 @@ func withTestApp<T: Sendable>(
             if case .filesystem(let directory) = config.blobStore { try? FileManager.default.removeItem(atPath: directory) }
         }
         let blobs = try makeBlobStore(config, logger: testLogger)
-        return try await app.test(.live) { client in
-            try await body(TestApp(client: client, database: database, config: config, blobs: blobs))
+        let result = try await app.test(.live) { client in
+            StuckTestWatch.enter("running its body")
+            let result = try await body(TestApp(client: client, database: database, config: config, blobs: blobs))
+            StuckTestWatch.enter("shutting its app down")
+            return result
         }
+        StuckTestWatch.enter("leaving its app")
+        return result
     }
 }
 

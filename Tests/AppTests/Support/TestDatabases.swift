@@ -179,22 +179,27 @@ func withDatabasesToItself<T: Sendable>(_ body: () async throws -> T) async thro
 
 /// Runs `body` with a fresh migrated database, dropped afterwards whatever happens.
 func withFreshDatabase<T: Sendable>(_ body: (DatabaseURL) async throws -> T) async throws -> T {
-    if SlotHolding.holdsAll { return try await withFreshDatabaseHeld(body) }
-    await databaseSlots.acquire()
-    do {
-        let result = try await withFreshDatabaseHeld(body)
-        await databaseSlots.release()
-        return result
-    } catch {
-        await databaseSlots.release()
-        throw error
+    try await StuckTestWatch.watching {
+        if SlotHolding.holdsAll { return try await withFreshDatabaseHeld(body) }
+        await databaseSlots.acquire()
+        do {
+            let result = try await withFreshDatabaseHeld(body)
+            await databaseSlots.release()
+            return result
+        } catch {
+            await databaseSlots.release()
+            throw error
+        }
     }
 }
 
 private func withFreshDatabaseHeld<T: Sendable>(_ body: (DatabaseURL) async throws -> T) async throws -> T {
+    StuckTestWatch.enter("cloning its database")
     let url = try await TestDatabases.shared.makeDatabase()
     do {
+        StuckTestWatch.enter("running")
         let result = try await body(url)
+        StuckTestWatch.enter("dropping its database")
         try await TestDatabases.shared.dropDatabase(url)
         return result
     } catch let error as PSQLError {
