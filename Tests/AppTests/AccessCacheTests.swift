@@ -58,7 +58,7 @@ struct AccessCacheTests {
     /// Changes rows with the announcing triggers off: a change no instance hears of.
     static func silently(_ app: TestApp, _ statement: PostgresQuery) async throws {
         try await app.db { client in
-            try await client.withTransaction(logger: testLogger) { connection in
+            try await client.transaction(logger: testLogger) { connection in
                 for table in ["users", "web_sessions", "api_tokens"] {
                     try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DISABLE TRIGGER USER"), logger: testLogger)
                 }

@@ -37,6 +37,13 @@ extension LayeringTests {
             #expect(path.hasSuffix("Repository.swift") || allowed.contains { path.hasPrefix($0) || path == $0 }, "\(path) runs SQL outside a repository")
         }
     }
+
+    @Test("transactions go through SelfieCore's `transaction`, never PostgresNIO's `withTransaction` (whose ROLLBACK on a cut connection waits for ever)")
+    func oneTransactionHelper() throws {
+        let files = try Self.sources(of: "SelfieCore") + Self.sources(of: "App")
+        #expect(files.count > 100)
+        for (path, text) in files { #expect(!text.contains(".withTransaction("), "\(path) calls withTransaction") }
+    }
 }
 
 @Suite("One way in")

@@ -42,7 +42,7 @@ struct EmailTokenRepository: Sendable {
         through outbox: MailOutboxRepository
     ) async throws {
         let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
             try await outbox.enqueue(message, to: recipient, on: connection)
         }

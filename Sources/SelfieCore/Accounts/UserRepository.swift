@@ -118,7 +118,7 @@ public struct UserRepository: Sendable {
     public func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws {
         defer { access.forget(userID: userID) }
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.transaction(logger: logger) { connection in
                 try await connection.query(
                     """
                     UPDATE users SET password_hash = \(passwordHash), username = coalesce(\(username), username), updated_at = now()
@@ -131,7 +131,7 @@ public struct UserRepository: Sendable {
                 // for before it (by someone who may have known the old password).
                 try await UserAccess.killLinks([.resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {
                 throw UniqueValueTaken.username
             }
@@ -205,14 +205,14 @@ public struct UserRepository: Sendable {
     public func changeEmail(userID: Int64, to email: String) async throws {
         defer { access.forget(userID: userID) }
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.transaction(logger: logger) { connection in
                 try await connection.query(
                     "UPDATE users SET email = \(email), email_verified = true, updated_at = now() WHERE id = \(userID)",
                     logger: logger
                 )
                 try await UserAccess.killLinks([.verifyEmail, .resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_email_key") {
                 throw UniqueValueTaken.email
             }
@@ -235,7 +235,7 @@ public struct UserRepository: Sendable {
     /// token, remembered browser and mailed link ends, in one transaction.
     public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
         defer { access.forget(userID: userID) }
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE users u SET password_hash = \(passwordHash), email_verified = true, updated_at = now()

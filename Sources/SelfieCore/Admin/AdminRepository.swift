@@ -172,7 +172,7 @@ public struct AdminRepository: Sendable {
     /// Ends every session and token of the user.
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
             try await connection.query(audit.insertQuery, logger: logger)
         }
@@ -217,7 +217,7 @@ public struct AdminRepository: Sendable {
         _ change: (PostgresConnection) async throws -> Void
     ) async throws {
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.transaction(logger: logger) { connection in
                 // The admins first, always in id order, then the target: two admins acting on each
                 // other at once queue up instead of deadlocking.
                 var admins: [Int64] = []
@@ -240,7 +240,7 @@ public struct AdminRepository: Sendable {
                 try await change(connection)
                 try await connection.query(audit.insertQuery, logger: logger)
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let adminError = error.closureError as? AdminError { throw adminError }
             throw error
         }

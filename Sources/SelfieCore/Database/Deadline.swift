@@ -40,7 +40,7 @@ public func withDeadline<T: Sendable>(
 }
 
 /// Resumes a continuation with whichever result comes first; later ones are dropped.
-private final class FirstOutcome<T: Sendable>: @unchecked Sendable {
+final class FirstOutcome<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<T, any Error>?
     private var early: Result<T, any Error>?

@@ -105,7 +105,7 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate() async throws -> [Migration] {
         try await client.withConnection { connection in
-            try await connection.withTransaction(logger: logger) { transaction in
+            try await connection.transaction(logger: logger) { transaction in
                 try await lockMigrations(on: transaction)
                 try await transaction.query(
                     """
@@ -122,7 +122,7 @@ public struct Migrator: Sendable {
             var applied: [Migration] = []
             for migration in try await pending(on: connection) {
                 do {
-                    let ran = try await connection.withTransaction(logger: logger) { transaction in
+                    let ran = try await connection.transaction(logger: logger) { transaction in
                         try await lockMigrations(on: transaction)
                         // Another instance may have applied it while this one waited for the lock.
                         guard try await !isApplied(migration, on: transaction) else { return false }
@@ -140,7 +140,7 @@ public struct Migrator: Sendable {
                         return true
                     }
                     if ran { applied.append(migration) }
-                } catch let error as PostgresTransactionError {
+                } catch let error as TransactionError {
                     let cause = error.closureError ?? error.beginError ?? error.commitError ?? error
                     let reason = (cause as? PSQLError)?.serverInfo?[.message] ?? String(describing: cause)
                     throw MigrationError.failed(migration.label, reason: reason)

@@ -67,8 +67,8 @@ public enum DatabaseAvailability {
     public static func isUnavailable(_ error: any Error) -> Bool {
         switch error {
         case let error as PSQLError: error.isUnavailable
-        case is ConnectionPoolError, is DeadlineExceeded: true
-        case let error as PostgresTransactionError:
+        case is ConnectionPoolError, is DeadlineExceeded, is ConnectionGone: true
+        case let error as TransactionError:
             // A transaction that could not begin, run or commit because the database went away.
             [error.beginError, error.closureError, error.commitError].contains { $0.map(isUnavailable) ?? false }
         default: false

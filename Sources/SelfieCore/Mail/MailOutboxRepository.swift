@@ -83,7 +83,7 @@ public final class MailOutboxRepository: Sendable {
     /// what `deliver` says became of it. Returns false when nothing is due.
     public func deliverNext(_ deliver: (OutboxMessage) async -> DeliveryOutcome) async throws -> Bool {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 SELECT id, message_id, recipient, recipient_name, language, kind, params::text, attempts + 1 FROM mail_outbox

@@ -56,7 +56,7 @@ public struct PhotoRepository: Sendable {
     public func insert(_ photo: NewPhoto, defaultQuota: Int64) async throws -> Photo {
         let logger = self.logger
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await client.transaction(logger: logger) { connection in
                 let owner = try await connection.query(
                     "SELECT quota_bytes FROM users WHERE id = \(photo.userID) FOR UPDATE",
                     logger: logger
@@ -70,7 +70,7 @@ public struct PhotoRepository: Sendable {
                 }
                 return try await Self.insertRows(photo, on: connection, logger: logger)
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let refusal = error.closureError as? PhotoError { throw refusal }
             if let server = error.closureError as? PSQLError, server.code == .server, error.rollbackError == nil {
                 throw RowRefused(isRejectedValue: server.isRejectedValue, reason: String(reflecting: server))
@@ -395,7 +395,7 @@ public struct PhotoRepository: Sendable {
     /// of the blobs no longer used; nil when the photo no longer exists.
     public func replaceRenditions(photoID: Int64, width: Int, height: Int, takenAt: Date?, with renditions: [PhotoRendition]) async throws -> [BlobKey]? {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             // The row lock keeps a concurrent delete from taking the old keys with it unseen.
             let exists = try await connection.query(
                 "UPDATE photos SET width = \(width), height = \(height), taken_at = \(takenAt) WHERE id = \(photoID) RETURNING id",

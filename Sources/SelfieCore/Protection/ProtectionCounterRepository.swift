@@ -20,7 +20,7 @@ public struct ProtectionCounterRepository: Sendable {
     /// key is made by PostgreSQL's lower(btrim()), as the account lookup compares emails.
     func claimFailure(account email: String, window: Int, threshold: Int) async throws -> Int? {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(lower(btrim(\(email)))))", logger: logger)
             let rows = try await connection.query(
                 """

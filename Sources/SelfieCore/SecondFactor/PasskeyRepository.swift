@@ -139,7 +139,7 @@ struct PasskeyRepository: Sendable {
     func remove(id: Int64, userID: Int64) async throws -> String? {
         let logger = self.logger
         do {
-            return try await client.withTransaction(logger: logger) { connection -> String? in
+            return try await client.transaction(logger: logger) { connection -> String? in
                 guard let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger) else { return nil }
                 let rows = try await connection.query("DELETE FROM passkeys WHERE id = \(id) AND user_id = \(userID) RETURNING name", logger: logger)
                 var removed: String?
@@ -147,7 +147,7 @@ struct PasskeyRepository: Sendable {
                 guard removed == nil || waysIn.canLoseOne else { throw SecondFactorError.lastWayIn }  // rolls the DELETE back
                 return removed
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let refusal = error.closureError as? SecondFactorError { throw refusal }
             throw error
         }

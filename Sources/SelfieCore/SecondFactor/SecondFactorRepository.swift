@@ -68,7 +68,7 @@ struct SecondFactorRepository: Sendable {
 
     /// Turns the app on (its first code's step is used up) with fresh recovery codes.
     func confirm(userID: Int64, step: UInt64, recoveryCodeHashes: [[UInt8]]) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE totp_factors SET confirmed_at = now(), last_used_step = \(Int64(step))
@@ -114,7 +114,7 @@ struct SecondFactorRepository: Sendable {
     }
 
     func replaceRecoveryCodes(userID: Int64, hashes: [[UInt8]]) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             try await Self.replaceRecoveryCodes(userID: userID, hashes: hashes, on: connection, logger: logger)
         }
     }
@@ -130,7 +130,7 @@ struct SecondFactorRepository: Sendable {
     /// Removes the app, its recovery codes and remembered browsers (and, for an admin's reset,
     /// the passkeys), together.
     func removeAll(userID: Int64, includingPasskeys: Bool) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID)", logger: logger)
             try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
             try await connection.query("DELETE FROM remembered_browsers WHERE user_id = \(userID)", logger: logger)

@@ -102,7 +102,7 @@ public struct ShareLinkRepository: Sendable {
     /// there were.
     func deleteAll(userID: Int64, audit record: AuditRecord) async throws -> Int {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             let count = try await connection.query("DELETE FROM share_links WHERE user_id = \(userID) RETURNING 1", logger: logger).collect().count
             var audited = record
             audited.target = "\(count) link(s)"

@@ -71,14 +71,14 @@ public struct IdentityRepository: Sendable {
     /// `IdentityError.linkedToAnotherAccount` when someone linked it meanwhile.
     public func createAccount(_ user: NewUser, linking identity: SocialIdentity) async throws -> UserCredentials {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await client.transaction(logger: logger) { connection in
                 guard let credentials = try await UserCredentials.first(in: connection.query(user.insertQuery, logger: logger)) else {
                     throw IdentityError.noSuchIdentity  // unreachable: INSERT … RETURNING yields the row
                 }
                 try await Self.link(identity, to: credentials.user.id, on: connection, logger: logger)  // throws: rolls the user back
                 return credentials
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let identityError = error.closureError as? IdentityError { throw identityError }
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_email_key") {
                 throw UniqueValueTaken.email
@@ -124,7 +124,7 @@ public struct IdentityRepository: Sendable {
     /// password usable with an email or username.
     public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await client.transaction(logger: logger) { connection in
                 // The user locked first: a concurrent unlink or passkey removal waits, and the
                 // ways in are then read afresh.
                 guard let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger) else {
@@ -141,7 +141,7 @@ public struct IdentityRepository: Sendable {
                 guard waysIn.canLoseOne else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
                 return removed
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let identityError = error.closureError as? IdentityError { throw identityError }
             throw error
         }

@@ -60,7 +60,7 @@ public struct ResumableUploadRepository: Sendable {
         maxInFlight: Int, maxBytesInFlight: Int64
     ) async throws -> ResumableUpload? {
         let logger = self.logger
-        let created = try await client.withTransaction(logger: logger) { connection -> Bool in
+        let created = try await client.transaction(logger: logger) { connection -> Bool in
             try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
             for try await (count, bytes) in try await connection.query(
                 """

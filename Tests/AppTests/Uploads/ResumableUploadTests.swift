@@ -236,7 +236,7 @@ struct ResumableUploadTests {
             let userID: Int64 = try await app.scalar("SELECT user_id FROM resumable_uploads LIMIT 1")
             let port = try #require(app.client.port)
             let (first, second) = try await app.db { client in
-                try await client.withTransaction(logger: testLogger) { connection in
+                try await client.transaction(logger: testLogger) { connection in
                     try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
                     // Each on a connection of its own (the test client's one connection would take them in turn).
                     let head = "POST /api/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\n"
