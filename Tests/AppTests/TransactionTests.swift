@@ -44,9 +44,11 @@ struct TransactionTests {
                                 try await connection.query("SELECT pg_sleep(0)", logger: logger)
                             }
                             return "committed"
-                        } catch let error as TransactionError {
+                        } catch {
                             // Cut mid-body, or (when the pool handed out a connection the last cut closed)
-                            // refused before BEGIN was sent: either way unavailable, and at once.
+                            // refused before BEGIN was sent, or no connection to lease yet: either way
+                            // unavailable, and at once. (A hang is withDeadline's DeadlineExceeded,
+                            // thrown outside this catch.)
                             return DatabaseAvailability.isUnavailable(error) ? "unavailable" : "\(error)"
                         }
                     }

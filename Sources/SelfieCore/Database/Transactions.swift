@@ -81,7 +81,8 @@ extension PostgresConnection {
     /// one written in the instant the connection closes (a pooled connection handed out as the
     /// network broke) would be dropped unanswered, so the connection is looked at every 250 ms
     /// while the statement waits (a timer, not a close callback: those would pile up on a
-    /// connection that lives for hours).
+    /// connection that lives for hours). A statement given up on leaves its task suspended for
+    /// good (PostgresNIO's query cannot be cancelled): rare, and only on a dead connection.
     private func controlStatement(_ statement: String, logger: Logger) async throws {
         guard !isClosed else { throw ConnectionGone() }
         let outcome = FirstOutcome<Void>()
@@ -97,13 +98,29 @@ extension PostgresConnection {
                     outcome.resume(with: .failure(error))
                 }
             }
+            // Closed on two looks in a row: an answer that came just before the close has had a
+            // quarter second to reach `sent` (reporting a COMMIT that happened as failed would
+            // invite a retry that does it twice).
+            let closedLooks = ClosedLooks()
             let watch = eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
-                if self.isClosed { outcome.resume(with: .failure(ConnectionGone())) }
+                guard closedLooks.count(closed: self.isClosed) >= 2 else { return }
+                outcome.resume(with: .failure(ConnectionGone()))
             }
             outcome.onFinish {
                 watch.cancel()
                 sent.cancel()
             }
         }
+    }
+}
+
+/// How many times in a row the watch found the connection closed (only touched on the
+/// connection's event loop, where the repeated task runs).
+private final class ClosedLooks: @unchecked Sendable {
+    private var inARow = 0
+
+    func count(closed: Bool) -> Int {
+        inARow = closed ? inARow + 1 : 0
+        return inARow
     }
 }
