@@ -90,7 +90,9 @@ extension PostgresConnection {
         // pooled connection inside a transaction for its next user.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             outcome.install(continuation)
-            let sent = Task {
+            // On the request's event loop when it runs on one, as a deadline's work does: no
+            // crossing to Swift's pool and back for each statement.
+            let sent = Task(executorPreference: EventLoopTaskExecutor.current) {
                 do {
                     try await self.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     outcome.resume(with: .success(()))
