@@ -53,15 +53,8 @@ struct HealthAndErrorTests {
 
     @Test("with the network to PostgreSQL gone silent, a request whose token and session are cached is answered 503 within the wait limit, not held; answered again once it speaks")
     func silentDatabase() async throws {
-        let proxy = try await SilentProxy.start()
-        do {
-            try await silentDatabase(through: proxy)
-        } catch {
-            try? await proxy.stop()
-            throw error
-        }
-        // Awaited, not left to a task of its own: the proxy's listener is closed when the test ends.
-        try await proxy.stop()
+        // The proxy's listener is closed when the test ends, not left to a task of its own.
+        try await SilentProxy.with { try await silentDatabase(through: $0) }
     }
 
     private func silentDatabase(through proxy: SilentProxy) async throws {

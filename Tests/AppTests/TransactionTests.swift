@@ -7,14 +7,7 @@ import Testing
 struct TransactionTests {
     @Test("a transaction whose connection is cut mid-statement ends with an error at once, every time; it never waits for an answer that cannot come")
     func cutMidStatement() async throws {
-        let proxy = try await SilentProxy.start()
-        do {
-            try await cutMidStatement(through: proxy)
-        } catch {
-            try? await proxy.stop()
-            throw error
-        }
-        try await proxy.stop()
+        try await SilentProxy.with { try await cutMidStatement(through: $0) }
     }
 
     private func cutMidStatement(through proxy: SilentProxy) async throws {

@@ -45,6 +45,21 @@ final class SilentProxy: Sendable {
         return proxy
     }
 
+    /// Runs `body` with a proxy that is stopped (its listener and connections closed) when the
+    /// body ends, whether it returns or throws.
+    static func with<T: Sendable>(_ body: (SilentProxy) async throws -> T) async throws -> T {
+        let proxy = try await start()
+        let result: T
+        do {
+            result = try await body(proxy)
+        } catch {
+            try? await proxy.stop()
+            throw error
+        }
+        try await proxy.stop()
+        return result
+    }
+
     /// Where connections go (set before the first one arrives).
     func forward(to host: String, port: Int) { state.withLock { $0.target = (host, port) } }
     var target: (host: String, port: Int)? { state.withLock { $0.target } }
