@@ -16,26 +16,41 @@ public func withDeadline<T: Sendable>(
 ) async throws -> T {
     let outcome = FirstOutcome<T>()
     return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-            outcome.install(continuation)
-            // On the request's own event loop when it runs on one: no thread to wake for the work,
-            // its database answer or the timer.
-            let loop = EventLoopTaskExecutor.current
-            let work = Task(executorPreference: loop) {
-                do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
-            }
+        try await firstOf(operation, into: outcome) { loop in
             // A timer on an event loop, not a sleeping task: a task per timer cost a scheduling
             // round trip of its own.
-            let timer = (loop?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.any()).scheduleTask(in: TimeAmount(duration)) {
+            let timer = loop.scheduleTask(in: TimeAmount(duration)) {
                 outcome.resume(with: .failure(DeadlineExceeded()))
             }
-            outcome.onFinish {
-                work.cancel()
-                timer.cancel()
-            }
+            return { timer.cancel() }
         }
     } onCancel: {
         outcome.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// Runs `operation` in a task of its own and returns its result, unless something `watch` starts
+/// resumes `outcome` first (with a failure); then the operation is cancelled and left to finish.
+/// `watch` is given the event loop to run on and returns what stops it. Both the operation and
+/// the watch run on the request's own event loop when it runs on one: no thread to wake for
+/// the work, its database answer or the watch.
+func firstOf<T: Sendable>(
+    _ operation: @escaping @Sendable () async throws -> T,
+    into outcome: FirstOutcome<T>,
+    watchingOn loop: (any EventLoop)? = nil,
+    _ watch: (any EventLoop) -> @Sendable () -> Void
+) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        outcome.install(continuation)
+        let executor = EventLoopTaskExecutor.current
+        let work = Task(executorPreference: executor) {
+            do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
+        }
+        let stopWatching = watch(loop ?? executor?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.any())
+        outcome.onFinish {
+            work.cancel()
+            stopWatching()
+        }
     }
 }
 

@@ -85,33 +85,19 @@ extension PostgresConnection {
     /// good (PostgresNIO's query cannot be cancelled): rare, and only on a dead connection.
     private func controlStatement(_ statement: String, logger: Logger) async throws {
         guard !isClosed else { throw ConnectionGone() }
-        let outcome = FirstOutcome<Void>()
         // Not ended by cancellation: a BEGIN given up on while it still runs would leave the
         // pooled connection inside a transaction for its next user.
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            outcome.install(continuation)
-            // On the request's event loop when it runs on one, as a deadline's work does: no
-            // crossing to Swift's pool and back for each statement.
-            let sent = Task(executorPreference: EventLoopTaskExecutor.current) {
-                do {
-                    try await self.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                    outcome.resume(with: .success(()))
-                } catch {
-                    outcome.resume(with: .failure(error))
-                }
-            }
+        let outcome = FirstOutcome<Void>()
+        try await firstOf({ try await self.query(PostgresQuery(unsafeSQL: statement), logger: logger) }, into: outcome, watchingOn: eventLoop) { loop in
             // Closed on two looks in a row: an answer that came just before the close has had a
-            // quarter second to reach `sent` (reporting a COMMIT that happened as failed would
-            // invite a retry that does it twice).
+            // quarter second to reach the statement (reporting a COMMIT that happened as failed
+            // would invite a retry that does it twice).
             let closedLooks = ClosedLooks()
-            let watch = eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
+            let watch = loop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { _ in
                 guard closedLooks.count(closed: self.isClosed) >= 2 else { return }
                 outcome.resume(with: .failure(ConnectionGone()))
             }
-            outcome.onFinish {
-                watch.cancel()
-                sent.cancel()
-            }
+            return { watch.cancel() }
         }
     }
 }
