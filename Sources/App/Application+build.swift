@@ -40,12 +40,14 @@ struct AppServices: Sendable {
     let pages: PageRenderer
     let mail: MailTemplates
     let assets: StaticAssets
+    let everyAnswer: EveryAnswer
     /// The manifest, the service worker and its offline page.
     let installable: InstallableApp
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
         core = try CoreServices(forWeb: config, logger: logger)
-        assets = try StaticAssets(directory: paths.publicFiles)
+        everyAnswer = EveryAnswer(config: config)
+        assets = try StaticAssets(directory: paths.publicFiles, securityHeaders: everyAnswer.securityHeaders)
         let translations = try Translations(directory: paths.locales)
         pages = try await PageRenderer(templatesDirectory: paths.templates, translations: translations, assets: AssetURLs(assets))
         installable = try InstallableApp(assets: assets, pages: pages)
@@ -96,7 +98,10 @@ public func buildApplication(
         router: router,
         // Idle (and slow) connections are closed after a minute; the rest of a refused upload may
         // keep arriving for a few seconds at most.
-        server: .http1OnEventLoops(configuration: .init(additionalChannelHandlers: [LingeringCloseHandler()], idleTimeout: .seconds(60))),
+        server: .http1OnEventLoops(
+            idleTimeout: .seconds(60),
+            staticAssets: .init(services.assets, everyAnswer: services.everyAnswer, logger: logger)
+        ),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
         services: try services.backgroundServices(logger: logger),
         logger: logger
@@ -123,9 +128,9 @@ func buildRouter(
     // uptime monitors, load balancers' health checks and `curl -I` ask with it.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies, header: config.clientIPHeader))
-    router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: RequestMetricsMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware(config: config))
+    router.add(middleware: RequestLogMiddleware(line: services.everyAnswer.log))
+    router.add(middleware: RequestMetricsMiddleware(metrics: services.everyAnswer.metrics))
+    router.add(middleware: SecurityHeadersMiddleware(headers: services.everyAnswer.securityHeaders))
     // Requests no route takes (an unknown path, a method a page does not accept), and errors of
     // the surfaces without pages of their own (media).
     router.add(middleware: WebErrorMiddleware<AppRequestContext>(pages: pages))

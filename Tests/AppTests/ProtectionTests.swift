@@ -160,7 +160,7 @@ struct ProtectionTests {
         }
         var virtualHost = s3
         virtualHost.addressing = .virtualHost
-        #expect(SecurityHeadersMiddleware<AppRequestContext>.origin(of: URL(string: "https://s3.example.com:8443/x")!, bucket: virtualHost) == "https://photos.s3.example.com:8443")
+        #expect(SecurityHeaders.origin(of: URL(string: "https://s3.example.com:8443/x")!, bucket: virtualHost) == "https://photos.s3.example.com:8443")
     }
 
     @Test("a large form body is refused with 413")

@@ -39,7 +39,7 @@ struct SocialSignInWebTests {
                 #expect(html.contains(#"action="/auth/google/start""#))
             }
             let csp = try await app.browser().get("/signin").headers[.contentSecurityPolicy] ?? ""
-            #expect(csp.contains("form-action 'self' \(URL(string: fake.issuer).flatMap(SecurityHeadersMiddleware<AppRequestContext>.origin(of:)) ?? "?");"), "the buttons may leave for the issuer, and only there")
+            #expect(csp.contains("form-action 'self' \(URL(string: fake.issuer).flatMap(SecurityHeaders.origin(of:)) ?? "?");"), "the buttons may leave for the issuer, and only there")
         }
         try await withTestApp { app in
             let html = try await app.browser().get("/signin").text

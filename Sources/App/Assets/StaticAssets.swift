@@ -31,8 +31,10 @@ struct StaticAssets: Sendable {
     /// Plain path → fingerprinted path.
     private let fingerprintedPaths: [String: String]
 
-    /// Reads every file under `directory`; a file type not in `contentTypes` is not served.
-    init(directory: String) throws {
+    /// Reads every file under `directory`; a file type not in `contentTypes` is not served. The
+    /// `securityHeaders` that are the same on every answer go into each file's headers here, once:
+    /// only the request id is added per request.
+    init(directory: String, securityHeaders: SecurityHeaders) throws {
         var assets: [String: Asset] = [:]
         var fingerprintedPaths: [String: String] = [:]
         var otherVersions: [String: Asset] = [:]
@@ -50,12 +52,13 @@ struct StaticAssets: Sendable {
             let eTag = "\"\(digest.prefix(12).hexString)\""
             let body = ByteBuffer(bytes: data)
             func asset(caching: String) -> Asset {
-                let headers: HTTPFields = [
+                var headers: HTTPFields = [
                     .contentType: contentType,
                     .eTag: eTag,
                     .cacheControl: caching,
                     .contentLength: String(body.readableBytes),
                 ]
+                securityHeaders.addFixed(to: &headers)
                 return Asset(body: body, headers: headers, eTag: eTag)
             }
             let fingerprinted = Self.fingerprinted(path, hash: digest.prefix(Self.fingerprintHexDigits / 2).hexString)
@@ -124,17 +127,33 @@ struct StaticAssets: Sendable {
         router.get(Self.pattern, use: serve)
     }
 
-    func serve(_ request: Request, context: AppRequestContext) throws -> Response {
-        let path = request.uri.path
-        guard let asset = assets[path] ?? Self.unfingerprinted(path).flatMap({ otherVersions[$0] }) else {
-            throw Refusal(.notFound, "error-status-404")
-        }
-        if request.headers[.ifNoneMatch] == asset.eTag {
+    /// What a GET of `path` (without its query) answers: the file, or 304 without a body when the
+    /// browser already holds these bytes (`ifNoneMatch`). Nil when no file is served there.
+    func answer(path: some StringProtocol, ifNoneMatch: String?) -> Answer? {
+        let path = String(path)
+        guard let asset = assets[path] ?? Self.unfingerprinted(path).flatMap({ otherVersions[$0] }) else { return nil }
+        if ifNoneMatch == asset.eTag {
             var headers = asset.headers
             headers[.contentLength] = nil
-            return Response(status: .notModified, headers: headers)
+            return Answer(status: .notModified, headers: headers, body: nil)
         }
-        return Response(status: .ok, headers: asset.headers, body: .init(byteBuffer: asset.body))
+        return Answer(status: .ok, headers: asset.headers, body: asset.body)
+    }
+
+    struct Answer: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: ByteBuffer?
+    }
+
+    /// Through the router: a request that could not be answered on its connection's loop
+    /// (`StaticAssetsOnTheLoop`: one sent while an earlier request on its connection was still
+    /// being answered) and a path that is not a file (the 404 page).
+    func serve(_ request: Request, context: AppRequestContext) throws -> Response {
+        guard let answer = answer(path: request.uri.path, ifNoneMatch: request.headers[.ifNoneMatch]) else {
+            throw Refusal(.notFound, "error-status-404")
+        }
+        return Response(status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
     }
 }
 

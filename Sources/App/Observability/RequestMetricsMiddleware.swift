@@ -1,4 +1,3 @@
-import Dispatch
 import Hummingbird
 import Metrics
 import Synchronization
@@ -13,12 +12,12 @@ import Synchronization
 /// response is ready to send (its head and, for a page or a JSON answer, its whole body); a
 /// streamed photo's transfer time is not in it (the request log's `duration_ms` is the same).
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    private let metrics = RequestMetrics()
+    let metrics: RequestMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = ContinuousClock.now
         let active = metrics.active(for: request.method)
         active.increment()
         do {
@@ -37,16 +36,19 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The metric objects, made once per method and once per route, method and status.
-private final class RequestMetrics: Sendable {
+/// The metric objects, made once per method and once per route, method and status: one for the
+/// router (`RequestMetricsMiddleware`) and the static files answered on their loop
+/// (`StaticAssetsOnTheLoop`), so both count under the same objects.
+final class RequestMetrics: Sendable {
     struct Route: Sendable {
         let requests: Counter
         let duration: Timer
         let errors: Counter
 
-        func record(since started: UInt64) {
+        func record(since started: ContinuousClock.Instant) {
             requests.increment()
-            duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+            let elapsed = (ContinuousClock.now - started).components
+            duration.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
         }
     }
 

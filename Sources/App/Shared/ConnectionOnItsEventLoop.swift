@@ -16,8 +16,23 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
 
+    /// Static files answered where the connection's bytes are read (`StaticAssetsOnTheLoop`).
+    let staticAssets: StaticAssetsOnTheLoop.Settings
+
+    /// Selfie's own handlers go after Hummingbird's connection-state handler, so that it still
+    /// counts every request and answer (idle timeout, graceful shutdown): first the static files'
+    /// (`StaticAssetsOnTheLoop`), then `LingeringCloseHandler`, which only the requests the
+    /// router answers need (a static file is answered once its request has been read whole), so
+    /// that the files' answers go through one handler fewer.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        inner.setup(channel: channel, logger: logger)
+        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let state = try operations.handler(type: HTTPConnectionStateHandler.self)
+            let staticAssets = StaticAssetsOnTheLoop(staticAssets)
+            try operations.addHandler(staticAssets, position: .after(state))
+            try operations.addHandler(LingeringCloseHandler(), position: .after(staticAssets))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -30,11 +45,19 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     }
 }
 
+extension ConnectionOnItsEventLoop where Inner == HTTP1Channel {
+    /// An HTTP/1.1 connection: what `http1OnEventLoops` makes for each.
+    init(responder: @escaping HTTPChannelHandler.Responder, idleTimeout: TimeAmount, staticAssets: StaticAssetsOnTheLoop.Settings) {
+        self.init(inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)), staticAssets: staticAssets)
+    }
+}
+
 extension HTTPServerBuilder {
-    /// HTTP/1.1 whose connections run their requests on their own event loops.
-    static func http1OnEventLoops(configuration: HTTP1Channel.Configuration) -> HTTPServerBuilder {
+    /// HTTP/1.1 whose connections run their requests on their own event loops, and answer static
+    /// files there without a task.
+    static func http1OnEventLoops(idleTimeout: TimeAmount, staticAssets: StaticAssetsOnTheLoop.Settings) -> HTTPServerBuilder {
         .init { responder in
-            ConnectionOnItsEventLoop(inner: HTTP1Channel(responder: responder, configuration: configuration))
+            ConnectionOnItsEventLoop(responder: responder, idleTimeout: idleTimeout, staticAssets: staticAssets)
         }
     }
 }

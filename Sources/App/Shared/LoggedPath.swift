@@ -1,11 +1,16 @@
 import Hummingbird
+import HummingbirdCore
 import SelfieCore
 
 extension Request {
+    /// The path as log lines write it (`URI.loggedPath`).
+    var loggedPath: String { uri.loggedPath }
+}
+
+extension URI {
     /// The path as log lines write it: a share link's token (`/s/<token>/…`), which opens the
     /// link to whoever reads it, becomes `<token>`. Query values never reach a log at all.
     var loggedPath: String {
-        let path = uri.path
         let prefix = ShareLinkService.path + "/"
         guard path.hasPrefix(prefix) else { return path }
         let rest = path.dropFirst(prefix.count)

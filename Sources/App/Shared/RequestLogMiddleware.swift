@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import SelfieCore
 import Synchronization
@@ -12,7 +13,7 @@ import Synchronization
 /// media URLs (`sig=`, 75 minutes of access to a private photo), `_csrf` and OAuth's `code` and
 /// `state`. Nor are bodies or headers.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    var level: Logger.Level = .info
+    let line: RequestLogLine
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -35,27 +36,59 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, context: Context, status: Int, facts: RequestFacts, since started: ContinuousClock.Instant) {
+        line.write(
+            to: context.logger,
+            method: request.method,
+            uri: request.uri,
+            status: status,
+            route: context.endpointPath,
+            user: facts.userID,
+            since: started
+        )
+    }
+}
+
+/// The line logged for each request — method, path, the *names* of its query parameters, status,
+/// route, user and duration — by `RequestLogMiddleware` and, for the static files it answers
+/// itself, by `StaticAssetsOnTheLoop`.
+struct RequestLogLine: Sendable {
+    var level: Logger.Level = .info
+
+    /// `requestID`: for a request the router did not see, whose logger has no id yet.
+    func write(
+        to logger: Logger,
+        requestID: RequestID? = nil,
+        method: HTTPRequest.Method,
+        uri: @autoclosure () -> URI,
+        status: Int,
+        route: String?,
+        user: Int64?,
+        since started: ContinuousClock.Instant
+    ) {
         // The line's metadata is built only when it will be written (not at LOG_LEVEL=warning).
-        guard context.logger.logLevel <= level else { return }
+        guard logger.logLevel <= level else { return }
+        var logger = logger
+        if let requestID { logger[metadataKey: "hb.request.id"] = .stringConvertible(requestID) }
+        let uri = uri()
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
-            "hb.request.method": "\(request.method.rawValue)",
-            "hb.request.path": "\(request.loggedPath)",
+            "hb.request.method": "\(method.rawValue)",
+            "hb.request.path": "\(uri.loggedPath)",
             "hb.response.status": "\(status)",
             "duration_ms": "\((milliseconds * 10).rounded() / 10)",
         ]
-        if let route = context.endpointPath { metadata["route"] = "\(route)" }
-        if let user = facts.userID { metadata["user"] = "\(user)" }
-        let keys = Self.queryKeys(of: request)
+        if let route { metadata["route"] = "\(route)" }
+        if let user { metadata["user"] = "\(user)" }
+        let keys = Self.queryKeys(of: uri)
         if !keys.isEmpty { metadata["hb.request.query_keys"] = "\(keys.joined(separator: ","))" }
-        context.logger.log(level: level, "request", metadata: metadata)
+        logger.log(level: level, "request", metadata: metadata)
     }
 
     /// The names of the query parameters, without their values, each once, in order.
-    static func queryKeys(of request: Request) -> [String] {
+    static func queryKeys(of uri: URI) -> [String] {
         var seen: [String] = []
-        for (name, _) in request.uri.queryParameters where !seen.contains(String(name)) {
+        for (name, _) in uri.queryParameters where !seen.contains(String(name)) {
             seen.append(String(name))
         }
         return seen

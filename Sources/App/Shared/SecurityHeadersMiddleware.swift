@@ -3,10 +3,24 @@ import HTTPTypes
 import Hummingbird
 import SelfieCore
 
-/// Headers every response gets, errors included (this runs outside the error path): the request
-/// id, `nosniff`, no framing, a strict referrer policy, HSTS behind https, and on HTML pages a
-/// Content-Security-Policy without inline script.
+/// Adds `SecurityHeaders` to every response, errors included (this runs outside the error path).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    let headers: SecurityHeaders
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var response = try await next(request, context)
+        headers.add(to: &response.headers, requestID: context.id)
+        return response
+    }
+}
+
+/// Headers every response gets: the request id, `nosniff`, no framing, a strict referrer policy,
+/// HSTS behind https, and on HTML pages a Content-Security-Policy without inline script. Added by
+/// `SecurityHeadersMiddleware` to what the router answers and by `StaticAssetsOnTheLoop` to the
+/// static files it answers itself.
+struct SecurityHeaders: Sendable {
     let contentSecurityPolicy: String
     let strictTransportSecurity: Bool
 
@@ -35,22 +49,23 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         self.strictTransportSecurity = config.usesHTTPS
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        var response = try await next(request, context)
-        response.headers[.xRequestID] = context.id
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.xFrameOptions] = "DENY"
+    func add(to headers: inout HTTPFields, requestID: String) {
+        headers[.xRequestID] = requestID
+        addFixed(to: &headers)
+    }
+
+    /// All but the request id: what is the same on every answer with these headers.
+    func addFixed(to headers: inout HTTPFields) {
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.xFrameOptions] = "DENY"
         // Pages that must not send a referrer at all (a share link's) have said so already.
-        if response.headers[.referrerPolicy] == nil { response.headers[.referrerPolicy] = "same-origin" }
+        if headers[.referrerPolicy] == nil { headers[.referrerPolicy] = "same-origin" }
         if strictTransportSecurity {
-            response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains"
+            headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains"
         }
-        if response.headers[.contentType]?.hasPrefix("text/html") == true {
-            response.headers[.contentSecurityPolicy] = contentSecurityPolicy
+        if headers[.contentType]?.hasPrefix("text/html") == true {
+            headers[.contentSecurityPolicy] = contentSecurityPolicy
         }
-        return response
     }
 
     /// The origin images are loaded from in the S3 store's addressing style.

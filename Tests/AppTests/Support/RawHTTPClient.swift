@@ -195,3 +195,32 @@ extension RawHTTPClient {
         }
     }
 }
+
+extension RawHTTPClient {
+    /// Writes `requests` (several, pipelined, in one write) and returns every byte the server
+    /// sends until it closes the connection (the last request should ask it to), or 10 s.
+    static func pipelined(port: Int, requests: String) async throws -> (received: [UInt8], closedByServer: Bool) {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let connection = channel.channel
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: requests))
+            let timedOut = Mutex(false)
+            let timer = Task {
+                try await Task.sleep(for: .seconds(10))
+                timedOut.withLock { $0 = true }
+                try? await connection.close()
+            }
+            defer { timer.cancel() }
+            var received = ByteBuffer()
+            do {
+                for try await var chunk in inbound { received.writeBuffer(&chunk) }
+            } catch {}
+            return (Array(received.readableBytesView), !timedOut.withLock { $0 })
+        }
+    }
+}
