@@ -55,6 +55,19 @@ struct StaticAssetsOnTheLoopTests {
                 let date = try #require(answer.headers["date"].flatMap(HTTPAnswers.parseDate))
                 #expect(abs(date.timeIntervalSinceNow) < 5, "Date: \(answer.headers["date"] ?? "")")
             }
+
+            // On a new connection with nothing before them, the HEAD, the 304 and the closing
+            // request are answered on the loop: the same as the router's answers above.
+            let again = Array(requests[3...4]) + [requests[6]]
+            let (received2, closed2) = try await RawHTTPClient.pipelined(
+                port: port,
+                requests: again.map { "\($0.method) \($0.path) HTTP/1.1\r\nHost: localhost\r\n\($0.extra)\r\n" }.joined()
+            )
+            let onTheLoop = try HTTPAnswers.parse(received2, methods: again.map(\.method))
+            #expect(closed2)
+            #expect(onTheLoop.map(\.status) == [200, 304, 200])
+            #expect(onTheLoop.map(\.comparable) == [answers[3].comparable, answers[4].comparable, answers[6].comparable])
+            #expect(onTheLoop.map(\.body) == [[], [], answers[6].body])
         }
     }
 
@@ -117,30 +130,55 @@ struct StaticAssetsOnTheLoopTests {
         try routerAnswers()
         #expect(try written() == ["head 200", "end", "head 200", "end", "head 200", "end"], "the router's answers pass through")
 
+        // An answer being streamed (a photo): its head is out, its end is not.
+        try request(.get, "/media/photo")
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try request(.get, css)
+        #expect(try passedOn() == ["/media/photo", "end", css, "end"], "the photo's answer has not ended: the stylesheet waits")
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        try routerAnswers()
+        _ = try written()
+
         try request(.head, css)
         #expect(try passedOn() == [])
         #expect(try written() == ["head 200", "end"], "HEAD: no body")
-        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: css)))
-        try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "a GET's body means nothing")))
-        #expect(try written() == [], "answered once the request has been read whole")
-        try channel.writeInbound(HTTPRequestPart.end(nil))
-        #expect(try passedOn() == [], "its body is dropped, not passed on")
-        #expect(try written() == ["head 200", "body \(size)", "end"])
-
         let eTag = try #require(assets.answer(path: css, ifNoneMatch: nil)?.headers[.eTag])
         try request(.get, css, [.ifNoneMatch: eTag])
         #expect(try passedOn() == [])
         #expect(try written() == ["head 304", "end"])
+        try request(.get, css + "?token=secret&token=again")
+        #expect(try passedOn() == [])
+        #expect(try written() == ["head 200", "body \(size)", "end"], "a query does not change the file")
 
-        try request(.get, "/assets/no-such-file.css")
-        try request(.post, css)
-        #expect(try passedOn() == ["/assets/no-such-file.css", "end", css, "end"], "no such file, or not a GET: the router's")
+        // A body: the router's, which answers at once and bounds the rest (LingeringCloseHandler).
+        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: css, headerFields: [.contentLength: "5"])))
+        try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "12345")))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try request(.get, css, [.transferEncoding: "chunked"])
+        #expect(try passedOn() == [css, "body", "end", css, "end"], "a GET with a body, declared or chunked: the router's")
         try routerAnswers()
         try routerAnswers()
         _ = try written()
 
+        try request(.get, "/assets/no-such-file.css")
+        try request(.post, css)
+        try request(.get, "/assets")
+        #expect(try passedOn() == ["/assets/no-such-file.css", "end", css, "end", "/assets", "end"], "no such file, or not a GET: the router's")
+        for _ in 0..<3 { try routerAnswers() }
+        _ = try written()
+
+        // A client that does not read its answers: the router's writer waits for it; nothing piles up here.
+        channel.isWritable = false
+        try request(.get, css)
+        #expect(try passedOn() == [css, "end"])
+        try routerAnswers()
+        _ = try written()
+        channel.isWritable = true
+
         try request(.get, css, [.connection: "close"])
         #expect(try written() == ["head 200", "body \(size)", "end"])
+        try request(.get, css)
+        #expect(try passedOn() == [] && written() == [], "nothing is read after Connection: close")
         channel.embeddedEventLoop.run()
         #expect(!channel.isActive, "Connection: close: closed once the answer is out")
 
@@ -148,33 +186,56 @@ struct StaticAssetsOnTheLoopTests {
         #expect(lines.count == 5, "one log line for each of the five answered here: \(lines)")
         #expect(lines.allSatisfy { $0.contains("hb.request.id=") && $0.contains("hb.request.path=\(css)") })
         #expect(lines.filter { $0.contains("hb.response.status=304") }.count == 1)
+        #expect(lines.filter { $0.contains("hb.request.query_keys=token") }.count == 1, "the query's names are logged")
+        #expect(!capture.all.contains { $0.contains("secret") }, "never its values")
     }
 
-    @Test("behind Hummingbird's connection state: a graceful shutdown waits for the answer to a static file's request still being read")
-    func shutdownWaitsForTheAnswer() async throws {
+    @Test("after a request the codec could not read, every later request on the connection is the router's")
+    func routerAfterAnError() throws {
         let config = try AppConfiguration.testing(database: DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie"))
         let everyAnswer = EveryAnswer(config: config)
         let assets = try StaticAssets(directory: "\(repositoryRoot)/Public", securityHeaders: everyAnswer.securityHeaders)
         let channel = EmbeddedChannel()
-        // The pipeline exactly as the server builds it for each connection.
+        try channel.pipeline.syncOperations.addHandler(StaticAssetsOnTheLoop(.init(assets, everyAnswer: everyAnswer, logger: testLogger)))
+        let css = try assets.url(for: "/assets/css/app.css")
+        struct Unreadable: Error {}
+        channel.pipeline.fireErrorCaught(Unreadable())
+        #expect(throws: Unreadable.self, "the error goes on to the router") { try channel.throwIfErrorCaught() }
+        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: css)))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == nil, "not answered here")
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) != nil, "passed on")
+    }
+
+    @Test("behind Hummingbird's connection state: a connection busy with static files is not closed as idle, an idle one is")
+    func idleTimeoutSeesTheseRequests() async throws {
+        let config = try AppConfiguration.testing(database: DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie"))
+        let everyAnswer = EveryAnswer(config: config)
+        let assets = try StaticAssets(directory: "\(repositoryRoot)/Public", securityHeaders: everyAnswer.securityHeaders)
+        let channel = EmbeddedChannel()
+        // The pipeline exactly as the server builds it for each connection, with a short idle timeout.
         let connection = ConnectionOnItsEventLoop(
             responder: { _, _, _ in },
-            idleTimeout: .seconds(60),
+            idleTimeout: .milliseconds(1500),
             staticAssets: .init(assets, everyAnswer: everyAnswer, logger: testLogger)
         )
         let handled = try await connection.setup(channel: channel, logger: testLogger).get()
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
         let css = try assets.url(for: "/assets/css/app.css")
-        try channel.writeInbound(ByteBuffer(string: "GET \(css) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nab"))
-        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-        #expect(channel.isActive, "a request is still being read: the connection stays open for its answer")
-        try channel.writeInbound(ByteBuffer(string: "cde"))
-        var answer = ByteBuffer()
-        while var part = try channel.readOutbound(as: ByteBuffer.self) { answer.writeBuffer(&part) }
-        #expect(String(buffer: answer).hasPrefix("HTTP/1.1 200 OK\r\n"), "answered: \(String(buffer: answer).prefix(40))")
-        channel.embeddedEventLoop.run()
-        #expect(!channel.isActive, "then closed, as the shutdown asked")
-        // What Hummingbird's connection task would do once the channel closes.
+        // The idle check reads the real clock; its timer runs on the embedded loop's clock.
+        for _ in 0..<10 {
+            try await Task.sleep(for: .milliseconds(250))
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(250))
+            try channel.writeInbound(ByteBuffer(string: "GET \(css) HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+            var answer = ByteBuffer()
+            while var part = try channel.readOutbound(as: ByteBuffer.self) { answer.writeBuffer(&part) }
+            #expect(String(buffer: answer).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+        #expect(channel.isActive, "a request every 250 ms for 2.5 s: never idle for 1.5 s")
+        try await Task.sleep(for: .seconds(2))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive, "then 2 s without one: closed as idle")
+        // What Hummingbird's connection task does once the channel closes.
         try? await handled.executeThenClose { _, _ in }
     }
 

@@ -18,7 +18,9 @@ struct StaticAssets: Sendable {
         let eTag: String
     }
 
-    static let pattern: RouterPath = "/assets/**"
+    /// Where the files are served: the router's route, and what `answer` answers.
+    static let prefix = "/assets/"
+    static let pattern = RouterPath(prefix + "**")
     /// Shown for a photo whose renditions are still being made.
     static let preparingImage = "/assets/img/preparing.png"
     static let plainCaching = "public, max-age=3600"
@@ -130,6 +132,7 @@ struct StaticAssets: Sendable {
     /// What a GET of `path` (without its query) answers: the file, or 304 without a body when the
     /// browser already holds these bytes (`ifNoneMatch`). Nil when no file is served there.
     func answer(path: some StringProtocol, ifNoneMatch: String?) -> Answer? {
+        guard path.hasPrefix(Self.prefix) else { return nil }
         let path = String(path)
         guard let asset = assets[path] ?? Self.unfingerprinted(path).flatMap({ otherVersions[$0] }) else { return nil }
         if ifNoneMatch == asset.eTag {

@@ -6,18 +6,21 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Answers a GET or HEAD of a static file where its connection's bytes are read: on the event
-/// loop, from memory, with no task and no trip through the router and its middleware. The
-/// stylesheet and scripts every page links to cost Hummingbird's whole request path otherwise
-/// (an async iterator, the middleware chain, a response writer): about 70 µs of CPU against a few
-/// here (BENCHMARKS.md).
+/// loop, from memory, with no task and no trip through the router and its middleware. Through the
+/// router the stylesheet cost 56–59 µs of CPU per request, answered here 23–25 µs, most of it NIO
+/// and the kernel (BENCHMARKS.md).
 ///
 /// The answer is the one the router would give: `StaticAssets.answer`'s status, headers and body,
-/// the `SecurityHeaders` with a request id of its own, a `RequestLogLine` and the `RequestMetrics`
-/// under the route the router reports (`/assets/**`). What the router still answers:
+/// a request id and a Date of its own, a `RequestLogLine` and the `RequestMetrics` under the route
+/// the router reports (`/assets/**`). What the router still answers:
 /// - a path that is no file (the 404 page is the router's);
 /// - a request sent while an earlier one on the same connection is still being answered by the
 ///   router (HTTP/1.1 pipelining): answering it first would swap the two answers. Such a request
-///   goes on to the router, which answers it in turn through the same `StaticAssets.answer`.
+///   goes on to the router, which answers it in turn through the same `StaticAssets.answer`;
+/// - a request with a body (the router answers at once and `LingeringCloseHandler` bounds what
+///   still arrives), and any request while the client is not reading its answers (the router's
+///   async writer waits for it; answering here would pile the answers up in memory);
+/// - everything after a request the HTTP codec could not read (the router answers that error).
 ///
 /// It sits after Hummingbird's `HTTPConnectionStateHandler`, so that handler still sees every
 /// request and answer: the idle timeout and a graceful shutdown's "close once the answers are
@@ -35,7 +38,6 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
         let logger: Logger
         /// The route name the router reports for these requests (logs and metrics).
         let route = StaticAssets.pattern.description
-        let date = HTTPDateHeader()
 
         init(_ assets: StaticAssets, everyAnswer: EveryAnswer, logger: Logger) {
             self.assets = assets
@@ -45,11 +47,15 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private let settings: Settings
+    private var date = HTTPDateHeader()
     /// Requests passed on to the router whose answers have not ended yet.
     private var passedOn = 0
-    /// The request being read that is answered here, once its end has arrived (a GET's body, if
-    /// any, means nothing and is dropped), as the router does.
+    /// The request being read that is answered here, once its end has arrived.
     private var pending: Pending?
+    /// Set when the codec could not read a request: the rest of the connection is the router's.
+    private var routerOnly = false
+    /// Set once a request asking `Connection: close` is answered here: nothing more is read.
+    private var closing = false
 
     private struct Pending {
         let request: HTTPRequest
@@ -63,15 +69,16 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOn == 0, let pending = answerHere(request) {
+            if passedOn == 0, !routerOnly, context.channel.isWritable, let pending = answerHere(request) {
                 self.pending = pending
                 return
             }
             passedOn += 1
         case .body:
-            if pending != nil { return }
+            break
         case .end:
             if let pending {
                 self.pending = nil
@@ -82,14 +89,21 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
         context.fireChannelRead(data)
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        routerOnly = true
+        context.fireErrorCaught(error)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
         context.write(data, promise: promise)
     }
 
-    /// The answer when `request` is a GET or HEAD of a file served here.
+    /// The answer when `request` is a GET or HEAD, without a body, of a file served here.
     private func answerHere(_ request: HTTPRequest) -> Pending? {
-        guard request.method == .get || request.method == .head, let path = request.path else { return nil }
+        guard request.method == .get || request.method == .head, let path = request.path,
+            request.headerFields[.transferEncoding] == nil, (request.headerFields[.contentLength] ?? "0") == "0"
+        else { return nil }
         let started = ContinuousClock.now
         let pathOnly = path.utf8.firstIndex(of: UInt8(ascii: "?")).map { path[..<$0] } ?? path[...]
         guard let answer = settings.assets.answer(path: pathOnly, ifNoneMatch: request.headerFields[.ifNoneMatch]) else {
@@ -104,14 +118,16 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
         // The fixed security headers are in the file's headers already (`StaticAssets`).
         var headers = answer.headers
         headers[.xRequestID] = id.description
-        headers[.date] = settings.date.now
+        headers[.date] = date.now()
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
         if request.method != .head, let body = answer.body {
             context.write(wrapOutboundOut(.body(body)), promise: nil)
         }
         if request.headerFields[.connection] == "close" {
+            // As Hummingbird does: no more answers, the sending side closed once this one is out.
+            closing = true
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-                context.close(promise: nil)
+                context.close(mode: .output, promise: nil)
             }
         } else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -3,20 +3,19 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The `Date` header's value (RFC 9110 §5.6.7, an IMF-fixdate such as
 /// `Sun, 06 Nov 1994 08:49:37 GMT`), made at most once a second. Hummingbird adds its own to what
-/// the router answers; this is for the answers `StaticAssetsOnTheLoop` gives itself.
-final class HTTPDateHeader: Sendable {
-    private let cached = Mutex<(second: Int, text: String)>((-1, ""))
+/// the router answers; this is for the answers `StaticAssetsOnTheLoop` gives itself, one per
+/// connection (no lock shared between event loops).
+struct HTTPDateHeader {
+    private var second = -1
+    private var text = ""
 
-    var now: String {
-        let second = Int(time(nil))
-        return cached.withLock { cache in
-            if cache.second != second { cache = (second, Self.format(secondsSince1970: second)) }
-            return cache.text
-        }
+    mutating func now() -> String {
+        let now = Int(time(nil))
+        if now != second { (second, text) = (now, Self.format(secondsSince1970: now)) }
+        return text
     }
 
     static func format(secondsSince1970 seconds: Int) -> String {
