@@ -73,9 +73,7 @@ struct StaticAssetsOnTheLoopTests {
 
     @Test("the handler answers a file itself only when nothing before it on the connection is still being answered")
     func answersOnlyInTurn() throws {
-        let config = try AppConfiguration.testing(database: DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie"))
-        let everyAnswer = EveryAnswer(config: config)
-        let assets = try StaticAssets(directory: "\(repositoryRoot)/Public", securityHeaders: everyAnswer.securityHeaders)
+        let (everyAnswer, assets) = try Self.publicFiles()
         let capture = LogCapture()
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(
@@ -192,9 +190,7 @@ struct StaticAssetsOnTheLoopTests {
 
     @Test("after a request the codec could not read, every later request on the connection is the router's")
     func routerAfterAnError() throws {
-        let config = try AppConfiguration.testing(database: DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie"))
-        let everyAnswer = EveryAnswer(config: config)
-        let assets = try StaticAssets(directory: "\(repositoryRoot)/Public", securityHeaders: everyAnswer.securityHeaders)
+        let (everyAnswer, assets) = try Self.publicFiles()
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(StaticAssetsOnTheLoop(.init(assets, everyAnswer: everyAnswer, logger: testLogger)))
         let css = try assets.url(for: "/assets/css/app.css")
@@ -209,9 +205,7 @@ struct StaticAssetsOnTheLoopTests {
 
     @Test("behind Hummingbird's connection state: a connection busy with static files is not closed as idle, an idle one is")
     func idleTimeoutSeesTheseRequests() async throws {
-        let config = try AppConfiguration.testing(database: DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie"))
-        let everyAnswer = EveryAnswer(config: config)
-        let assets = try StaticAssets(directory: "\(repositoryRoot)/Public", securityHeaders: everyAnswer.securityHeaders)
+        let (everyAnswer, assets) = try Self.publicFiles()
         let channel = EmbeddedChannel()
         // The pipeline exactly as the server builds it for each connection, with a short idle timeout.
         let connection = ConnectionOnItsEventLoop(
@@ -237,6 +231,14 @@ struct StaticAssetsOnTheLoopTests {
         #expect(!channel.isActive, "then 2 s without one: closed as idle")
         // What Hummingbird's connection task does once the channel closes.
         try? await handled.executeThenClose { _, _ in }
+    }
+
+    /// What the server answers every request with, and the files under `Public/`, as it starts.
+    static func publicFiles() throws -> (EveryAnswer, StaticAssets) {
+        // No database is reached: these tests drive a handler, not the server.
+        let config = try AppConfiguration.testing(database: DatabaseURL("postgres://selfie:pw@127.0.0.1:1/selfie"))
+        let everyAnswer = EveryAnswer(config: config)
+        return (everyAnswer, try StaticAssets(directory: "\(repositoryRoot)/Public", securityHeaders: everyAnswer.securityHeaders))
     }
 
     @Test("the Date header is an IMF-fixdate (RFC 9110 §5.6.7)")

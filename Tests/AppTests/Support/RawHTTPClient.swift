@@ -5,6 +5,16 @@ import Synchronization
 /// A client that writes a whole request — head and body — before it reads a byte of the answer,
 /// as simple HTTP clients do. Against a server that stops reading, its writes block.
 enum RawHTTPClient {
+    /// A plain TCP connection to the server on loopback, read and written as bytes.
+    static func connect(port: Int) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
     struct Answer {
         /// `HTTP/1.1 413 Payload Too Large`
         let statusLine: String
@@ -29,12 +39,7 @@ enum RawHTTPClient {
         readFor: Duration = .seconds(2)
     ) async throws -> Answer {
         let started = ContinuousClock.now
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect(port: port)
         let connection = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
             /// Body bytes as they go on the wire: as they are, or as one chunk of chunked encoding.
@@ -103,12 +108,7 @@ extension RawHTTPClient {
     /// An upload to `/api/upload_photo` that declares 5 MiB and sends one byte a second after its
     /// first few; returns the status the server answers with.
     static func trickle(port: Int, token: String, started: AsyncStream<Void>.Continuation) async throws -> Int {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect(port: port)
         return try await channel.executeThenClose { inbound, outbound in
             let boundary = "trickle"
             try await outbound.write(ByteBuffer(string:
@@ -147,12 +147,7 @@ extension RawHTTPClient {
         heldBack: Int = 16,
         release: @Sendable () async -> Void
     ) async throws -> (status: Int, body: String) {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect(port: port)
         return try await channel.executeThenClose { inbound, outbound in
             let split = body.readableBytes - heldBack
             try await outbound.write(ByteBuffer(string: head))
@@ -181,12 +176,7 @@ extension RawHTTPClient {
 extension RawHTTPClient {
     /// Sends `head` and `body`, then closes the connection without reading: a network that drops.
     static func sendThenHangUp(port: Int, head: String, body: [UInt8]) async throws {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect(port: port)
         try await channel.executeThenClose { _, outbound in
             try await outbound.write(ByteBuffer(string: head))
             for start in stride(from: 0, to: body.count, by: 256 * 1024) {
@@ -200,12 +190,7 @@ extension RawHTTPClient {
     /// Writes `requests` (several, pipelined, in one write) and returns every byte the server
     /// sends until it closes the connection (the last request should ask it to), or 10 s.
     static func pipelined(port: Int, requests: String) async throws -> (received: [UInt8], closedByServer: Bool) {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect(port: port)
         let connection = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: requests))
