@@ -29,20 +29,28 @@ struct ObservabilityTests {
             try await browser.upload(image: TestImage.jpeg())
             try await browser.upload(image: TestImage.text())
             try await app.browser().signIn(email: uniqueEmail(), password: "wrong password")
-            // Static files are answered on the connection's loop, not by the router: counted all the
-            // same. (Revalidated with HEAD: no other test asks that, so the count is these two.)
+            /// The metrics page, as Prometheus reads it.
+            func scrape() async throws -> String {
+                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
+                #expect(response.status.code == 200)
+                return String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
+            }
+            /// Static files revalidated with HEAD (counted by the process's one registry, which
+            /// other tests running at the same time also count in).
+            func revalidations(_ text: String) -> Int {
+                text.firstCapture(of: #"(?m)^hb_requests\{http_route="/assets/\*\*",http_request_method="HEAD",http_response_status_code="304"\} ([0-9]+)$"#).flatMap { Int($0) } ?? 0
+            }
+            // Static files are answered on the connection's loop, not by the router: counted all the same.
+            let before = revalidations(try await scrape())
             let eTag = try #require(try await app.client.execute(uri: "/assets/css/app.css", method: .get).headers[.eTag])
             for _ in 0..<2 {
                 #expect(try await app.client.execute(uri: "/assets/css/app.css", method: .head, headers: [.ifNoneMatch: eTag]).status == .notModified)
             }
 
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
-            #expect(response.status.code == 200)
-            let text = String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
+            let text = try await scrape()
             #expect(text.contains("hb_requests"))
             #expect(text.contains("http_server_request_duration"))
-            let revalidations = text.firstCapture(of: #"(?m)^hb_requests\{http_route="/assets/\*\*",http_request_method="HEAD",http_response_status_code="304"\} ([0-9]+)$"#)
-            #expect(revalidations == "2", "static files counted under their route")
+            #expect(revalidations(text) - before >= 2, "static files counted under their route")
             #expect(text.contains(#"selfie_photo_uploads_total{result="stored"}"#))
             #expect(text.contains(#"selfie_photo_uploads_total{result="refused_415"}"#))
             #expect(text.contains("selfie_sign_in_failures_total"))

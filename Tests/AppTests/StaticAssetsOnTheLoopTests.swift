@@ -32,8 +32,10 @@ struct StaticAssetsOnTheLoopTests {
                 ("GET", "/assets/no-such-file.css", ""),
                 ("GET", css + "?v=2", "Connection: close\r\n"),
             ]
-            let wire = requests.map { "\($0.method) \($0.path) HTTP/1.1\r\nHost: localhost\r\n\($0.extra)\r\n" }.joined()
-            let (received, closed) = try await RawHTTPClient.pipelined(port: port, requests: wire)
+            func wire(_ requests: [(method: String, path: String, extra: String)]) -> String {
+                requests.map { "\($0.method) \($0.path) HTTP/1.1\r\nHost: localhost\r\n\($0.extra)\r\n" }.joined()
+            }
+            let (received, closed) = try await RawHTTPClient.pipelined(port: port, requests: wire(requests))
             let answers = try HTTPAnswers.parse(received, methods: requests.map(\.method))
             #expect(closed, "Connection: close ends the connection after its answer")
             #expect(answers.map(\.status) == [200, 200, 200, 200, 304, 404, 200])
@@ -59,10 +61,7 @@ struct StaticAssetsOnTheLoopTests {
             // On a new connection with nothing before them, the HEAD, the 304 and the closing
             // request are answered on the loop: the same as the router's answers above.
             let again = Array(requests[3...4]) + [requests[6]]
-            let (received2, closed2) = try await RawHTTPClient.pipelined(
-                port: port,
-                requests: again.map { "\($0.method) \($0.path) HTTP/1.1\r\nHost: localhost\r\n\($0.extra)\r\n" }.joined()
-            )
+            let (received2, closed2) = try await RawHTTPClient.pipelined(port: port, requests: wire(again))
             let onTheLoop = try HTTPAnswers.parse(received2, methods: again.map(\.method))
             #expect(closed2)
             #expect(onTheLoop.map(\.status) == [200, 304, 200])
@@ -71,14 +70,17 @@ struct StaticAssetsOnTheLoopTests {
         }
     }
 
-    @Test("the handler answers a file itself only when nothing before it on the connection is still being answered")
+    @Test("a file is answered on the loop only in its turn, without a body, while the client reads its answers; all else goes to the router")
     func answersOnlyInTurn() throws {
         let (everyAnswer, assets) = try Self.publicFiles()
         let capture = LogCapture()
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(
+        let closes = CloseRecorder()
+        try channel.pipeline.syncOperations.addHandlers(
+            closes,
             StaticAssetsOnTheLoop(.init(assets, everyAnswer: everyAnswer, logger: capture.logger(level: .info)))
         )
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         let css = try assets.url(for: "/assets/css/app.css")
         func request(_ method: HTTPRequest.Method, _ path: String, _ fields: HTTPFields = [:]) throws {
             try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: method, scheme: nil, authority: "localhost", path: path, headerFields: fields)))
@@ -173,12 +175,16 @@ struct StaticAssetsOnTheLoopTests {
         _ = try written()
         channel.isWritable = true
 
+        #expect(channel.isActive && closes.modes == [])
         try request(.get, css, [.connection: "close"])
         #expect(try written() == ["head 200", "body \(size)", "end"])
         try request(.get, css)
         #expect(try passedOn() == [] && written() == [], "nothing is read after Connection: close")
         channel.embeddedEventLoop.run()
-        #expect(!channel.isActive, "Connection: close: closed once the answer is out")
+        #expect(closes.modes == [.output], "Connection: close: the sending side closed once the answer is out")
+        channel.embeddedEventLoop.advanceTime(by: LingeringCloseHandler.defaultLinger)
+        #expect(closes.modes == [.output, .all], "a client that keeps its side open is closed after the linger")
+        #expect(!channel.isActive)
 
         let lines = capture.all.filter { $0.contains("request") && $0.contains("route=/assets/**") }
         #expect(lines.count == 5, "one log line for each of the five answered here: \(lines)")
@@ -188,12 +194,37 @@ struct StaticAssetsOnTheLoopTests {
         #expect(!capture.all.contains { $0.contains("secret") }, "never its values")
     }
 
+    @Test("after a request asking Connection: close that the router answers, later requests are the router's too")
+    func routerAfterItsClose() throws {
+        let (channel, css) = try Self.handlerAlone()
+        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: "/signin", headerFields: [.connection: "close"])))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        while try channel.readOutbound(as: HTTPResponsePart.self) != nil {}
+        while try channel.readInbound(as: HTTPRequestPart.self) != nil {}
+        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: nil, authority: "localhost", path: css)))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == nil, "no answer after the router's last one")
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) != nil, "passed on: the router, which is closing, decides")
+    }
+
+    @Test("only files under /assets/ are answered, as the router's route says, whatever else the directory holds")
+    func onlyUnderAssets() throws {
+        let directory = temporaryBlobDirectory()
+        try FileManager.default.createDirectory(atPath: "\(directory)/assets", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("User-agent: *\n".utf8).write(to: URL(fileURLWithPath: "\(directory)/robots.txt"))
+        try Data("body {}\n".utf8).write(to: URL(fileURLWithPath: "\(directory)/assets/site.css"))
+        let (everyAnswer, _) = try Self.publicFiles()
+        let assets = try StaticAssets(directory: directory, securityHeaders: everyAnswer.securityHeaders)
+        #expect(assets.answer(path: "/robots.txt", ifNoneMatch: nil) == nil)
+        #expect(assets.answer(path: "/assets/site.css", ifNoneMatch: nil)?.status == .ok)
+    }
+
     @Test("after a request the codec could not read, every later request on the connection is the router's")
     func routerAfterAnError() throws {
-        let (everyAnswer, assets) = try Self.publicFiles()
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(StaticAssetsOnTheLoop(.init(assets, everyAnswer: everyAnswer, logger: testLogger)))
-        let css = try assets.url(for: "/assets/css/app.css")
+        let (channel, css) = try Self.handlerAlone()
         struct Unreadable: Error {}
         channel.pipeline.fireErrorCaught(Unreadable())
         #expect(throws: Unreadable.self, "the error goes on to the router") { try channel.throwIfErrorCaught() }
@@ -216,21 +247,31 @@ struct StaticAssetsOnTheLoopTests {
         let handled = try await connection.setup(channel: channel, logger: testLogger).get()
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
         let css = try assets.url(for: "/assets/css/app.css")
-        // The idle check reads the real clock; its timer runs on the embedded loop's clock.
-        for _ in 0..<10 {
-            try await Task.sleep(for: .milliseconds(250))
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(250))
+        func getStylesheet() throws {
             try channel.writeInbound(ByteBuffer(string: "GET \(css) HTTP/1.1\r\nHost: localhost\r\n\r\n"))
             var answer = ByteBuffer()
             while var part = try channel.readOutbound(as: ByteBuffer.self) { answer.writeBuffer(&part) }
             #expect(String(buffer: answer).hasPrefix("HTTP/1.1 200 OK\r\n"))
         }
-        #expect(channel.isActive, "a request every 250 ms for 2.5 s: never idle for 1.5 s")
+        // The idle check reads the real clock; its timer runs on the embedded loop's clock, and
+        // fires only when the test advances it. A late wake-up only makes the connection idler.
+        try await Task.sleep(for: .seconds(2))
+        try getStylesheet()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(channel.isActive, "idle for 2 s since it opened, but a request just now: not idle")
         try await Task.sleep(for: .seconds(2))
         channel.embeddedEventLoop.advanceTime(by: .seconds(2))
         #expect(!channel.isActive, "then 2 s without one: closed as idle")
         // What Hummingbird's connection task does once the channel closes.
         try? await handled.executeThenClose { _, _ in }
+    }
+
+    /// The handler alone on a channel, and the stylesheet's fingerprinted path.
+    static func handlerAlone() throws -> (EmbeddedChannel, css: String) {
+        let (everyAnswer, assets) = try publicFiles()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(StaticAssetsOnTheLoop(.init(assets, everyAnswer: everyAnswer, logger: testLogger)))
+        return (channel, try assets.url(for: "/assets/css/app.css"))
     }
 
     /// What the server answers every request with, and the files under `Public/`, as it starts.
@@ -246,6 +287,18 @@ struct StaticAssetsOnTheLoopTests {
         #expect(HTTPDateHeader.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDateHeader.format(secondsSince1970: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
         #expect(HTTPDateHeader.format(secondsSince1970: 1_798_761_599) == "Thu, 31 Dec 2026 23:59:59 GMT")
+    }
+}
+
+/// Records each close asked of the channel; a close of the sending side only is recorded and not
+/// passed on (an embedded channel would close whole).
+final class CloseRecorder: ChannelOutboundHandler {
+    typealias OutboundIn = HTTPResponsePart
+    private(set) var modes: [CloseMode] = []
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        modes.append(mode)
+        if mode == .output { promise?.succeed(()) } else { context.close(mode: mode, promise: promise) }
     }
 }
 

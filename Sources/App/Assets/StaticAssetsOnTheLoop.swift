@@ -7,7 +7,7 @@ import NIOHTTPTypes
 
 /// Answers a GET or HEAD of a static file where its connection's bytes are read: on the event
 /// loop, from memory, with no task and no trip through the router and its middleware. Through the
-/// router the stylesheet cost 56–59 µs of CPU per request, answered here 23–25 µs, most of it NIO
+/// router the stylesheet cost 55–60 µs of CPU per request, answered here 23–24 µs, most of it NIO
 /// and the kernel (BENCHMARKS.md).
 ///
 /// The answer is the one the router would give: `StaticAssets.answer`'s status, headers and body,
@@ -20,7 +20,8 @@ import NIOHTTPTypes
 /// - a request with a body (the router answers at once and `LingeringCloseHandler` bounds what
 ///   still arrives), and any request while the client is not reading its answers (the router's
 ///   async writer waits for it; answering here would pile the answers up in memory);
-/// - everything after a request the HTTP codec could not read (the router answers that error).
+/// - everything after an error in the pipeline (a request the HTTP codec could not read: the
+///   router answers it) and after a request asking `Connection: close` that went to the router.
 ///
 /// It sits after Hummingbird's `HTTPConnectionStateHandler`, so that handler still sees every
 /// request and answer: the idle timeout and a graceful shutdown's "close once the answers are
@@ -52,10 +53,15 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
     private var passedOn = 0
     /// The request being read that is answered here, once its end has arrived.
     private var pending: Pending?
-    /// Set when the codec could not read a request: the rest of the connection is the router's.
+    /// Set on an error in the pipeline, or once a request asking `Connection: close` has gone to
+    /// the router: the rest of the connection is the router's.
     private var routerOnly = false
     /// Set once a request asking `Connection: close` is answered here: nothing more is read.
     private var closing = false
+    /// Once the answer to `Connection: close` is out, the sending side is closed (as Hummingbird
+    /// does) and the client closes its side; one that does not is closed when this fires, after
+    /// `LingeringCloseHandler.defaultLinger`.
+    private var lingerTimer: Scheduled<Void>?
 
     private struct Pending {
         let request: HTTPRequest
@@ -77,6 +83,7 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
                 return
             }
             passedOn += 1
+            if request.headerFields[.connection] == "close" { routerOnly = true }
         case .body:
             break
         case .end:
@@ -92,6 +99,12 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         routerOnly = true
         context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        lingerTimer?.cancel()
+        lingerTimer = nil
+        context.fireChannelInactive()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -127,7 +140,11 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
             // As Hummingbird does: no more answers, the sending side closed once this one is out.
             closing = true
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                guard context.channel.isActive else { return }
                 context.close(mode: .output, promise: nil)
+                self.lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: LingeringCloseHandler.defaultLinger) {
+                    context.close(promise: nil)
+                }
             }
         } else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

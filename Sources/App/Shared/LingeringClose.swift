@@ -21,7 +21,10 @@ final class LingeringCloseHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var drained = 0
     private var timer: Scheduled<Void>?
 
-    init(linger: TimeAmount = .seconds(10), budget: Int = 64 * 1024 * 1024) {
+    /// How long a client may keep sending (or keep its side open) after its answer.
+    static let defaultLinger = TimeAmount.seconds(10)
+
+    init(linger: TimeAmount = defaultLinger, budget: Int = 64 * 1024 * 1024) {
         self.linger = linger
         self.budget = budget
     }
