@@ -108,6 +108,9 @@ final class StaticAssetsOnTheLoop: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Only the router's answers come through here (this handler's own start past it). The one
+        // answer with no request passed on, Hummingbird's 400 to an unreadable request, follows an
+        // error, after which `routerOnly` holds and the count no longer decides anything.
         if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
         context.write(data, promise: promise)
     }
