@@ -15,9 +15,18 @@ public struct DatabaseURL: Sendable, Equatable {
     public var database: String
     public var requireTLS: Bool
     /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
-    public var maximumConnections = 20
-    /// How often an idle connection is pinged (`DATABASE_KEEPALIVE_SECONDS`, nil: never).
-    public var keepAlive: Duration? = .seconds(30)
+    public var maximumConnections = Self.defaultMaximumConnections
+    public static let defaultMaximumConnections = 20
+    /// The `application_name` of the pool's connections.
+    public static let applicationName = "selfie"
+    /// How many of them are opened at start and kept (`DATABASE_POOL_KEPT`); nil: half of
+    /// `maximumConnections`. See `poolConfiguration`.
+    public var keptConnections: Int?
+    /// How often an idle connection is pinged (`DATABASE_KEEPALIVE_SECONDS`, nil: never). By default
+    /// every 30 s over a network, where a NAT or firewall may drop a connection it saw idle; never
+    /// over a unix socket or loopback, where there is nothing to keep open and each ping's timer is
+    /// pure cost (`poolConfiguration`).
+    public var keepAlive: Duration?
     /// Whether the hot statements are prepared on each connection (`DATABASE_PREPARED_STATEMENTS`,
     /// default on). Off for PgBouncer in transaction mode before 1.21, which cannot keep a prepared
     /// statement with its connection; the same SQL is then sent unprepared.
@@ -45,6 +54,14 @@ public struct DatabaseURL: Sendable, Equatable {
         self.database = database.removingPercentEncoding ?? database
         let sslMode = query.first(where: { $0.name == "sslmode" })?.value ?? "disable"
         self.requireTLS = ["require", "verify-ca", "verify-full"].contains(sslMode)
+        self.keepAlive = unixSocketPath != nil || Self.isLoopback(host) ? nil : .seconds(30)
+    }
+
+    /// `localhost`, `::1` or an address in 127.0.0.0/8.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// The same server and credentials, another database (tests clone databases this way).
@@ -54,12 +71,26 @@ public struct DatabaseURL: Sendable, Equatable {
         return copy
     }
 
-    /// The server's pool: connections opened on demand, up to `maximumConnections`, pinged when
-    /// idle unless `keepAlive` is nil. Not a fixed-size pool: with every slot a kept connection,
-    /// PostgresNIO reconnects them with back-off after an outage and a waiting request gets no
-    /// attempt of its own (the fault check saw one wait past 30 s).
-    public var serverPoolConfiguration: PostgresClient.Configuration {
+    /// The pool of `CoreServices`: pinged when idle unless `keepAlive` is nil and, for a server
+    /// (`keepingConnections`), with `keptConnections` (default half the pool) opened at start and
+    /// kept, the rest opened on demand up to `maximumConnections`. Commands open theirs on demand.
+    ///
+    /// PostgresNIO starts an idle-timeout timer (60 s) every time an on-demand connection goes back
+    /// to the pool, and a keep-alive timer every time any connection does: a task group of two tasks
+    /// and a `Task.sleep` each. A cancelled sleep keeps its memory until its deadline would have
+    /// come (swiftlang/swift#60441), so at a few thousand queries a second these timers held tens
+    /// of MB (BENCHMARKS.md). The pool leases its lowest-numbered free connection, so while no more
+    /// queries run at once than there are kept connections, none of them starts an idle timer.
+    /// Not every slot is kept: with every slot a kept connection, PostgresNIO reconnects them with
+    /// back-off after an outage and a waiting request gets no attempt of its own (the fault check
+    /// saw one wait past 30 s).
+    public func poolConfiguration(keepingConnections: Bool) -> PostgresClient.Configuration {
         var configuration = clientConfiguration
+        // What `pg_stat_activity` shows for these connections.
+        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
+        if keepingConnections {
+            configuration.options.minimumConnections = min(keptConnections ?? maximumConnections / 2, maximumConnections)
+        }
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
         return configuration
     }
