@@ -46,17 +46,10 @@ public struct CoreServices: Sendable {
 
     /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
     ///   web's route; `PUBLIC_URL` is put in front).
-    /// - Parameter keepingConnections: a server's pool, which keeps some connections open
-    ///   (`DatabaseURL.poolConfiguration`); a command's opens them on demand.
-    public init(
-        _ config: AppConfiguration,
-        providerCallbackPath: @escaping @Sendable (_ provider: String) -> String,
-        keepingConnections: Bool = false,
-        logger: Logger
-    ) throws {
+    public init(_ config: AppConfiguration, providerCallbackPath: @escaping @Sendable (_ provider: String) -> String, logger: Logger) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
         self.config = config
-        postgres = PostgresClient(configuration: config.database.poolConfiguration(keepingConnections: keepingConnections), backgroundLogger: logger.countingPoolEvents())
+        postgres = PostgresClient(configuration: config.database.poolConfiguration, backgroundLogger: logger.countingPoolEvents())
         http = HTTPClientService()
         let prepared = config.database.preparedStatements
         access = AccessCache(lifetime: config.accessCacheLifetime)

@@ -91,13 +91,14 @@ struct ConfigurationTests {
         #expect(error?.problems.contains { $0.hasPrefix("DATABASE_LISTEN_URL must look like postgres://") } == true)
     }
 
-    @Test("the pool: its size, half of it kept, keep-alive every 30 s over a network and off on loopback or a socket by default; refusals")
+    @Test("the pool: its size; keep-alive every 30 s over a network, off on loopback or a socket by default, set either way; refusals")
     func poolSettings() throws {
         func options(_ changes: [String: String]) throws -> PostgresClient.Configuration.Options {
-            try AppConfiguration.load(from: complete.merging(changes) { $1 }).database.poolConfiguration(keepingConnections: true).options
+            try AppConfiguration.load(from: complete.merging(changes) { $1 }).database.poolConfiguration.options
         }
         let defaults = try options([:])
-        #expect(defaults.maximumConnections == 20 && defaults.minimumConnections == 10 && defaults.keepAliveBehavior == nil)
+        #expect(defaults.maximumConnections == 20 && defaults.minimumConnections == 0 && defaults.keepAliveBehavior == nil)
+        #expect(defaults.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["application_name=selfie"])
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@db.internal:5432/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@10.0.0.7/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@127.0.0.53/selfie"]).keepAliveBehavior == nil)
@@ -106,27 +107,17 @@ struct ConfigurationTests {
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@127.0.0.1.example/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_KEEPALIVE_SECONDS": "120"]).keepAliveBehavior?.frequency == .seconds(120))
         let set = try options(["DATABASE_POOL_SIZE": "5", "DATABASE_URL": "postgres://selfie:pw@db.internal/selfie", "DATABASE_KEEPALIVE_SECONDS": "0"])
-        #expect(set.maximumConnections == 5 && set.minimumConnections == 2 && set.keepAliveBehavior == nil)
-        #expect(try options(["DATABASE_POOL_SIZE": "5", "DATABASE_POOL_KEPT": "5"]).minimumConnections == 5)
-        #expect(try options(["DATABASE_POOL_KEPT": "0"]).minimumConnections == 0)
-        #expect(try AppConfiguration.load(from: complete).database.poolConfiguration(keepingConnections: false).options.minimumConnections == 0, "a command's pool")
+        #expect(set.maximumConnections == 5 && set.keepAliveBehavior == nil)
         var environment = complete
-        for (size, seconds, kept) in [("0", "-1", "-1"), ("1001", "9223372036854775807", "21")] {
+        for (size, seconds) in [("0", "-1"), ("1001", "9223372036854775807")] {
             environment["DATABASE_POOL_SIZE"] = size
             environment["DATABASE_KEEPALIVE_SECONDS"] = seconds
-            environment["DATABASE_POOL_KEPT"] = kept
             let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
             #expect(error?.problems == [
                 "DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got \"\(size)\"",
-                "DATABASE_POOL_KEPT must be a whole number from 0 to DATABASE_POOL_SIZE (20), got \"\(kept)\"",
                 "DATABASE_KEEPALIVE_SECONDS must be a whole number of seconds from 0 (never) to 3600, got \"\(seconds)\"",
             ])
         }
-        environment = complete
-        environment["DATABASE_POOL_SIZE"] = "4"
-        environment["DATABASE_POOL_KEPT"] = "5"
-        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
-        #expect(error?.problems == ["DATABASE_POOL_KEPT must be a whole number from 0 to DATABASE_POOL_SIZE (4), got \"5\""])
     }
 
     @Test("BLOB_STORE=s3 needs its bucket and credentials, named in the message")

@@ -4,7 +4,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import PostgresNIO
 import Testing
 
 /// The statements every request sends, prepared (the default) and unprepared
@@ -88,21 +87,5 @@ struct HotStatementsTests {
         #expect(prepared.health == #"200 {"status":"ok"}"#, "the health probe's SELECT 1")
         #expect(prepared.albumImages == 2 && prepared.sharedImages == 2, "an album's page and its link show its two photos")
         #expect(prepared.albumAPIPhotos == [["photo 2", "display"], ["photo 1", "display"]], "in gallery order, each with its display copy")
-    }
-
-    @Test("a server keeps half its pool open from the start, and one query at a time opens no other")
-    func keptConnections() async throws {
-        try await withTestApp(configure: { $0.database.maximumConnections = 4 }) { app in
-            let pooled: PostgresQuery = "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND application_name = \(DatabaseURL.applicationName)"
-            var open = 0
-            for _ in 0..<50 {
-                open = try await app.scalar(pooled, as: Int.self)
-                if open >= 2 { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(open == 2, "half of four, before any request")
-            for _ in 0..<20 { #expect(try await app.client.execute(uri: "/healthz", method: .get).status == .ok) }
-            #expect(try await app.scalar(pooled, as: Int.self) == 2, "twenty requests one after another, each on a kept connection")
-        }
     }
 }

@@ -174,14 +174,6 @@ public struct AppConfiguration: Sendable {
                 problems.append("DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got \"\(raw)\"")
             }
         }
-        if let raw = value("DATABASE_POOL_KEPT") {
-            let size = database?.maximumConnections ?? DatabaseURL.defaultMaximumConnections
-            if let kept = Int(raw), (0...size).contains(kept) {
-                database?.keptConnections = kept
-            } else {
-                problems.append("DATABASE_POOL_KEPT must be a whole number from 0 to DATABASE_POOL_SIZE (\(size)), got \"\(raw)\"")
-            }
-        }
 
         let apiAuthName = required("API_AUTH_NAME", "the mobile app's key name, sent with HTTP Basic")
         let apiAuthPassword = required("API_AUTH_PASSWORD", "the mobile app's key password, also its AESCrypt key")

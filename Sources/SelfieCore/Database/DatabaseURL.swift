@@ -15,13 +15,9 @@ public struct DatabaseURL: Sendable, Equatable {
     public var database: String
     public var requireTLS: Bool
     /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
-    public var maximumConnections = Self.defaultMaximumConnections
-    public static let defaultMaximumConnections = 20
+    public var maximumConnections = 20
     /// The `application_name` of the pool's connections.
     public static let applicationName = "selfie"
-    /// How many of them are opened at start and kept (`DATABASE_POOL_KEPT`); nil: half of
-    /// `maximumConnections`. See `poolConfiguration`.
-    public var keptConnections: Int?
     /// How often an idle connection is pinged (`DATABASE_KEEPALIVE_SECONDS`, nil: never). By default
     /// every 30 s over a network, where a NAT or firewall may drop a connection it saw idle; never
     /// over a unix socket or loopback, where there is nothing to keep open and each ping's timer is
@@ -71,26 +67,22 @@ public struct DatabaseURL: Sendable, Equatable {
         return copy
     }
 
-    /// The pool of `CoreServices`: pinged when idle unless `keepAlive` is nil and, for a server
-    /// (`keepingConnections`), with `keptConnections` (default half the pool) opened at start and
-    /// kept, the rest opened on demand up to `maximumConnections`. Commands open theirs on demand.
+    /// The pool of `CoreServices`: connections opened on demand, up to `maximumConnections`,
+    /// pinged when idle unless `keepAlive` is nil.
     ///
-    /// PostgresNIO starts an idle-timeout timer (60 s) every time an on-demand connection goes back
-    /// to the pool, and a keep-alive timer every time any connection does: a task group of two tasks
-    /// and a `Task.sleep` each. A cancelled sleep keeps its memory until its deadline would have
-    /// come (swiftlang/swift#60441), so at a few thousand queries a second these timers held tens
-    /// of MB (BENCHMARKS.md). The pool leases its lowest-numbered free connection, so while no more
-    /// queries run at once than there are kept connections, none of them starts an idle timer.
-    /// Not every slot is kept: with every slot a kept connection, PostgresNIO reconnects them with
-    /// back-off after an outage and a waiting request gets no attempt of its own (the fault check
-    /// saw one wait past 30 s).
-    public func poolConfiguration(keepingConnections: Bool) -> PostgresClient.Configuration {
+    /// PostgresNIO starts a keep-alive timer every time a query gives a connection back to the pool,
+    /// and an idle-timeout timer (60 s) too: a task group of two tasks and a `Task.sleep` each. A
+    /// cancelled sleep keeps its memory until its deadline would have come (swiftlang/swift#60441),
+    /// so at thousands of queries a second these timers held tens of MB (BENCHMARKS.md); hence no
+    /// keep-alive where it protects nothing. No connection is kept open (`minimumConnections`,
+    /// which would spare the idle timer): with kept connections, PostgresNIO 1.33.2 stops the process
+    /// on a precondition when requests pile up while it reconnects after an outage
+    /// (`createNewDemandConnectionIfPossible`; `scripts/fault-check.sh` checks it), and it gives a
+    /// waiting request no attempt of its own while it reconnects them.
+    public var poolConfiguration: PostgresClient.Configuration {
         var configuration = clientConfiguration
         // What `pg_stat_activity` shows for these connections.
         configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
-        if keepingConnections {
-            configuration.options.minimumConnections = min(keptConnections ?? maximumConnections / 2, maximumConnections)
-        }
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
         return configuration
     }
