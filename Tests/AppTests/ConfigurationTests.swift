@@ -102,7 +102,8 @@ struct ConfigurationTests {
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@db.internal:5432/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@10.0.0.7/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@127.0.0.53/selfie"]).keepAliveBehavior == nil)
-        #expect(try options(["DATABASE_URL": "postgres://selfie:pw@localhost/selfie"]).keepAliveBehavior == nil)
+        #expect(try options(["DATABASE_URL": "postgres://selfie:pw@LocalHost/selfie"]).keepAliveBehavior == nil)
+        #expect(try options(["DATABASE_URL": "postgres://selfie:pw@[2001:db8::7]/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_URL": "postgres://selfie@/selfie?host=/var/run/postgresql"]).keepAliveBehavior == nil)
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@127.0.0.1.example/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_KEEPALIVE_SECONDS": "120"]).keepAliveBehavior?.frequency == .seconds(120))
@@ -179,6 +180,8 @@ struct ConfigurationTests {
         #expect(tcp.host == "db.internal" && tcp.port == 6543 && tcp.password == "p@ss" && tcp.requireTLS)
         let socket = try DatabaseURL("postgresql://me@/photos?host=/var/run/postgresql")
         #expect(socket.unixSocketPath == "/var/run/postgresql" && socket.database == "photos")
+        let ipv6 = try DatabaseURL("postgres://me:pw@[::1]:5433/photos")
+        #expect(ipv6.host == "::1" && ipv6.port == 5433 && ipv6.keepAlive == nil)
         #expect(throws: InvalidValue.self) { try DatabaseURL("mysql://me@host/db") }
         #expect(throws: InvalidValue.self) { try DatabaseURL("postgres://me@host/") }
     }

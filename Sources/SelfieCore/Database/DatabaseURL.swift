@@ -43,19 +43,21 @@ public struct DatabaseURL: Sendable, Equatable {
         }
         let query = components.queryItems ?? []
         self.unixSocketPath = query.first(where: { $0.name == "host" })?.value
-        self.host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        // An IPv6 address comes with its brackets (`[::1]`), which the connection's resolver does not take.
+        let host = components.host.map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
+        self.host = host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         self.port = components.port ?? 5432
         self.username = user.removingPercentEncoding ?? user
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database.removingPercentEncoding ?? database
         let sslMode = query.first(where: { $0.name == "sslmode" })?.value ?? "disable"
         self.requireTLS = ["require", "verify-ca", "verify-full"].contains(sslMode)
-        self.keepAlive = unixSocketPath != nil || Self.isLoopback(host) ? nil : .seconds(30)
+        self.keepAlive = unixSocketPath != nil || Self.isLoopback(self.host) ? nil : .seconds(30)
     }
 
     /// `localhost`, `::1` or an address in 127.0.0.0/8.
     static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        if host.lowercased() == "localhost" || host == "::1" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
