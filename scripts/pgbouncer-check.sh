@@ -83,6 +83,8 @@ fi
 echo "listener through the pooler: not hearing, sessions and tokens looked up every time (as it must)"
 
 # A second instance with DATABASE_LISTEN_URL straight to PostgreSQL hears, and still reads through the pooler.
+# (start_instance sets $server to the new one: the first is kept aside so the exit trap stops it.)
+first=$server
 start_instance direct-listener DATABASE_URL="postgres://selfie:$password@127.0.0.1:$bouncer_port/selfie_pgbouncer" \
     DATABASE_LISTEN_URL="postgres://selfie:$password@127.0.0.1:5432/selfie_pgbouncer" \
     DATABASE_PREPARED_STATEMENTS=off LOG_LEVEL=info
@@ -92,6 +94,7 @@ grep -q "hearing access changes; sessions" "$scratch_dir/direct-listener.log" \
     || { echo "the listener on DATABASE_LISTEN_URL did not hear" >&2; cat "$scratch_dir/direct-listener.log" >&2; exit 1; }
 listed=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Token token=$token" "$base/api/get_photos")
 kill "$second"
+server=$first
 [ "$listed" = 200 ] || { echo "the second instance answered $listed" >&2; exit 1; }
 echo "listener on DATABASE_LISTEN_URL (direct): hearing; the token works there too"
 echo "==> PgBouncer, transaction mode: migrations, sign-up/in, 20 uploads, 100 reads, lockout, outbox: all as direct"
