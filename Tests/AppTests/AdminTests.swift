@@ -21,13 +21,26 @@ extension TestApp {
         try await scalar("SELECT id FROM users WHERE lower(email) = lower(\(email))")
     }
 
+    /// Who did and who underwent each `event`, oldest first.
+    func auditEntries(_ event: String) async throws -> [AuditEntry] {
+        try await db { client in
+            var entries: [AuditEntry] = []
+            for try await (actor, target) in try await client.query(
+                "SELECT actor_id, target_user_id FROM audit_events WHERE event = \(event) ORDER BY id"
+            ).decode((Int64?, Int64?).self) {
+                entries.append(AuditEntry(actor: actor, target: target))
+            }
+            return entries
+        }
+    }
+
+    struct AuditEntry: Equatable, Sendable {
+        let actor: Int64?
+        let target: Int64?
+    }
+
     func auditCount(_ event: String, actor: Int64? = nil, target: Int64? = nil) async throws -> Int {
-        try await scalar(
-            """
-            SELECT count(*)::int FROM audit_events WHERE event = \(event)
-            AND (\(actor)::bigint IS NULL OR actor_id = \(actor)) AND (\(target)::bigint IS NULL OR target_user_id = \(target))
-            """
-        )
+        try await auditEntries(event).count { entry in (actor == nil || entry.actor == actor) && (target == nil || entry.target == target) }
     }
 }
 
