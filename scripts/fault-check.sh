@@ -22,8 +22,9 @@ token=$(api_token faults@example.com "fault check password")
 
 echo "==> fault 1: PostgreSQL stopped for 4 s under load"
 python3 - "$base" "$token" > "$work/load.txt" <<'PY' &
-# Three clients in parallel (an API call, the health check, a page), and a crowd of health checks. A request that was already past
-# its first query when PostgreSQL went away waits for the pool to reconnect (the pool retries with
+# Three clients in parallel (an API call, the health check, a page) and a crowd of 32 health
+# checks, so that requests pile up while the pool reconnects. A request that was already past its
+# first query when PostgreSQL went away waits for the pool to reconnect (the pool retries with
 # backoff) and is answered once the database is back: the slowest answer is printed, and a request
 # that never ends is caught by the 30 s timeout.
 import sys, time, threading, urllib.request, urllib.error, collections
@@ -49,8 +50,8 @@ def client(path, headers):
                 slowest[:] = [time.time() - started, f"{path} {status}"]
         time.sleep(0.05)
 
-# And a crowd of 32 health checks: requests pile up while the pool reconnects (with connections
-# kept open, PostgresNIO 1.33.2 stopped the process on a precondition then: DatabaseURL).
+# With connections kept open, PostgresNIO 1.33.2 stopped the process on a precondition when the
+# crowd piled up (DatabaseURL.poolConfiguration).
 crowd = [("/healthz", {})] * 32
 threads = [threading.Thread(target=client, args=args) for args in (
     ("/api/get_photos", {"Authorization": f"Token token={token}"}), ("/healthz", {}), ("/account", {"Cookie": "selfie_session=unknown"}), *crowd)]
