@@ -128,6 +128,7 @@ func buildRouter(
     // uptime monitors, load balancers' health checks and `curl -I` ask with it.
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ClientAddressMiddleware(trusted: config.trustedProxies, header: config.clientIPHeader))
+    router.add(middleware: ExpectContinueMiddleware())
     router.add(middleware: RequestLogMiddleware(line: services.everyAnswer.log))
     router.add(middleware: RequestMetricsMiddleware(metrics: services.everyAnswer.metrics))
     router.add(middleware: SecurityHeadersMiddleware(headers: services.everyAnswer.securityHeaders))

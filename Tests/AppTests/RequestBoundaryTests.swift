@@ -187,6 +187,46 @@ struct RequestBoundaryTests {
         }
     }
 
+    @Test("a client that expects 100-continue gets it once its body is wanted, and a refusal from the head alone without sending its body")
+    func expectContinue() async throws {
+        try await withTestApp { app in
+            let port = try #require(app.client.port)
+            let token = try await app.api.signedInUser()
+            let photo = MultipartBody.iOS(image: TestImage.jpeg(size: 64 * 1024), title: "sent after its 100")
+            func head(version: String = "1.1", token: String = token, length: Int = photo.body.readableBytes) -> String {
+                "POST /api/upload_photo HTTP/\(version)\r\nHost: localhost\r\nAuthorization: Token token=\(token)\r\n"
+                    + "Content-Type: \(photo.contentType)\r\nContent-Length: \(length)\r\nExpect: 100-Continue\r\n\r\n"
+            }
+            // Patience long enough that a 100 that never came shows as the body sent after waiting.
+            let patience = Duration.seconds(3)
+            let upload = try await RawHTTPClient.expectingContinue(port: port, head: head(), body: photo.body, patience: patience)
+            #expect(upload.statuses == [100, 200], "\(upload.finalHead)")
+            #expect(upload.bodySent == .afterContinue)
+            #expect(try await app.photoCount() == 1)
+
+            // Refused from the head alone: the body is never sent, and the connection is not kept.
+            let refusals = [
+                ("no valid token", head(token: "nope"), 401),
+                ("too large", head(length: 26 * 1024 * 1024), 413),
+            ]
+            for (name, head, status) in refusals {
+                let refused = try await RawHTTPClient.expectingContinue(port: port, head: head, body: photo.body, patience: patience)
+                #expect(refused.statuses == [status], "\(name): \(refused.finalHead)")
+                #expect(refused.bodySent == .never, "\(name)")
+                #expect(refused.finalHead.lowercased().contains("\r\nconnection: close"), "\(name): \(refused.finalHead)")
+            }
+            #expect(try await app.photoCount() == 1)
+
+            // HTTP/1.0 knows no 1xx answers: the client waits, sends anyway, and gets only its answer.
+            let old = try await RawHTTPClient.expectingContinue(
+                port: port, head: head(version: "1.0"), body: photo.body, patience: .seconds(1))
+            #expect(old.statuses == [200], "\(old.finalHead)")
+            #expect(old.bodySent == .afterWaiting)
+            #expect(try await app.photoCount() == 2)
+            #expect(app.filesInBlobStore().isEmpty == false)
+        }
+    }
+
     @Test("uploads in progress are capped per user and per server (429 beyond), and one that trickles ends at the deadline with nothing stored")
     func uploadCaps() async throws {
         try await withTestApp(configure: { config in

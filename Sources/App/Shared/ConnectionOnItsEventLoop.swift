@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 import NIOPosix
 import SelfieCore
 
@@ -23,10 +24,13 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     /// counts every request and answer (idle timeout, graceful shutdown): first the static files'
     /// (`StaticAssetsOnTheLoop`), then `LingeringCloseHandler`, which only the requests the
     /// router answers need (a static file is answered once its request has been read whole), so
-    /// that the files' answers go through one handler fewer.
+    /// that the files' answers go through one handler fewer. `ExpectContinueHandler` goes before
+    /// the HTTP types codec, where the request's HTTP version is still known.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
+            let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try operations.addHandler(ExpectContinueHandler(), position: .before(codec))
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             let staticAssets = StaticAssetsOnTheLoop(staticAssets)
             try operations.addHandler(staticAssets, position: .after(state))

@@ -209,3 +209,83 @@ extension RawHTTPClient {
         }
     }
 }
+
+extension RawHTTPClient {
+    /// What a client that asks `Expect: 100-continue` saw: every answer's status in order, the
+    /// final answer's head, and when its body went.
+    struct ContinueExchange {
+        enum BodySent: Equatable { case afterContinue, afterWaiting, never }
+        let statuses: [Int]
+        let finalHead: String
+        let bodySent: BodySent
+    }
+
+    /// Sends `head`, then `body` when a 100 (Continue) arrives, or once `patience` has passed
+    /// without any answer (as curl does after its one second), and reads the answers until the
+    /// final one has come whole (by its `Content-Length`) or 10 s have passed.
+    static func expectingContinue(port: Int, head: String, body: ByteBuffer, patience: Duration) async throws
+        -> ContinueExchange
+    {
+        let channel = try await connect(port: port)
+        let connection = channel.channel
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: head))
+            let gate = BodyGate(outbound: outbound, body: body)
+            let impatient = Task {
+                try await Task.sleep(for: patience)
+                if !gate.answered.withLock({ $0 }) { try await gate.send(.afterWaiting) }
+                try await Task.sleep(for: .seconds(10))
+                try? await connection.close()
+            }
+            defer { impatient.cancel() }
+            var statuses: [Int] = []
+            var received = ByteBuffer()
+            do {
+                for try await var chunk in inbound {
+                    received.writeBuffer(&chunk)
+                    while let end = received.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) {
+                        let headText = received.getString(at: received.readerIndex, length: end.upperBound - received.readerIndex) ?? ""
+                        let status = headText.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                        gate.answered.withLock { $0 = true }
+                        statuses.append(status)
+                        guard status >= 200 else {
+                            received.moveReaderIndex(to: end.upperBound)
+                            try await gate.send(.afterContinue)
+                            continue
+                        }
+                        let length = headText.components(separatedBy: "\r\n")
+                            .first { $0.lowercased().hasPrefix("content-length:") }
+                            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                        if received.writerIndex - end.upperBound >= length {
+                            return ContinueExchange(statuses: statuses, finalHead: headText, bodySent: gate.sent.withLock { $0 })
+                        }
+                        statuses.removeLast()  // not whole yet: read again once more has come
+                        break
+                    }
+                }
+            } catch {}
+            return ContinueExchange(statuses: statuses, finalHead: "", bodySent: gate.sent.withLock { $0 })
+        }
+    }
+}
+
+/// The body of an `expectingContinue` request: sent once, on a 100 or when the client's patience ends.
+private final class BodyGate: Sendable {
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    let body: ByteBuffer
+    let sent = Mutex(RawHTTPClient.ContinueExchange.BodySent.never)
+    let answered = Mutex(false)
+
+    init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, body: ByteBuffer) {
+        self.outbound = outbound
+        self.body = body
+    }
+
+    func send(_ reason: RawHTTPClient.ContinueExchange.BodySent) async throws {
+        let first = sent.withLock { state in
+            defer { if state == .never { state = reason } }
+            return state == .never
+        }
+        if first { try await outbound.write(body) }
+    }
+}
