@@ -90,6 +90,7 @@ public struct APITokenRepository: Sendable {
 
 /// Every API request with a token asks this (when the token is not in `AccessCache`).
 struct FindActiveToken: PostgresPreparedStatement {
+    static let name = "find_active_token"
     static let sql = """
         SELECT t.id, t.app_key, t.last_used_at, t.expires_at, t.created_at, \(User.columns)
         FROM api_tokens t JOIN users u ON u.id = t.user_id

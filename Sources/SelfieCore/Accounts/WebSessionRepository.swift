@@ -135,6 +135,7 @@ public struct WebSessionRepository: Sendable {
 
 /// Every signed-in page asks this (when the session is not in `AccessCache`).
 struct FindActiveSession: PostgresPreparedStatement {
+    static let name = "find_active_session"
     static let sql = """
         SELECT s.id, s.last_seen_at, s.expires_at, s.created_at, s.confirmed_at, \(User.columns)
         FROM web_sessions s JOIN users u ON u.id = s.user_id

@@ -20,6 +20,7 @@ public struct DatabaseProbe: Sendable {
     struct Unexpected: Error {}
 
     struct SelectOne: PostgresPreparedStatement {
+        static let name = "select_one"
         static let sql = "SELECT 1"
 
         func makeBindings() throws -> PostgresBindings { PostgresBindings() }

@@ -4,7 +4,9 @@ import PostgresNIO
 /// Runs the statements every request sends (session and token lookups, photo pages): prepared
 /// on each connection (PostgreSQL parses and plans them once per connection, not per request), or,
 /// with `DATABASE_PREPARED_STATEMENTS=off`, the same SQL text sent unprepared. Either way the rows
-/// are decoded by the statement's own `decodeRow`, column by column with concrete types.
+/// are decoded by the statement's own `decodeRow`, column by column with concrete types. Each
+/// statement names itself (`static let name`): PostgresNIO's default name is the type's
+/// `String(reflecting:)`, worked out again on every execution.
 ///
 /// Each runs under a deadline (`databaseWaitLimit` unless said otherwise): a request whose token or
 /// session came from the access cache still asks for its photos, and with the network to PostgreSQL

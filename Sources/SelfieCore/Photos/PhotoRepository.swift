@@ -513,6 +513,7 @@ struct PhotoRowMissing: Error {}
 /// The gallery's page: the latest taken (else uploaded) first, after a position, each photo with
 /// the grid's two thumbnails joined by their key (photo, name) — no aggregate per photo.
 struct GalleryPage: PhotoPageStatement {
+    static let name = "gallery_page"
     static let renditions: [RenditionName] = [.thumbnail400, .thumbnail800]
     static let sql = """
         \(PhotoPageRow.select(renditions: renditions))
@@ -537,6 +538,7 @@ struct GalleryPage: PhotoPageStatement {
 /// every rendition joined by key: the grid's thumbnails, and the display copy a link's download
 /// and the API's album listing use.
 struct AlbumPage: PhotoPageStatement {
+    static let name = "album_page"
     static let renditions: [RenditionName] = [.thumbnail400, .thumbnail800, .display]
     static let sql = """
         \(PhotoPageRow.select(renditions: renditions))
@@ -563,6 +565,7 @@ struct AlbumPage: PhotoPageStatement {
 /// The API's page (`get_photos`): the most recently uploaded first, before a photo's id, each with
 /// its display copy joined by key.
 struct PhotosByUpload: PhotoPageStatement {
+    static let name = "photos_by_upload"
     static let renditions: [RenditionName] = [.display]
     static let sql = """
         \(PhotoPageRow.select(renditions: renditions))
