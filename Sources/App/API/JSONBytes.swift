@@ -5,8 +5,9 @@ import SelfieCore
 /// JSON written straight into a `ByteBuffer`, byte for byte as `JSONEncoder` with `.sortedKeys`
 /// writes it: `"`, `\` and `/` escaped (`\/`), `\b \t \n \f \r`, other control characters as
 /// `\u00xx` (lower-case hex), everything else as its UTF-8. For the lists the API answers on every
-/// refresh (get_photos): the encoder's boxing of each value into a tree cost more than the query.
-/// Callers write each object's keys in sorted order themselves.
+/// refresh (get_photos): the encoder's boxing of each value into a tree cost more than the query;
+/// and for the page scripts' words (`Translations`). Callers write each object's keys in sorted
+/// order themselves.
 struct JSONBytes {
     private(set) var buffer: ByteBuffer
 

@@ -40,11 +40,11 @@ struct Translations: Sendable {
         // `JSONSerialization`, whose sorted keys load ICU's collation data (~1 MiB of RSS) at start-up.
         var json = JSONBytes(capacity: 8 * 1024)
         json.raw("{")
-        for (index, key) in entries.keys.sorted().enumerated() {
+        for (index, entry) in entries.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { json.raw(",") }
-            json.string(key)
+            json.string(entry.key)
             json.raw(":")
-            json.string(entries[key]!)
+            json.string(entry.value)
         }
         json.raw("}")
         return String(buffer: json.buffer)

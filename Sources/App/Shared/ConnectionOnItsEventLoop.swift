@@ -20,12 +20,12 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     /// Static files answered where the connection's bytes are read (`StaticAssetsOnTheLoop`).
     let staticAssets: StaticAssetsOnTheLoop.Settings
 
-    /// Selfie's own handlers go after Hummingbird's connection-state handler, so that it still
-    /// counts every request and answer (idle timeout, graceful shutdown): first the static files'
-    /// (`StaticAssetsOnTheLoop`), then `LingeringCloseHandler`, which only the requests the
-    /// router answers need (a static file is answered once its request has been read whole), so
-    /// that the files' answers go through one handler fewer. `ExpectContinueHandler` goes before
-    /// the HTTP types codec, where the request's HTTP version is still known.
+    /// The handlers that answer or close go after Hummingbird's connection-state handler, so that
+    /// it still counts every request and answer (idle timeout, graceful shutdown): first the
+    /// static files' (`StaticAssetsOnTheLoop`), then `LingeringCloseHandler`, which only the
+    /// requests the router answers need (a static file is answered once its request has been read
+    /// whole), so that the files' answers go through one handler fewer. `ExpectContinueHandler`,
+    /// which only writes a 100, goes before the HTTP types codec (its comment says why).
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations

@@ -8,9 +8,9 @@ import NIOHTTP1
 /// before it sends its body — curl does for any body over 1 MiB, and waits a whole second when
 /// no 100 comes. Selfie sends the 100 when the request's body is first read (as Go's net/http
 /// does), so a request refused from its head alone (no valid token, too large, over the quota)
-/// is answered without its body ever being sent. Such a final answer says `Connection: close`:
-/// the body the client held back can no longer be told apart from a next request, and what may
-/// still arrive is bounded by `LingeringCloseHandler`.
+/// is answered without its body ever being sent. After such an answer the connection is treated
+/// as after any early refusal: a body the client sends anyway is read and discarded, within
+/// `LingeringCloseHandler`'s bounds (curl closes the connection instead).
 ///
 /// It sits before the HTTP/1 ↔ HTTP types codec, where a request's version is still known: an
 /// HTTP/1.0 client gets no 1xx answer (RFC 9110 §15.2).
@@ -55,15 +55,6 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
         }
         promise?.succeed(())
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard waiting != nil, case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200 else {
-            return context.write(data, promise: promise)
-        }
-        waiting = nil
-        head.headers.replaceOrAdd(name: "connection", value: "close")
-        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 

@@ -43,9 +43,11 @@ public struct DatabaseURL: Sendable, Equatable {
         }
         let query = components.queryItems ?? []
         self.unixSocketPath = query.first(where: { $0.name == "host" })?.value
-        // As written (a name in punycode, as DNS takes it): `host` would decode it through ICU's IDNA.
-        // An IPv6 address comes with its brackets (`[::1]`), which the connection's resolver does not take.
-        let host = components.encodedHost.map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
+        // As written, percent-decoded (an IPv6 zone, `%25eth0`): a name in punycode stays so, as DNS
+        // takes it (`host` would decode it through ICU's IDNA). An IPv6 address comes with its
+        // brackets (`[::1]`), which the connection's resolver does not take.
+        let written = components.encodedHost.map { $0.removingPercentEncoding ?? $0 }
+        let host = written.map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
         self.host = host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         self.port = components.port ?? 5432
         self.username = user.removingPercentEncoding ?? user

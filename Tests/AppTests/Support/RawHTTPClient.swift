@@ -25,7 +25,7 @@ enum RawHTTPClient {
         let elapsed: Duration
 
         /// 0 when no answer came (a failed expectation, not a crash of the whole suite).
-        var status: Int { statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0 }
+        var status: Int { RawHTTPClient.status(ofHead: statusLine) }
     }
 
     /// Sends `head` then `bodyBytes` bytes (in 64 KiB chunks, `firstBytes` first, zeros after),
@@ -131,7 +131,7 @@ extension RawHTTPClient {
                 if String(buffer: received).contains("\r\n") { break }
             }
             let line = String(buffer: received).components(separatedBy: "\r\n").first ?? ""
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+            return status(ofHead: line)
         }
     }
 }
@@ -160,13 +160,9 @@ extension RawHTTPClient {
                 let text = String(buffer: received)
                 guard let end = text.range(of: "\r\n\r\n") else { continue }
                 let headText = text[..<end.lowerBound]
-                let length = headText.components(separatedBy: "\r\n")
-                    .first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 let bodyText = String(text[end.upperBound...])
-                guard bodyText.utf8.count >= length else { continue }
-                let status = headText.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-                return (status, bodyText)
+                guard bodyText.utf8.count >= contentLength(ofHead: headText) else { continue }
+                return (status(ofHead: headText), bodyText)
             }
             return (0, "")
         }
@@ -233,7 +229,7 @@ extension RawHTTPClient {
             let gate = BodyGate(outbound: outbound, body: body)
             let impatient = Task {
                 try await Task.sleep(for: patience)
-                if !gate.answered.withLock({ $0 }) { try await gate.send(.afterWaiting) }
+                try await gate.sendUnlessAnswered()
                 try await Task.sleep(for: .seconds(10))
                 try? await connection.close()
             }
@@ -245,47 +241,78 @@ extension RawHTTPClient {
                     received.writeBuffer(&chunk)
                     while let end = received.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) {
                         let headText = received.getString(at: received.readerIndex, length: end.upperBound - received.readerIndex) ?? ""
-                        let status = headText.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-                        gate.answered.withLock { $0 = true }
-                        statuses.append(status)
+                        let status = status(ofHead: headText)
                         guard status >= 200 else {
+                            statuses.append(status)
                             received.moveReaderIndex(to: end.upperBound)
-                            try await gate.send(.afterContinue)
+                            try await gate.sendOnContinue()
                             continue
                         }
-                        let length = headText.components(separatedBy: "\r\n")
-                            .first { $0.lowercased().hasPrefix("content-length:") }
-                            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                        if received.writerIndex - end.upperBound >= length {
-                            return ContinueExchange(statuses: statuses, finalHead: headText, bodySent: gate.sent.withLock { $0 })
-                        }
-                        statuses.removeLast()  // not whole yet: read again once more has come
-                        break
+                        gate.answered()
+                        guard received.writerIndex - end.upperBound >= contentLength(ofHead: headText) else { break }
+                        return ContinueExchange(statuses: statuses + [status], finalHead: headText, bodySent: gate.sent)
                     }
                 }
             } catch {}
-            return ContinueExchange(statuses: statuses, finalHead: "", bodySent: gate.sent.withLock { $0 })
+            return ContinueExchange(statuses: statuses, finalHead: "", bodySent: gate.sent)
         }
     }
 }
 
-/// The body of an `expectingContinue` request: sent once, on a 100 or when the client's patience ends.
+/// The body of an `expectingContinue` request: sent once, on a 100 or when the client's patience
+/// ends before any answer has come (decided under one lock, so a 100 arriving then counts as such).
 private final class BodyGate: Sendable {
+    private struct State {
+        var sent = RawHTTPClient.ContinueExchange.BodySent.never
+        var answered = false
+    }
+
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     let body: ByteBuffer
-    let sent = Mutex(RawHTTPClient.ContinueExchange.BodySent.never)
-    let answered = Mutex(false)
+    private let state = Mutex(State())
 
     init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, body: ByteBuffer) {
         self.outbound = outbound
         self.body = body
     }
 
-    func send(_ reason: RawHTTPClient.ContinueExchange.BodySent) async throws {
-        let first = sent.withLock { state in
-            defer { if state == .never { state = reason } }
-            return state == .never
+    var sent: RawHTTPClient.ContinueExchange.BodySent { state.withLock { $0.sent } }
+
+    /// A final answer came: patience no longer sends the body.
+    func answered() { state.withLock { $0.answered = true } }
+
+    func sendOnContinue() async throws {
+        try await send { state in
+            state.answered = true
+            return .afterContinue
+        }
+    }
+
+    func sendUnlessAnswered() async throws {
+        try await send { state in state.answered ? nil : .afterWaiting }
+    }
+
+    /// Sends the body if it has not gone yet and `reason` gives a reason now.
+    private func send(_ reason: (inout State) -> RawHTTPClient.ContinueExchange.BodySent?) async throws {
+        let first = state.withLock { state -> Bool in
+            guard let why = reason(&state), state.sent == .never else { return false }
+            state.sent = why
+            return true
         }
         if first { try await outbound.write(body) }
+    }
+}
+
+extension RawHTTPClient {
+    /// The status of an answer's head (`HTTP/1.1 413 Payload Too Large` → 413); 0 without one.
+    static func status(ofHead head: some StringProtocol) -> Int {
+        head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    }
+
+    /// The `Content-Length` an answer's head declares; 0 without one.
+    static func contentLength(ofHead head: some StringProtocol) -> Int {
+        head.split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 }
