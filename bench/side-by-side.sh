@@ -281,8 +281,8 @@ cpu_per_request() {
 cpu_per_request "$work/gallery24" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
 cpu_per_request "$work/shared24" "$base/s/$share_token" -t2 -c"$connections" -d"${seconds}s"
 storm_rps=$(sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\)/\1/p' "$work/storm.txt")
-# curl asks `Expect: 100-continue` for these bodies: the server answers it once the upload's body
-# is read (it used to send no 100, and curl waited a second before each upload).
+# curl asks `Expect: 100-continue` for these bodies, as it would for a user: the server sends the
+# 100 when the upload's body is first read.
 echo "==> uploads of a 15 MiB photo (5 through the API, 5 through the web form)"
 upload_size=$(stat -c %s "$work/large.jpg")
 # upload_rate KIND: MB of upload per second of server CPU, and the mean wall time per upload.

@@ -217,12 +217,22 @@ struct RequestBoundaryTests {
             }
             #expect(try await app.photoCount() == 1)
 
+            // Pipelined: an upload whose body came with its head, then one that waits. The first
+            // body's read asks for nothing; the second gets its 100 after the first's answer.
+            var earlier = ByteBuffer(string: head())
+            earlier.writeImmutableBuffer(photo.body)
+            let pipelined = try await RawHTTPClient.expectingContinue(
+                port: port, pipelinedBefore: earlier, head: head(), body: photo.body, patience: patience, finals: 2)
+            #expect(pipelined.statuses == [200, 100, 200], "\(pipelined.finalHead)")
+            #expect(pipelined.bodySent == .afterContinue)
+            #expect(try await app.photoCount() == 3)
+
             // HTTP/1.0 knows no 1xx answers: the client waits, sends anyway, and gets only its answer.
             let old = try await RawHTTPClient.expectingContinue(
                 port: port, head: head(version: "1.0"), body: photo.body, patience: .seconds(1))
             #expect(old.statuses == [200], "\(old.finalHead)")
             #expect(old.bodySent == .afterWaiting)
-            #expect(try await app.photoCount() == 2)
+            #expect(try await app.photoCount() == 4)
             #expect(app.filesInBlobStore().isEmpty == false)
         }
     }

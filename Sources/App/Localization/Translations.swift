@@ -38,7 +38,7 @@ struct Translations: Sendable {
         }
         // Keys in order, so that every instance serves the same page; written by `JSONBytes` rather
         // than `JSONSerialization`, whose sorted keys load ICU's collator and its data at start-up
-        // (1.4 MiB more of ICU resident).
+        // (BENCHMARKS.md, "what the idle RSS is made of").
         var json = JSONBytes(capacity: 8 * 1024)
         json.raw("{")
         for (index, entry) in entries.sorted(by: { $0.key < $1.key }).enumerated() {

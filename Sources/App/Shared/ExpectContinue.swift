@@ -7,8 +7,8 @@ import NIOHTTP1
 /// `Expect: 100-continue` (RFC 9110 §10.1.1): a client that sends it waits for "100 Continue"
 /// before it sends its body — curl does for any body over 1 MiB, and waits a whole second when
 /// no 100 comes. Selfie sends the 100 when the request's body is first read (as Go's net/http
-/// does), so a request refused from its head alone (no valid token, too large, over the quota)
-/// is answered without its body ever being sent. After such an answer the connection is treated
+/// does), so a request refused from its head alone (no valid token, too large) is answered
+/// without its body ever being sent. After such an answer the connection is treated
 /// as after any early refusal: a body the client sends anyway is read and discarded, within
 /// `LingeringCloseHandler`'s bounds (curl closes the connection instead).
 ///
@@ -23,8 +23,15 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Sent down the pipeline when a request's body is first read (`ExpectContinueMiddleware`).
     struct BodyWanted: Sendable {}
 
-    /// The version of the request being read, while it still waits for its 100.
-    private var waiting: HTTPVersion?
+    /// Requests whose head has been read, and requests whose answer has ended. Hummingbird answers
+    /// a connection's requests in turn while their heads are read ahead (pipelining), so the one
+    /// being answered is `answered + 1`.
+    private var read = 0
+    private var answered = 0
+    /// Whether the final head of the request being answered has gone out: no 100 after it.
+    private var answering = false
+    /// The request (by `read`) that waits for its 100, and its version.
+    private var waiting: (request: Int, version: HTTPVersion)?
 
     /// Whether `Expect` holds the 100-continue expectation (a comma-separated list, any case).
     static func expectsContinue(_ values: some Sequence<some StringProtocol>) -> Bool {
@@ -36,9 +43,9 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            read += 1
             let atLeast11 = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-            let waits = atLeast11 && Self.expectsContinue(head.headers["expect"])
-            waiting = waits ? head.version : nil
+            waiting = atLeast11 && Self.expectsContinue(head.headers["expect"]) ? (read, head.version) : nil
         case .body, .end:
             // Bytes of the body came without the 100 (or there is none): it is no longer needed.
             waiting = nil
@@ -46,13 +53,27 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
         context.fireChannelRead(data)
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.status.code >= 200: answering = true
+        case .end:
+            answering = false
+            answered += 1
+        default: break
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// The 100, if the body asked for is that of the request that waits for it, and its answer has
+    /// not begun: a body first read for an earlier request (whose own bytes came without waiting),
+    /// or once its answer is streaming, sends none.
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard event is BodyWanted else {
             return context.triggerUserOutboundEvent(event, promise: promise)
         }
-        if let version = waiting {
-            waiting = nil
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
+        if let waiting, waiting.request == answered + 1, !answering {
+            self.waiting = nil
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: waiting.version, status: .continue))), promise: nil)
         }
         promise?.succeed(())
     }

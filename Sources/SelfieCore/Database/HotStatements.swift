@@ -26,7 +26,7 @@ struct HotStatements: Sendable {
     private func unbounded<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
         var rows: [Statement.Row] = []
         // PostgresNIO does not tag a prepared statement's lines with the request; this line does.
-        logger.trace("hot statement", metadata: ["sql.statement": "\(Statement.self)", "sql.prepared": "\(prepared)"])
+        logger.trace("hot statement", metadata: ["sql.statement": "\(Statement.name)", "sql.prepared": "\(prepared)"])
         if prepared {
             for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
         } else {

@@ -2,8 +2,10 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A client that writes a whole request — head and body — before it reads a byte of the answer,
-/// as simple HTTP clients do. Against a server that stops reading, its writes block.
+/// HTTP/1.1 clients written byte by byte over a plain TCP connection, for what ordinary clients
+/// cannot be made to do on purpose: write a whole body before reading (as simple clients do;
+/// against a server that stops reading, the writes block), trickle, hang up, pipeline, or wait
+/// for a 100 (Continue).
 enum RawHTTPClient {
     /// A plain TCP connection to the server on loopback, read and written as bytes.
     static func connect(port: Int) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
@@ -217,15 +219,18 @@ extension RawHTTPClient {
     }
 
     /// Sends `head`, then `body` when a 100 (Continue) arrives, or once `patience` has passed
-    /// without any answer (as curl does after its one second), and reads the answers until the
-    /// final one has come whole (by its `Content-Length`) or 10 s have passed.
-    static func expectingContinue(port: Int, head: String, body: ByteBuffer, patience: Duration) async throws
-        -> ContinueExchange
-    {
+    /// without any answer (as curl does after its one second), and reads the answers until
+    /// `finals` final ones have come whole (by their `Content-Length`), or until 10 s after the
+    /// patience. `pipelinedBefore` is written first, in the same write: whole requests before this one.
+    static func expectingContinue(
+        port: Int, pipelinedBefore: ByteBuffer = ByteBuffer(), head: String, body: ByteBuffer, patience: Duration, finals: Int = 1
+    ) async throws -> ContinueExchange {
         let channel = try await connect(port: port)
         let connection = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(string: head))
+            var first = pipelinedBefore
+            first.writeString(head)
+            try await outbound.write(first)
             let gate = BodyGate(outbound: outbound, body: body)
             let impatient = Task {
                 try await Task.sleep(for: patience)
@@ -242,15 +247,20 @@ extension RawHTTPClient {
                     while let end = received.readableBytesView.firstRange(of: Array("\r\n\r\n".utf8)) {
                         let headText = received.getString(at: received.readerIndex, length: end.upperBound - received.readerIndex) ?? ""
                         let status = status(ofHead: headText)
-                        guard status >= 200 else {
+                        if (100..<200).contains(status) {
                             statuses.append(status)
                             received.moveReaderIndex(to: end.upperBound)
                             try await gate.sendOnContinue()
                             continue
                         }
                         gate.answered()
-                        guard received.writerIndex - end.upperBound >= contentLength(ofHead: headText) else { break }
-                        return ContinueExchange(statuses: statuses + [status], finalHead: headText, bodySent: gate.sent)
+                        let length = contentLength(ofHead: headText)
+                        guard received.writerIndex - end.upperBound >= length else { break }
+                        statuses.append(status)
+                        received.moveReaderIndex(to: end.upperBound + length)
+                        if statuses.count { !(100..<200).contains($0) } == finals {
+                            return ContinueExchange(statuses: statuses, finalHead: headText, bodySent: gate.sent)
+                        }
                     }
                 }
             } catch {}
@@ -260,7 +270,7 @@ extension RawHTTPClient {
 }
 
 /// The body of an `expectingContinue` request: sent once, on a 100 or when the client's patience
-/// ends before any answer has come (decided under one lock, so a 100 arriving then counts as such).
+/// ends before any answer has come, whichever is first (one lock decides).
 private final class BodyGate: Sendable {
     private struct State {
         var sent = RawHTTPClient.ContinueExchange.BodySent.never
@@ -282,10 +292,7 @@ private final class BodyGate: Sendable {
     func answered() { state.withLock { $0.answered = true } }
 
     func sendOnContinue() async throws {
-        try await send { state in
-            state.answered = true
-            return .afterContinue
-        }
+        try await send { _ in .afterContinue }
     }
 
     func sendUnlessAnswered() async throws {
