@@ -20,21 +20,24 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
     /// Static files answered where the connection's bytes are read (`StaticAssetsOnTheLoop`).
     let staticAssets: StaticAssetsOnTheLoop.Settings
 
-    /// The handlers that answer or close go after Hummingbird's connection-state handler, so that
-    /// it still counts every request and answer (idle timeout, graceful shutdown): first the
-    /// static files' (`StaticAssetsOnTheLoop`), then `LingeringCloseHandler`, which only the
-    /// requests the router answers need (a static file is answered once its request has been read
-    /// whole), so that the files' answers go through one handler fewer. `ExpectContinueHandler`,
-    /// which only writes a 100, goes before the HTTP types codec (its comment says why).
+    /// Selfie's own handlers go after Hummingbird's connection-state handler, so that it still
+    /// counts every request and answer (idle timeout, graceful shutdown): first the static files'
+    /// (`StaticAssetsOnTheLoop`), then `LingeringCloseHandler` and `ExpectContinueHandler`, which
+    /// only the requests the router answers need (a static file is answered once its request has
+    /// been read whole), so that the files' answers go through two handlers fewer. The one
+    /// exception, `ExpectationIgnoredOverHTTP10`, goes before the HTTP types codec (its comment
+    /// says why).
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(ExpectContinueHandler(), position: .before(codec))
+            try operations.addHandler(ExpectationIgnoredOverHTTP10(), position: .before(codec))
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             let staticAssets = StaticAssetsOnTheLoop(staticAssets)
             try operations.addHandler(staticAssets, position: .after(state))
-            try operations.addHandler(LingeringCloseHandler(), position: .after(staticAssets))
+            let lingering = LingeringCloseHandler()
+            try operations.addHandler(lingering, position: .after(staticAssets))
+            try operations.addHandler(ExpectContinueHandler(), position: .after(lingering))
             return value
         }
     }

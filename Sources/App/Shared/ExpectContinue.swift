@@ -1,24 +1,27 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypes
 
 /// `Expect: 100-continue` (RFC 9110 §10.1.1): a client that sends it waits for "100 Continue"
 /// before it sends its body — curl does for any body over 1 MiB, and waits a whole second when
 /// no 100 comes. Selfie sends the 100 when the request's body is first read (as Go's net/http
 /// does), so a request refused from its head alone (no valid token, too large) is answered
-/// without its body ever being sent. After such an answer the connection is treated
-/// as after any early refusal: a body the client sends anyway is read and discarded, within
+/// without its body ever being sent. After such an answer the connection is treated as after any
+/// early refusal: a body the client sends anyway is read and discarded, within
 /// `LingeringCloseHandler`'s bounds (curl closes the connection instead).
 ///
-/// It sits before the HTTP/1 ↔ HTTP types codec, where a request's version is still known: an
-/// HTTP/1.0 client gets no 1xx answer (RFC 9110 §15.2).
+/// It sees only the requests the router answers (it sits after `StaticAssetsOnTheLoop`, which
+/// answers files without a body and costs them no handler more). An HTTP/1.0 request's
+/// expectation is gone before it gets here (`ExpectationIgnoredOverHTTP10`).
 final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
     /// Sent down the pipeline when a request's body is first read (`ExpectContinueMiddleware`).
     struct BodyWanted: Sendable {}
@@ -30,8 +33,8 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var answered = 0
     /// Whether the final head of the request being answered has gone out: no 100 after it.
     private var answering = false
-    /// The request (by `read`) that waits for its 100, and its version.
-    private var waiting: (request: Int, version: HTTPVersion)?
+    /// The request (by `read`) that waits for its 100.
+    private var waiting: Int?
 
     /// Whether `Expect` holds the 100-continue expectation (a comma-separated list, any case).
     static func expectsContinue(_ values: some Sequence<some StringProtocol>) -> Bool {
@@ -42,10 +45,9 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
+        case .head(let request):
             read += 1
-            let atLeast11 = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-            waiting = atLeast11 && Self.expectsContinue(head.headers["expect"]) ? (read, head.version) : nil
+            waiting = Self.expectsContinue(request.headerFields[values: .expect]) ? read : nil
         case .body, .end:
             // Bytes of the body came without the 100 (or there is none): it is no longer needed.
             waiting = nil
@@ -55,7 +57,7 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(let head) where head.status.code >= 200: answering = true
+        case .head(let response) where response.status.kind != .informational: answering = true
         case .end:
             answering = false
             answered += 1
@@ -71,11 +73,29 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
         guard event is BodyWanted else {
             return context.triggerUserOutboundEvent(event, promise: promise)
         }
-        if let waiting, waiting.request == answered + 1, !answering {
-            self.waiting = nil
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: waiting.version, status: .continue))), promise: nil)
+        if waiting == answered + 1, !answering {
+            waiting = nil
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
         }
         promise?.succeed(())
+    }
+}
+
+/// An HTTP/1.0 request's `Expect` is dropped (RFC 9110 §10.1.1: such a server "MUST ignore that
+/// expectation"; §15.2: no 1xx to an HTTP/1.0 client). It sits before the HTTP/1 ↔ HTTP types
+/// codec, the last place that knows a request's version.
+final class ExpectationIgnoredOverHTTP10: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0,
+            head.headers.contains(name: "expect")
+        {
+            head.headers.remove(name: "expect")
+            return context.fireChannelRead(wrapInboundOut(.head(head)))
+        }
+        context.fireChannelRead(data)
     }
 }
 
