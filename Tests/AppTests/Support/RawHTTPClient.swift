@@ -320,6 +320,6 @@ extension RawHTTPClient {
     static func contentLength(ofHead head: some StringProtocol) -> Int {
         head.split(separator: "\r\n")
             .first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 }
