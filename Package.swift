@@ -97,6 +97,7 @@ let package = Package(
             name: "SelfieCore",
             dependencies: [
                 "CMagic",
+                "CProcessControl",
                 "ImagingTypes",
                 "MultipartStream",
                 "SMTP",
@@ -157,7 +158,8 @@ let package = Package(
         ),
         // glibc's malloc tuning (mallopt), for the server's start-up.
         .systemLibrary(name: "CMalloc"),
-        // prctl(2), for the image worker's PR_SET_NO_NEW_PRIVS.
+        // prctl(2), for the image worker's PR_SET_NO_NEW_PRIVS; pipe2(2) and the spawn's closefrom
+        // action, for starting a worker that inherits nothing of the server's.
         .systemLibrary(name: "CProcessControl"),
         .executableTarget(
             name: "selfie",

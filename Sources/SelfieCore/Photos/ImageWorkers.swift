@@ -1,3 +1,4 @@
+import CProcessControl
 import Foundation
 import ImagingTypes
 import Logging
@@ -162,23 +163,31 @@ final class WorkerProcess: Sendable {
     static func start(_ settings: ImageWorkerSettings, maxPixels: Int) throws -> WorkerProcess {
         var toWorker: [Int32] = [0, 0]
         var fromWorker: [Int32] = [0, 0]
-        guard pipe(&toWorker) == 0 else { throw ImageWorkerFailure.unavailable("pipe: errno \(errno)") }
-        guard pipe(&fromWorker) == 0 else {
+        // Close-on-exec from the start, so that no other child the server starts (pg_dump, another
+        // worker) keeps a worker's stdin open.
+        guard pipe2(&toWorker, O_CLOEXEC) == 0 else { throw ImageWorkerFailure.unavailable("pipe: errno \(errno)") }
+        guard pipe2(&fromWorker, O_CLOEXEC) == 0 else {
             close(toWorker[0]); close(toWorker[1])
             throw ImageWorkerFailure.unavailable("pipe: errno \(errno)")
         }
-        // Glibc's pipe2 is not visible to Swift: close-on-exec is set just after, so that no other
-        // child the server starts (pg_dump, another worker) keeps a worker's stdin open.
-        for descriptor in toWorker + fromWorker { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         // The server's ends do not block: a write returns what fits and `ImageWorkPipe` polls for
         // the rest until the deadline (a blocking write of a large chunk would wait past any deadline).
         for descriptor in [toWorker[1], fromWorker[0]] { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the copies; every other descriptor of the server stays closed.
+        // The worker gets its two pipes as stdin and stdout (dup2 clears close-on-exec on the
+        // copies), keeps the server's stderr, and nothing else: SwiftNIO's and PostgresNIO's
+        // sockets are not close-on-exec, and a worker holding one would keep a connection the
+        // server closed open for its peer, and let a decoder made to misbehave talk to PostgreSQL
+        // as the server.
         posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1)
+        let closing = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        guard closing == 0 else {
+            for descriptor in toWorker + fromWorker { close(descriptor) }
+            throw ImageWorkerFailure.unavailable("a worker's start could not close the server's files: \(String(cString: strerror(closing)))")
+        }
         let executable = settings.resolvedExecutable
         let arguments = [executable, "--max-pixels", String(maxPixels), "--memory-limit-mb", String(settings.memoryLimitMB)]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

@@ -151,4 +151,45 @@ struct ImageWorkerTests {
             #expect(environment.isEmpty, "the worker's environment: \(String(decoding: environment, as: UTF8.self))")
         }
     }
+
+    @Test("a worker holds none of the server's open files: no listening socket, no client or database connection, only its pipes and stderr")
+    func workerHoldsNothingOfTheServers() async throws {
+        let worker = try NamedWorker()
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+        }) { app in
+            let token = try await app.api.signedInUser()
+            let response = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "kept apart")
+            #expect(response.status == .ok, "\(response.text)")
+            // Read while the server (this process) holds its listener, its pooled connections to
+            // PostgreSQL and the upload's connection, and the worker waits for the next photo.
+            let pid = try #require(worker.running().first)
+            let workers = openFiles(of: pid)
+            let servers = Set(openFiles(of: getpid()).values)
+            // A descriptor the worker shares with the server stays open for as long as the worker
+            // lives: a connection the server closes is not closed for its peer, and a decoder that
+            // is made to misbehave could write to PostgreSQL as the server.
+            // (Anonymous inodes all read alike, `anon_inode:[eventfd]`: the worker's own libdispatch
+            // opens an epoll, an eventfd and a timerfd, so those cannot be told from the server's.)
+            let shared = workers.filter { descriptor, file in descriptor > 2 && !file.hasPrefix("anon_inode:") && servers.contains(file) }
+            #expect(shared.isEmpty, "the worker holds the server's \(shared.sorted { $0.key < $1.key })")
+            let sockets = workers.filter { $0.value.hasPrefix("socket:") }
+            #expect(sockets.isEmpty, "the worker holds sockets: \(sockets.sorted { $0.key < $1.key })")
+            #expect(workers[0]?.hasPrefix("pipe:") == true && workers[1]?.hasPrefix("pipe:") == true, "\(workers)")
+        }
+    }
+
+    /// A process's open descriptors and what each one is (`/proc/<pid>/fd`'s links: a path,
+    /// `socket:[inode]`, `pipe:[inode]`, `anon_inode:[eventpoll]` …).
+    func openFiles(of pid: pid_t) -> [Int32: String] {
+        let folder = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Dictionary(uniqueKeysWithValues: entries.compactMap { entry in
+            guard let descriptor = Int32(entry),
+                  let file = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(entry)")
+            else { return nil }
+            return (descriptor, file)
+        })
+    }
 }
