@@ -3,12 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: help setup build migrate run test e2e schemathesis clean container-check multi-instance-check pgbouncer-check
+.PHONY: help setup build release migrate run test e2e schemathesis clean container-check multi-instance-check pgbouncer-check
 
 help:
 	@echo "make run    install what is missing, start PostgreSQL, migrate, serve on http://127.0.0.1:8080"
 	@echo "make test   the same set-up plus test peers, then schemathesis, the browser suite and swift test"
-	@echo "make migrate | build | setup | e2e | schemathesis | clean"
+	@echo "make migrate | build | release | setup | e2e | schemathesis | clean"
 
 ## setup: system packages, local PostgreSQL, role + database, generated .env
 setup:
@@ -16,6 +16,11 @@ setup:
 
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
+
+## release: .build/release/selfie and its image worker, laid out by deploy/code-layout.ld
+## (scripts/release-build.sh; scripts/code-layout.sh writes it)
+release: setup
+	bash scripts/release-build.sh $(SWIFT_BUILD_FLAGS)
 
 migrate: build
 	.build/debug/selfie migrate

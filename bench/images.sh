@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d /usr/share/wallpapers/Volna ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq plasma-workspace-wallpapers >/dev/null
 if [ -z "${SKIP_PIPELINE:-}" ]; then
-    swift build -c release --product selfie-image-bench 2>&1 | tail -1
+    RELEASE_PRODUCTS=selfie-image-bench bash scripts/release-build.sh 2>&1 | tail -1
     echo "==> the pipeline (release, one photo per core)"
     .build/release/selfie-image-bench --runs 10 --concurrency 8
 elif [ ! -f "${TMPDIR:-/tmp}/imaging-bench/photo-12mp.jpg" ]; then

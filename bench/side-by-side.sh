@@ -33,7 +33,7 @@ fi
 python3 -c 'import PIL' 2>/dev/null ||
     python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore pillow==13.0.0
 
-[ -n "${SKIP_BUILD:-}" ] || { swift build -c release --product selfie && swift build -c release --product selfie-image-worker; } 2>&1 | tail -1
+[ -n "${SKIP_BUILD:-}" ] || bash scripts/release-build.sh 2>&1 | tail -1
 export SELFIE_BIN=${SELFIE_BIN:-.build/release/selfie}
 
 . scripts/lib/scratch-server.sh

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 connections=${2:-64}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-swift build -c release --product selfie >/dev/null && swift build -c release --product selfie-image-worker >/dev/null
+bash scripts/release-build.sh >/dev/null
 . scripts/lib/scratch-server.sh
 mkdir -p .build/bench
 # The release binary, on the scratch database the helper prepares.
