@@ -23,7 +23,9 @@ RUN swift package resolve
 # empty (SwiftPM warns about that), so a change to a test does not rebuild the image.
 COPY Sources ./Sources
 COPY Tests ./Tests
-# The Swift runtime and Foundation are linked in, so the runtime image needs no toolchain.
+# The Swift runtime and Foundation are linked in, so the runtime image needs no toolchain. Not
+# scripts/release-build.sh's code layout (docs/ARCHITECTURE.md, "Release builds lay the code out by
+# use"): that was made from, and measured on, the build that links them dynamically.
 RUN swift build -c release --static-swift-stdlib --product selfie \
  && swift build -c release --static-swift-stdlib --product selfie-image-worker \
  && install -D -m 755 .build/release/selfie /out/selfie \

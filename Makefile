@@ -17,8 +17,7 @@ setup:
 build: setup
 	swift build $(SWIFT_BUILD_FLAGS)
 
-## release: .build/release/selfie and its image worker, laid out by deploy/code-layout.ld
-## (scripts/release-build.sh; scripts/code-layout.sh writes it)
+## release: .build/release/selfie and its image worker (scripts/release-build.sh)
 release: setup
 	bash scripts/release-build.sh $(SWIFT_BUILD_FLAGS)
 

@@ -174,6 +174,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App",
+                "CProcessControl",
                 "SelfieCore",
                 "Imaging",
                 "FakeProviders",

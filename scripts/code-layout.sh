@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
-# Writes deploy/code-layout.ld, the linker script with which scripts/release-build.sh lays out the
-# server's code: first the functions a release server runs, in the order it first runs them — its
-# start and first idle seconds, then the common requests once each (API sign-up, sign-in, upload
-# of a real photo, get_photos; the browser's sign-in and gallery; the stylesheet; /healthz) — then
-# everything else. The code a running server touches then lies together in about 2 MiB instead of
-# being spread over the binary's 18, and the kernel maps fewer pages of code that never runs
-# (each page touched brings its neighbours): BENCHMARKS.md, "The server's code in the order it runs".
+# Writes deploy/code-layout.ld, the linker script with which scripts/release-build.sh links the
+# server (why: docs/ARCHITECTURE.md, "Release builds lay the code out by use"): the functions a
+# release server runs — its start and first idle seconds, then the common requests once each (API
+# sign-up, sign-in, upload of a real photo, get_photos; the browser's sign-in and gallery; the
+# stylesheet; /healthz) — in the order it first runs them, then everything else.
 #
 # How: a release build linked without the script, with lld's map of where each function went; the
 # server runs on a scratch database under scripts/code-layout/calltrace.c, which stops at each
 # function the first time it runs and writes its address down; scripts/code-layout/layout.py turns
 # the addresses back into (object file, section) names. Run it again when the code has changed
-# much: a function the script does not name is linked after those it does, where it costs memory
-# only if it runs.
+# much. Ends with the release build linked with the new script.
 # Usage: scripts/code-layout.sh     (as root, like `make run`; ~10 min from a clean .build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +30,6 @@ WRAPPER
 chmod +x "$work/selfie"
 
 . scripts/lib/scratch-server.sh
-set -a; . ./.env; set +a
 trap '[ -z "${server:-}" ] || kill "$server" 2>/dev/null || true' EXIT
 SELFIE_BIN=$work/selfie start_scratch_server codelayout LOG_LEVEL=error
 sleep 2
@@ -57,5 +53,8 @@ sleep 1
 kill "$server"
 wait "$server" 2>/dev/null || true
 server=""
-python3 scripts/code-layout/layout.py script "$work/sections" "$work/hits" > deploy/code-layout.ld
-echo "==> deploy/code-layout.ld written; scripts/release-build.sh links with it"
+[ -s "$work/hits" ] || { echo "calltrace recorded no function" >&2; exit 1; }
+python3 scripts/code-layout/layout.py script "$work/sections" "$work/hits" > "$work/code-layout.ld"
+mv "$work/code-layout.ld" deploy/code-layout.ld
+RELEASE_PRODUCTS=selfie bash scripts/release-build.sh 2>&1 | tail -1
+echo "==> deploy/code-layout.ld written, and .build/release/selfie linked with it"

@@ -76,12 +76,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (read_addresses(argv[2]) != 0) { perror(argv[2]); return 1; }
-    FILE *hits = fopen(argv[1], "a");
+    FILE *hits = fopen(argv[1], "ae");  // not inherited by the program
     if (!hits) { perror(argv[1]); return 1; }
 
     pid_t program = fork();
     if (program == 0) {
-        ptrace(PTRACE_TRACEME, 0, 0, 0);
+        if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) _exit(126);
         raise(SIGSTOP);
         execv(argv[3], argv + 3);
         _exit(127);
@@ -108,6 +108,7 @@ int main(int argc, char **argv) {
         else entered[i] = 1;
     }
     fprintf(stderr, "calltrace: %zu breakpoints\n", inserted);
+    if (inserted == 0) return 1;
     ptrace(PTRACE_CONT, program, 0, 0);
 
     for (;;) {
@@ -128,7 +129,7 @@ int main(int argc, char **argv) {
         }
         if (signal == SIGTRAP) {
             struct user_regs_struct registers;
-            ptrace(PTRACE_GETREGS, thread, 0, &registers);
+            if (ptrace(PTRACE_GETREGS, thread, 0, &registers) != 0) continue;  // the thread is gone
             uint64_t at = registers.rip - 1 - base;
             uint64_t *found = bsearch(&at, addresses, count, sizeof *addresses, compare);
             if (found) {

@@ -54,7 +54,7 @@ def script(sections_path, hits_path):
         placed.add(address)
         size, obj, section = by_address[address]
         size_placed += size
-        relative = obj.split("/release/", 1)[1] if "/release/" in obj else obj.rsplit("/", 1)[-1]
+        relative = obj.rsplit("/release/", 1)[1] if "/release/" in obj else obj.rsplit("/", 1)[-1]
         lines.append(f"    */{relative}({section})")
     print(f"# Written by scripts/code-layout.sh: {len(lines)} functions a release server ran, {size_placed / 1048576:.1f} MiB.")
     print("SECTIONS {\n  .text : {")

@@ -174,20 +174,24 @@ final class WorkerProcess: Sendable {
         // the rest until the deadline (a blocking write of a large chunk would wait past any deadline).
         for descriptor in [toWorker[1], fromWorker[0]] { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         // The worker gets its two pipes as stdin and stdout (dup2 clears close-on-exec on the
         // copies), keeps the server's stderr, and nothing else: SwiftNIO's and PostgresNIO's
-        // sockets are not close-on-exec, and a worker holding one would keep a connection the
-        // server closed open for its peer, and let a decoder made to misbehave talk to PostgreSQL
-        // as the server.
-        posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1)
-        let closing = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        guard closing == 0 else {
+        // sockets and epoll are not close-on-exec, and a worker holding one would keep a connection
+        // the server closed open for its peer, and let a decoder made to misbehave talk to
+        // PostgreSQL as the server. Each call answers an error number (ENOMEM), not -1.
+        func notStarted(_ error: Int32) -> ImageWorkerFailure {
             for descriptor in toWorker + fromWorker { close(descriptor) }
-            throw ImageWorkerFailure.unavailable("a worker's start could not close the server's files: \(String(cString: strerror(closing)))")
+            return .unavailable("a worker could not be started: \(String(cString: strerror(error)))")
         }
+        let prepared = posix_spawn_file_actions_init(&actions)
+        guard prepared == 0 else { throw notStarted(prepared) }
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let failed = [
+            posix_spawn_file_actions_adddup2(&actions, toWorker[0], 0),
+            posix_spawn_file_actions_adddup2(&actions, fromWorker[1], 1),
+            posix_spawn_file_actions_addclosefrom_np(&actions, 3),
+        ].first { $0 != 0 }
+        if let failed { throw notStarted(failed) }
         let executable = settings.resolvedExecutable
         let arguments = [executable, "--max-pixels", String(maxPixels), "--memory-limit-mb", String(settings.memoryLimitMB)]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

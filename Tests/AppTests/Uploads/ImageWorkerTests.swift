@@ -1,4 +1,5 @@
 @testable import App
+import CProcessControl
 @testable import SelfieCore
 import Foundation
 import Testing
@@ -166,14 +167,15 @@ struct ImageWorkerTests {
             // PostgreSQL and the upload's connection, and the worker waits for the next photo.
             let pid = try #require(worker.running().first)
             let workers = openFiles(of: pid)
-            let servers = Set(openFiles(of: getpid()).values)
+            let servers = openFiles(of: getpid())
             // A descriptor the worker shares with the server stays open for as long as the worker
             // lives: a connection the server closes is not closed for its peer, and a decoder that
-            // is made to misbehave could write to PostgreSQL as the server.
-            // (Anonymous inodes all read alike, `anon_inode:[eventfd]`: the worker's own libdispatch
-            // opens an epoll, an eventfd and a timerfd, so those cannot be told from the server's.)
-            let shared = workers.filter { descriptor, file in descriptor > 2 && !file.hasPrefix("anon_inode:") && servers.contains(file) }
-            #expect(shared.isEmpty, "the worker holds the server's \(shared.sorted { $0.key < $1.key })")
+            // is made to misbehave could write to PostgreSQL as the server. kcmp compares the open
+            // files themselves (/proc names every epoll alike, and SwiftNIO's is not close-on-exec).
+            let shared = workers.keys.filter { descriptor in
+                descriptor > 2 && servers.keys.contains { cprocess_same_open_file(pid, getpid(), descriptor, $0) == 1 }
+            }
+            #expect(shared.isEmpty, "the worker holds the server's \(shared.sorted().map { "\($0): \(workers[$0] ?? "")" })")
             let sockets = workers.filter { $0.value.hasPrefix("socket:") }
             #expect(sockets.isEmpty, "the worker holds sockets: \(sockets.sorted { $0.key < $1.key })")
             #expect(workers[0]?.hasPrefix("pipe:") == true && workers[1]?.hasPrefix("pipe:") == true, "\(workers)")
