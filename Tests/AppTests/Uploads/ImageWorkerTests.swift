@@ -131,17 +131,7 @@ struct ImageWorkerTests {
 
     @Test("a worker limits itself: address space, no core files, no new privileges, and no secret of the server's in its environment")
     func workerIsContained() async throws {
-        let worker = try NamedWorker()
-        try await withTestApp(configure: { config in
-            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
-            config.imageWorkers.executable = worker.path
-            config.imageWorkers.memoryLimitMB = 768
-        }) { app in
-            let token = try await app.api.signedInUser()
-            let response = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "contained")
-            #expect(response.status == .ok, "\(response.text)")
-            // The worker waits for the next photo.
-            let pid = try #require(worker.running().first)
+        try await withWaitingWorker(settings: { $0.memoryLimitMB = 768 }) { pid in
             let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
             let line = { (name: String) in limits.split(separator: "\n").first { $0.hasPrefix(name) }.map(String.init) ?? "" }
             #expect(line("Max address space").contains("\(768 * 1024 * 1024)"), "\(line("Max address space"))")
@@ -155,17 +145,9 @@ struct ImageWorkerTests {
 
     @Test("a worker holds none of the server's open files: no listening socket, no client or database connection, only its pipes and stderr")
     func workerHoldsNothingOfTheServers() async throws {
-        let worker = try NamedWorker()
-        try await withTestApp(configure: { config in
-            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
-            config.imageWorkers.executable = worker.path
-        }) { app in
-            let token = try await app.api.signedInUser()
-            let response = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "kept apart")
-            #expect(response.status == .ok, "\(response.text)")
-            // Read while the server (this process) holds its listener, its pooled connections to
-            // PostgreSQL and the upload's connection, and the worker waits for the next photo.
-            let pid = try #require(worker.running().first)
+        // Read while the server (this process) holds its listener, its pooled connections to
+        // PostgreSQL and the upload's connection.
+        try await withWaitingWorker { pid in
             let workers = openFiles(of: pid)
             let servers = openFiles(of: getpid())
             // A descriptor the worker shares with the server stays open for as long as the worker
@@ -179,6 +161,25 @@ struct ImageWorkerTests {
             let sockets = workers.filter { $0.value.hasPrefix("socket:") }
             #expect(sockets.isEmpty, "the worker holds sockets: \(sockets.sorted { $0.key < $1.key })")
             #expect(workers[0]?.hasPrefix("pipe:") == true && workers[1]?.hasPrefix("pipe:") == true, "\(workers)")
+        }
+    }
+
+    /// Runs `body` with the process id of a worker of a test app's that has made one photo and
+    /// waits for the next, while the app runs.
+    func withWaitingWorker(
+        settings: @escaping @Sendable (inout ImageWorkerSettings) -> Void = { _ in },
+        _ body: @escaping @Sendable (pid_t) throws -> Void
+    ) async throws {
+        let worker = try NamedWorker()
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+            settings(&config.imageWorkers)
+        }) { app in
+            let token = try await app.api.signedInUser()
+            let response = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "one photo")
+            #expect(response.status == .ok, "\(response.text)")
+            try body(try #require(worker.running().first))
         }
     }
 
