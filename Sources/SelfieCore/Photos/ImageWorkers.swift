@@ -179,9 +179,10 @@ final class WorkerProcess: Sendable {
         // sockets and epoll are not close-on-exec, and a worker holding one would keep a connection
         // the server closed open for its peer, and let a decoder made to misbehave talk to
         // PostgreSQL as the server. Each call answers an error number (ENOMEM), not -1.
+        let executable = settings.resolvedExecutable
         func notStarted(_ error: Int32) -> ImageWorkerFailure {
             for descriptor in toWorker + fromWorker { close(descriptor) }
-            return .unavailable("a worker could not be started: \(String(cString: strerror(error)))")
+            return .unavailable("\(executable) could not be started: \(String(cString: strerror(error)))")
         }
         let prepared = posix_spawn_file_actions_init(&actions)
         guard prepared == 0 else { throw notStarted(prepared) }
@@ -192,19 +193,16 @@ final class WorkerProcess: Sendable {
             posix_spawn_file_actions_addclosefrom_np(&actions, 3),
         ].first { $0 != 0 }
         if let failed { throw notStarted(failed) }
-        let executable = settings.resolvedExecutable
         let arguments = [executable, "--max-pixels", String(maxPixels), "--memory-limit-mb", String(settings.memoryLimitMB)]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [nil]
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, &argv, &environment)
+        guard status == 0 else { throw notStarted(status) }
+        // The worker's ends are its own now.
         close(toWorker[0])
         close(fromWorker[1])
-        guard status == 0 else {
-            close(toWorker[1]); close(fromWorker[0])
-            throw ImageWorkerFailure.unavailable("\(executable) could not be started: \(String(cString: strerror(status)))")
-        }
         return WorkerProcess(pid: pid, input: toWorker[1], output: fromWorker[0])
     }
 

@@ -113,6 +113,22 @@ struct ImageWorkerTests {
         #expect(refused.message == "The photo could not be processed just now. Please try again in a moment.")
     }
 
+    @Test("a worker that cannot be started (no such program) fails the upload with 503 and leaves nothing")
+    func unstartableWorker() async throws {
+        let folder = NSTemporaryDirectory() + "selfie-workers/\(UUID().uuidString)"
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = folder + "/selfie-image-worker"
+        }) { app in
+            let token = try await app.api.signedInUser()
+            let refused = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "no worker").apiError()
+            #expect(refused.status == 503)
+            #expect(refused.message == "The photo could not be processed just now. Please try again in a moment.")
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore().isEmpty, "\(app.filesInBlobStore())")
+        }
+    }
+
     @Test("a worker that crashes on a photo (a decoder's fault, here a SIGSEGV) refuses it as unreadable with 422")
     func crashedWorker() async throws {
         let refused = try await upload { kill($0, SIGSEGV); kill($0, SIGCONT) }
