@@ -72,7 +72,7 @@ struct InstallableApp: Sendable {
         digest.update(data: Data(source.body.readableBytesView))
         for language in Language.allCases {
             let offline = try pages.renderOffline(viewer: Viewer(language: language, timeZone: nil, theme: .system))
-            digest.update(data: Data(offline.body.utf8))
+            digest.update(data: Data(offline.body))
         }
         version = digest.finalize().prefix(8).hexString
         let settings = WorkerSettings(

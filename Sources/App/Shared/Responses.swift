@@ -4,11 +4,12 @@ import SelfieCore
 
 /// A rendered HTML page as a response.
 struct HTML: ResponseGenerator {
-    let body: String
+    /// The page's UTF-8, as the renderer wrote it.
+    let body: [UInt8]
     var status: HTTPResponse.Status = .ok
 
     func response(from request: Request, context: some RequestContext) -> Response {
-        let buffer = ByteBuffer(string: body)
+        let buffer = ByteBuffer(bytes: body)
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentLength] = String(buffer.readableBytes)

@@ -81,8 +81,8 @@ struct PageRenderer: Sendable {
     }
 
     /// Renders `template` in `language` (the templates of every language hold the same names).
-    private func render(_ object: Any, _ template: Template, in language: Language) -> String? {
-        templates[language]?.render(object, template: template.rawValue)
+    private func render(_ object: Any, _ template: Template, in language: Language) -> [UInt8]? {
+        templates[language]?.renderUTF8(object, template: template.rawValue)
     }
 
     /// What every page template sees: the layout's data plus `page`, the template's own.
@@ -204,7 +204,7 @@ struct PageRenderer: Sendable {
         )
         let body =
             render(page, .error, in: viewer.language)
-            ?? "<!doctype html><title>\(status.code)</title><p>\(status.code) \(status.reasonPhrase)</p>"
+            ?? Array("<!doctype html><title>\(status.code)</title><p>\(status.code) \(status.reasonPhrase)</p>".utf8)
         return HTML(body: body, status: status)
     }
 }

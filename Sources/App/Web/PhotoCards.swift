@@ -4,11 +4,20 @@ import SelfieCore
 /// A photo as pages show it — the owner's pages and shared ones alike: never its original, only
 /// renditions (upright, without metadata), at the URLs the page gives. A photo stored before
 /// renditions existed shows a placeholder until they are made.
-struct PhotoCard: Sendable {
-    struct Image: Sendable {
+///
+/// A class: a grid puts each card on the renderer's stack and looks a dozen names up in it, and
+/// a struct of a dozen strings was copied (each string retained) every time it was boxed.
+final class PhotoCard: Sendable {
+    final class Image: Sendable {
         let url: String
         let width: Int
         let height: Int
+
+        init(url: String, width: Int, height: Int) {
+            self.url = url
+            self.width = width
+            self.height = height
+        }
     }
 
     let id: String
@@ -60,7 +69,7 @@ struct PhotoCard: Sendable {
     }
 
     /// The owner's card: their photo's page, signed media URLs.
-    init(_ photo: Photo, photos: PhotoService, words: Words) {
+    convenience init(_ photo: Photo, photos: PhotoService, words: Words) {
         self.init(photo, href: WebPath.photo(photo.publicID), words: words) { photos.url(of: $0.name, for: photo) }
     }
 }

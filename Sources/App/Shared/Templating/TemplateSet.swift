@@ -11,12 +11,20 @@ extension Dictionary: TemplateValues where Key == String {
 
 /// A list a section repeats its content for, once per element.
 protocol TemplateList {
-    var templateElements: [Any] { get }
     var isEmpty: Bool { get }
+    /// Each element as a scope, with where it stands.
+    func forEachScope(_ body: (TemplateScope, TemplatePosition) -> Void)
 }
 
 extension Array: TemplateList {
-    var templateElements: [Any] { map { $0 } }
+    /// Each element goes onto the stack as it is, sorted from its own type: no copy of it boxed
+    /// as `Any` first (a photo card is a dozen strings, each retained again for every box).
+    func forEachScope(_ body: (TemplateScope, TemplatePosition) -> Void) {
+        let last = count - 1
+        for (index, element) in enumerated() {
+            body(TemplateScope(element), TemplatePosition(first: index == 0, last: index == last))
+        }
+    }
 }
 
 /// An optional inside an `Any` (a reflected field, a dictionary's value): nil is no value.
@@ -60,83 +68,94 @@ struct TemplateSet: Sendable {
 
     /// `value` rendered by the template `name`; nil when there is no such template.
     func render(_ value: Any, template name: String) -> String? {
+        renderUTF8(value, template: name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The same as UTF-8 bytes, as a response sends them. The renderer writes bytes: the
+    /// template's text and the values' bytes are copied as they are, with no string to grow.
+    func renderUTF8(_ value: Any, template name: String) -> [UInt8]? {
         guard let nodes = templates[name] else { return nil }
         var renderer = TemplateRenderer(templates: templates, escaping: escaping)
-        renderer.stack.append(TemplateRenderer.Scope(value))
+        renderer.stack.append(TemplateScope(value))
         renderer.render(nodes, blocks: [:], position: nil)
         return renderer.output
     }
 }
 
+/// A value on the stack a template looks names up in, sorted once as it goes on: it answers by
+/// name, has no fields, or is reflected. One existential per scope: copying a scope (every
+/// lookup walks the stack) retains one value.
+struct TemplateScope {
+    fileprivate enum Kind {
+        case named(any TemplateValues)
+        /// A string, a flag or a number: no names inside.
+        case plain(Any)
+        case reflected(Any)
+    }
+
+    fileprivate let kind: Kind
+
+    /// The cast to `TemplateValues` first: most values pushed (a list's cards, a page) answer by
+    /// name, and a cast looks inside an optional by itself. Each failed cast to a protocol costs
+    /// a conformance lookup: 7 % of a gallery's CPU went to casts. Generic, so that a list's
+    /// element is cast from its own type, not boxed as `Any` on the way.
+    init<Value>(_ value: Value) {
+        if let named = value as? any TemplateValues {
+            kind = .named(named)
+        } else {
+            let value = (value as? any OptionalTemplateValue)?.wrapped ?? value
+            kind = value is String || value is Bool || value is Int ? .plain(value) : .reflected(value)
+        }
+    }
+
+    fileprivate init(named: any TemplateValues) {
+        kind = .named(named)
+    }
+
+    var value: Any {
+        switch kind {
+        case .named(let value): value
+        case .plain(let value), .reflected(let value): value
+        }
+    }
+
+    func child(named name: String) -> Any? {
+        switch kind {
+        case .named(let values):
+            return values.value(named: name)
+        case .plain:
+            return nil
+        case .reflected(let value):
+            guard let field = Mirror(reflecting: value).children.first(where: { $0.label == name })?.value else { return nil }
+            return present(field)
+        }
+    }
+}
+
+/// Where a list's element stands, for `first()` and `last()`; nil outside a list.
+struct TemplatePosition {
+    let first: Bool
+    let last: Bool
+}
+
 private struct TemplateRenderer {
     let templates: [String: [TemplateNode]]
     let escaping: TemplateSet.Escaping
-    var output = ""
+    var output: [UInt8] = []
     /// What names are looked up in, innermost last.
-    var stack: [Scope] = []
+    var stack: [TemplateScope] = []
 
     init(templates: [String: [TemplateNode]], escaping: TemplateSet.Escaping) {
         self.templates = templates
         self.escaping = escaping
-        output.reserveCapacity(16 * 1024)
+        output.reserveCapacity(32 * 1024)
     }
 
-    /// A value on the stack, sorted once as it goes on: answers by name, has no fields, or is reflected.
-    struct Scope {
-        let value: Any
-        let lookup: Lookup
-
-        enum Lookup {
-            case named(any TemplateValues)
-            case none
-            case reflected
-        }
-
-        /// The cast to `TemplateValues` first: most values pushed (a list's cards, a page) answer
-        /// by name, and a cast from `Any` looks inside an optional by itself. Each failed cast to
-        /// a protocol costs a conformance lookup: 7 % of a gallery's CPU went to casts.
-        init(_ value: Any) {
-            if let named = value as? any TemplateValues {
-                self.init(named: named)
-            } else {
-                let value = (value as? any OptionalTemplateValue)?.wrapped ?? value
-                self.init(value: value, lookup: value is String || value is Bool || value is Int ? .none : .reflected)
-            }
-        }
-
-        init(named: any TemplateValues) {
-            self.init(value: named, lookup: .named(named))
-        }
-
-        private init(value: Any, lookup: Lookup) {
-            self.value = value
-            self.lookup = lookup
-        }
-
-        func child(named name: String) -> Any? {
-            switch lookup {
-            case .named(let values):
-                return values.value(named: name)
-            case .none:
-                return nil
-            case .reflected:
-                guard let field = Mirror(reflecting: value).children.first(where: { $0.label == name })?.value else { return nil }
-                return present(field)
-            }
-        }
-    }
-
-    /// Where a list's element stands, for `first()` and `last()`; nil outside a list.
-    struct Position {
-        let first: Bool
-        let last: Bool
-    }
-
-    mutating func render(_ nodes: [TemplateNode], blocks: [String: [TemplateNode]], position: Position?) {
+    mutating func render(_ nodes: [TemplateNode], blocks: [String: [TemplateNode]], position: TemplatePosition?) {
         for node in nodes {
             switch node {
             case .text(let text):
-                output += text
+                output.append(contentsOf: text.utf8)
             case .value(let path, let escaped):
                 if let value = resolve(path, position) { write(value, escaped: escaped) }
             case .section(let path, let body):
@@ -157,23 +176,22 @@ private struct TemplateRenderer {
 
     /// Casts from `Any` look inside optionals, so the concrete and common cases come before the
     /// check for an optional without a value.
-    private mutating func section(_ value: Any?, _ body: [TemplateNode], blocks: [String: [TemplateNode]], position: Position?) {
+    private mutating func section(_ value: Any?, _ body: [TemplateNode], blocks: [String: [TemplateNode]], position: TemplatePosition?) {
         guard let value else { return }
         if let flag = value as? Bool {
             if flag { render(body, blocks: blocks, position: position) }
         } else if let named = value as? any TemplateValues {
-            stack.append(Scope(named: named))
+            stack.append(TemplateScope(named: named))
             render(body, blocks: blocks, position: nil)
             stack.removeLast()
         } else if let list = value as? any TemplateList {
-            let elements = list.templateElements
-            for (index, element) in elements.enumerated() {
-                stack.append(Scope(element))
-                render(body, blocks: blocks, position: Position(first: index == 0, last: index == elements.count - 1))
+            list.forEachScope { scope, position in
+                stack.append(scope)
+                render(body, blocks: blocks, position: position)
                 stack.removeLast()
             }
         } else if let value = present(value) {
-            stack.append(Scope(value))
+            stack.append(TemplateScope(value))
             render(body, blocks: blocks, position: nil)
             stack.removeLast()
         }
@@ -187,7 +205,7 @@ private struct TemplateRenderer {
     }
 
     /// The first scope from the top that has the first name; the rest are read from what it gave.
-    private func resolve(_ path: ValuePath, _ position: Position?) -> Any? {
+    private func resolve(_ path: ValuePath, _ position: TemplatePosition?) -> Any? {
         switch path {
         case .current:
             return stack.last?.value
@@ -196,16 +214,16 @@ private struct TemplateRenderer {
         case .position(.last):
             return position?.last
         case .names(let names):
+            // By index, from the top: each scope is read where it lies, not copied out.
             var found: Any?
-            for scope in stack.reversed() {
-                if let value = scope.child(named: names[0]) {
-                    found = value
-                    break
-                }
+            var index = stack.count - 1
+            while index >= 0, found == nil {
+                found = stack[index].child(named: names[0])
+                index -= 1
             }
             guard var value = found else { return nil }
             for name in names.dropFirst() {
-                guard let next = Scope(value).child(named: name) else { return nil }
+                guard let next = TemplateScope(value).child(named: name) else { return nil }
                 value = next
             }
             return value
@@ -227,7 +245,7 @@ private struct TemplateRenderer {
         if escaped, escaping == .html {
             ScalarHTMLEscaping.append(text, to: &output)
         } else {
-            output += text
+            output.append(contentsOf: text.utf8)
         }
     }
 }
