@@ -112,7 +112,7 @@ public struct CoreServices: Sendable {
             renditions: renditions,
             logger: logger
         )
-        albums = AlbumService(albums: AlbumRepository(client: postgres, logger: logger), photos: photoRows)
+        albums = AlbumService(albums: AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger), photos: photoRows)
         sharing = ShareLinkService(
             links: ShareLinkRepository(client: postgres, logger: logger),
             photos: photoRows,

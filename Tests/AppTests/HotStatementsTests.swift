@@ -22,6 +22,8 @@ struct HotStatementsTests {
         var albumImages: Int
         var sharedImages: Int
         var albumAPIPhotos: [[String]]
+        /// The selection bar's albums ("add to album") on the gallery, by title: (value, title).
+        var albumChoices: [[String]]
     }
 
     static func journey(prepared: Bool) async throws -> Seen {
@@ -59,6 +61,11 @@ struct HotStatementsTests {
             let ids = listed.compactMap { $0["random_id"] as? String }
             let album = try await browser.makeAlbum("Two", of: Array(ids.prefix(2)))
             let albumPage = try await browser.get("/albums/\(album)")
+            _ = try await browser.makeAlbum("Another", of: [ids[2]])
+            let bar = try await browser.get("/gallery").text.firstMatch(of: /id="target-album">(?s)(.*?)<\/select>/)?.output.1 ?? ""
+            let choices = bar.matches(of: /<option value="([^"]+)">([^<]*)<\/option>/).map {
+                [$0.output.1 == album ? "the album" : "another", String($0.output.2)]
+            }
             let shared = try await app.browser().get("/s/\(try await browser.makeLink(("album", album)))")
             let albumAPI = try await app.api.send(.get, "/api/albums/\(album)", authorization: "Token token=\(token)").json()
             let albumAPIPhotos = (albumAPI["photos"] as? [[String: Any]] ?? []).map { photo in
@@ -70,7 +77,7 @@ struct HotStatementsTests {
                 health: "\(health.status.code) \(String(buffer: health.body))",
                 albumImages: albumPage.text.components(separatedBy: "<img ").count - 1,
                 sharedImages: shared.text.components(separatedBy: "<img ").count - 1,
-                albumAPIPhotos: albumAPIPhotos
+                albumAPIPhotos: albumAPIPhotos, albumChoices: choices
             )
         }
     }
@@ -87,5 +94,6 @@ struct HotStatementsTests {
         #expect(prepared.health == #"200 {"status":"ok"}"#, "the health probe's SELECT 1")
         #expect(prepared.albumImages == 2 && prepared.sharedImages == 2, "an album's page and its link show its two photos")
         #expect(prepared.albumAPIPhotos == [["photo 2", "display"], ["photo 1", "display"]], "in gallery order, each with its display copy")
+        #expect(prepared.albumChoices == [["another", "Another"], ["the album", "Two"]], "the user's albums by title")
     }
 }

@@ -8,10 +8,14 @@ public struct AlbumRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
+    let statements: HotStatements
 
-    public init(client: PostgresClient, logger: Logger) {
+    /// - Parameter preparedStatements: whether the album names every grid's selection bar shows are
+    ///   asked with a prepared statement (`DATABASE_PREPARED_STATEMENTS`).
+    public init(client: PostgresClient, preparedStatements: Bool = true, logger: Logger) {
         self.client = client
         self.scopedLogger = ScopedLogger(logger)
+        self.statements = HotStatements(client: client, prepared: preparedStatements)
     }
 
     /// The album's columns from `albums` aliased `a`, with its photo count.
@@ -57,10 +61,7 @@ public struct AlbumRepository: Sendable {
 
     /// The user's albums' public ids and titles, by title (the "add to album" choices).
     func names(userID: Int64) async throws -> [(publicID: String, title: String)] {
-        var names: [(String, String)] = []
-        let rows = try await client.query("SELECT public_id, title FROM albums WHERE user_id = \(userID) ORDER BY lower(title), id", logger: logger)
-        for try await (id, title) in rows.decode((String, String).self) { names.append((id, title)) }
-        return names
+        try await statements.rows(AlbumNames(userID: userID), logger: logger).map { ($0.publicID, $0.title) }
     }
 
     func find(userID: Int64, publicID: String) async throws -> Album? {
@@ -200,3 +201,26 @@ public struct AlbumRepository: Sendable {
 }
 
 struct AlbumRowMissing: Error {}
+
+/// The gallery and every album page ask this for their selection bar.
+struct AlbumNames: PostgresPreparedStatement {
+    static let name = "album_names"
+    static let sql = "SELECT public_id, title FROM albums WHERE user_id = $1 ORDER BY lower(title), id"
+    let userID: Int64
+
+    struct Row: Sendable {
+        let publicID: String
+        let title: String
+    }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(userID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        var columns = ColumnReader(row)
+        return Row(publicID: try columns.next(), title: try columns.next())
+    }
+}
