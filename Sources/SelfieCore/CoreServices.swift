@@ -114,7 +114,7 @@ public struct CoreServices: Sendable {
         )
         albums = AlbumService(albums: AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger), photos: photoRows)
         sharing = ShareLinkService(
-            links: ShareLinkRepository(client: postgres, logger: logger),
+            links: ShareLinkRepository(client: postgres, preparedStatements: prepared, logger: logger),
             photos: photoRows,
             blobs: blobs,
             hasher: hasher,

@@ -8,23 +8,26 @@ public struct ShareLinkRepository: Sendable {
     let client: PostgresClient
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
+    let statements: HotStatements
 
-    public init(client: PostgresClient, logger: Logger) {
+    /// - Parameter preparedStatements: whether a visitor's lookup by token (every share page and
+    ///   every image on it) is prepared (`DATABASE_PREPARED_STATEMENTS`).
+    public init(client: PostgresClient, preparedStatements: Bool = true, logger: Logger) {
         self.client = client
         self.scopedLogger = ScopedLogger(logger)
+        self.statements = HotStatements(client: client, prepared: preparedStatements)
     }
 
     /// A link's columns from `share_links` aliased `l`, with what it shows and whether its owner
     /// is disabled.
-    private static let columns = """
+    static let columns = """
         l.id, l.public_id, l.user_id, l.album_id, l.photo_id, coalesce(a.public_id, p.public_id), coalesce(a.title, p.title),
         l.expires_at, l.password_hash, l.allow_download, l.views, l.last_viewed_at, l.created_at, u.disabled,
         p.trashed_at IS NOT NULL
         """
-    private static let joins = """
+    static let joins = """
         JOIN users u ON u.id = l.user_id LEFT JOIN albums a ON a.id = l.album_id LEFT JOIN photos p ON p.id = l.photo_id
         """
-    private typealias Row = (Int64, String, Int64, Int64?, Int64?, String, String, Date?, String?, Bool, Int64, Date?, Date, Bool, Bool)
 
     struct Insert {
         var publicID: String
@@ -69,7 +72,7 @@ public struct ShareLinkRepository: Sendable {
 
     /// The link whose token hashes to `tokenHash`, whatever its state (the service decides).
     func find(tokenHash: [UInt8]) async throws -> ShareLink? {
-        try await fetch("SELECT \(unescaped: Self.columns) FROM share_links l \(unescaped: Self.joins) WHERE l.token_hash = \(ByteBuffer(bytes: tokenHash))").first
+        try await statements.rows(FindShareLink(tokenHash: tokenHash), logger: logger).first
     }
 
     /// Adds the views counted since the last time (`ShareViewTally`), all links in one statement.
@@ -138,29 +141,52 @@ public struct ShareLinkRepository: Sendable {
 
     private func fetch(_ query: PostgresQuery) async throws -> [ShareLink] {
         var links: [ShareLink] = []
-        for try await (id, publicID, userID, albumID, photoID, targetID, title, expires, hash, download, views, lastViewed, created, disabled, trashed)
-            in try await client.query(query, logger: logger).decode(Row.self)
-        {
-            links.append(
-                ShareLink(
-                    id: id,
-                    publicID: publicID,
-                    userID: userID,
-                    albumID: albumID,
-                    photoID: photoID,
-                    target: albumID != nil ? .album(targetID) : .photo(targetID),
-                    targetTitle: title,
-                    expiresAt: expires,
-                    passwordHash: hash,
-                    allowDownload: download,
-                    views: views,
-                    lastViewedAt: lastViewed,
-                    createdAt: created,
-                    ownerDisabled: disabled,
-                    targetTrashed: trashed
-                )
-            )
-        }
+        for try await row in try await client.query(query, logger: logger) { links.append(try Self.link(from: row)) }
         return links
+    }
+
+    /// A row of `columns`, read column after column.
+    static func link(from row: PostgresRow) throws -> ShareLink {
+        var columns = ColumnReader(row)
+        let id: Int64 = try columns.next()
+        let publicID: String = try columns.next()
+        let userID: Int64 = try columns.next()
+        let albumID: Int64? = try columns.next()
+        let photoID: Int64? = try columns.next()
+        let targetID: String = try columns.next()
+        return ShareLink(
+            id: id,
+            publicID: publicID,
+            userID: userID,
+            albumID: albumID,
+            photoID: photoID,
+            target: albumID != nil ? .album(targetID) : .photo(targetID),
+            targetTitle: try columns.next(),
+            expiresAt: try columns.next(),
+            passwordHash: try columns.next(),
+            allowDownload: try columns.next(),
+            views: try columns.next(),
+            lastViewedAt: try columns.next(),
+            createdAt: try columns.next(),
+            ownerDisabled: try columns.next(),
+            targetTrashed: try columns.next()
+        )
+    }
+}
+
+/// A visitor's lookup of a link by its token: every share page and every image on one asks it.
+struct FindShareLink: PostgresPreparedStatement {
+    static let name = "find_share_link"
+    static let sql = "SELECT \(ShareLinkRepository.columns) FROM share_links l \(ShareLinkRepository.joins) WHERE l.token_hash = $1"
+    let tokenHash: [UInt8]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ByteBuffer(bytes: tokenHash))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> ShareLink {
+        try ShareLinkRepository.link(from: row)
     }
 }
