@@ -238,12 +238,7 @@ public struct PhotoRepository: Sendable {
 
     /// The photo, if it is the user's and (given `album`) in that album.
     public func find(userID: Int64, publicID: String, album: Int64?) async throws -> Photo? {
-        try await fetch(
-            """
-            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.public_id = \(publicID) AND p.trashed_at IS NULL
-              AND (\(album)::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = \(album) AND a.photo_id = p.id))
-            """
-        ).first
+        try await statements.rows(PhotoByPublicID(userID: userID, publicID: publicID, albumID: album), logger: logger).first ?? nil
     }
 
     /// Every photo of the user, oldest first (the API's order); with `includingTrash`, those in the
@@ -558,6 +553,30 @@ struct AlbumPage: PhotoPageStatement {
         bindings.append(after.microseconds)
         bindings.append(after.id)
         bindings.append(limit)
+        return bindings
+    }
+}
+
+/// One photo by its public id, with every rendition joined by key: a photo's page, and every image
+/// a share link's visitor loads (`$3`: the link's album, which must hold it; NULL for none).
+struct PhotoByPublicID: PhotoPageStatement {
+    static let name = "photo_by_public_id"
+    /// In the order of their names, as `PhotoRepository`'s other reads list them.
+    static let renditions = RenditionName.allCases.sorted { $0.rawValue < $1.rawValue }
+    static let sql = """
+        \(PhotoPageRow.select(renditions: renditions))
+        WHERE p.user_id = $1 AND p.public_id = $2 AND p.trashed_at IS NULL
+          AND ($3::bigint IS NULL OR EXISTS (SELECT 1 FROM album_photos a WHERE a.album_id = $3 AND a.photo_id = p.id))
+        """
+    let userID: Int64
+    let publicID: String
+    let albumID: Int64?
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(userID)
+        bindings.append(publicID)
+        bindings.append(albumID)
         return bindings
     }
 }
