@@ -22,6 +22,9 @@ struct HotStatementsTests {
         var albumImages: Int
         var sharedImages: Int
         var albumAPIPhotos: [[String]]
+        /// A photo's page (its images) and one image of the share link (status and type).
+        var photoPageImages: Int
+        var sharedImage: String
         /// The selection bar's albums ("add to album") on the gallery, by title: (value, title).
         var albumChoices: [[String]]
     }
@@ -66,7 +69,10 @@ struct HotStatementsTests {
             let choices = bar.matches(of: /<option value="([^"]+)">([^<]*)<\/option>/).map {
                 [$0.output.1 == album ? "the album" : "another", String($0.output.2)]
             }
-            let shared = try await app.browser().get("/s/\(try await browser.makeLink(("album", album)))")
+            let linkToken = try await browser.makeLink(("album", album))
+            let shared = try await app.browser().get("/s/\(linkToken)")
+            let sharedImage = try await app.browser().get("/s/\(linkToken)/photos/\(ids[0])/thumb-400")
+            let photoPage = try await browser.get("/photos/\(ids[0])")
             let albumAPI = try await app.api.send(.get, "/api/albums/\(album)", authorization: "Token token=\(token)").json()
             let albumAPIPhotos = (albumAPI["photos"] as? [[String: Any]] ?? []).map { photo in
                 let url = photo["image_url"] as? String ?? ""
@@ -77,7 +83,10 @@ struct HotStatementsTests {
                 health: "\(health.status.code) \(String(buffer: health.body))",
                 albumImages: albumPage.text.components(separatedBy: "<img ").count - 1,
                 sharedImages: shared.text.components(separatedBy: "<img ").count - 1,
-                albumAPIPhotos: albumAPIPhotos, albumChoices: choices
+                albumAPIPhotos: albumAPIPhotos,
+                photoPageImages: photoPage.text.components(separatedBy: "<img ").count - 1,
+                sharedImage: "\(sharedImage.status.code) \(sharedImage.headers[.contentType] ?? "")",
+                albumChoices: choices
             )
         }
     }
@@ -94,6 +103,7 @@ struct HotStatementsTests {
         #expect(prepared.health == #"200 {"status":"ok"}"#, "the health probe's SELECT 1")
         #expect(prepared.albumImages == 2 && prepared.sharedImages == 2, "an album's page and its link show its two photos")
         #expect(prepared.albumAPIPhotos == [["photo 2", "display"], ["photo 1", "display"]], "in gallery order, each with its display copy")
+        #expect(prepared.photoPageImages == 1 && prepared.sharedImage == "200 image/webp", "a photo's page, a link's thumbnail")
         #expect(prepared.albumChoices == [["another", "Another"], ["the album", "Two"]], "the user's albums by title")
     }
 }
