@@ -7,8 +7,9 @@
 #  - uploads of a 15 MiB photo through the API and the web form, as MB per second of the server's
 #    CPU (its utime + stime from /proc);
 #  - get_photos' p99 while a sign-in storm keeps the bcrypt pool saturated;
-#  - the share page of a 24-photo album beside the gallery of the same 24 photos, as the server's
-#    CPU per request (utime + stime from /proc over the wrk run);
+#  - the share page of a 24-photo album beside the gallery of the same 24 photos, and one
+#    thumbnail of that page as its visitor loads it, as the server's CPU per request (utime +
+#    stime from /proc over the wrk run);
 #  - the server's RSS when idle and after everything above;
 #  - the Go peer (GO_PEER_DIR, default ../shared/peers/go_peer: net/http + pgx v4, Selfie's own SQL
 #    statements and bodies; built with its setup.sh --build) on the same database, the same
@@ -16,7 +17,7 @@
 #    its bodies are byte-identical to Selfie's is printed (they differ where Selfie changed since).
 # Prints a markdown table (path, ceiling, Selfie req/s, p99, ratio). Brute-force limits are off.
 # Usage: bench/side-by-side.sh [SECONDS=10] [CONNECTIONS=64]     (SKIP_BUILD=1 to reuse the binary)
-# Bounded: each load lasts SECONDS (about 8 × SECONDS + set-up in all); every process started is
+# Bounded: each load lasts SECONDS (about 13 × SECONDS + set-up in all); every process started is
 # stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -249,7 +250,7 @@ fi
 # Sign-ins still queued for bcrypt when wrk stopped finish before the uploads are measured.
 sleep 3
 
-echo "==> a 24-photo album's share page beside the gallery (server CPU per request)"
+echo "==> a 24-photo album's share page beside the gallery, and a thumbnail of it (server CPU per request)"
 for i in 20 21 22 23; do
     curl -fs -o /dev/null -H "Authorization: Token token=$token" -F "image=@$work/small-$i.jpg;type=image/jpeg" \
         -F "title=Photo $i" "$base/api/upload_photo"
@@ -280,6 +281,10 @@ cpu_per_request() {
 }
 cpu_per_request "$work/gallery24" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
 cpu_per_request "$work/shared24" "$base/s/$share_token" -t2 -c"$connections" -d"${seconds}s"
+# One thumbnail of that page as its visitor's browser asks for it: the link is checked again.
+shared_image=$(curl -fs "$base/s/$share_token" | sed -n 's|.*<img src="[a-z]*://[^/]*\(/s/[^"]*/thumb-400\)".*|\1|p' | head -1)
+[ -n "$shared_image" ] || { echo "the share page links no thumbnail" >&2; exit 1; }
+cpu_per_request "$work/sharedimage" "$base$shared_image" -t2 -c"$connections" -d"${seconds}s"
 storm_rps=$(sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\)/\1/p' "$work/storm.txt")
 # curl asks `Expect: 100-continue` for these bodies, as it would for a user: the server sends the
 # 100 when the upload's body is first read.
@@ -323,6 +328,7 @@ read -r gallery_rps gallery_p99 < "$work/gallery"
 read -r storm_photos_rps storm_photos_p99 < "$work/stormphotos"
 read -r gallery24_rps gallery24_p99 gallery24_cpu < "$work/gallery24"
 read -r shared24_rps shared24_p99 shared24_cpu < "$work/shared24"
+read -r sharedimage_rps sharedimage_p99 sharedimage_cpu < "$work/sharedimage"
 cpu_cell() { [ -s "$1.cpu" ] && read -r app pg < "$1.cpu" && echo "$app / $pg" || echo "—"; }
 cpu_css=$(cpu_cell "$work/css") cpu_health=$(cpu_cell "$work/healthz") cpu_photos=$(cpu_cell "$work/photos") cpu_gallery=$(cpu_cell "$work/gallery")
 go_cpu_health=$(cpu_cell "$work/go-healthz") go_cpu_photos=$(cpu_cell "$work/go-photos") go_cpu_gallery=$(cpu_cell "$work/go-gallery")
@@ -350,6 +356,7 @@ for path, ceiling, go_rps, rps, p99, ratio, cpu, go_cpu in rows:
 print(f"| \`/api/get_photos\` (wrk -t1 -c16) during a sign-in storm ({float('$storm_rps'):.1f} sign-ins/s, 8 at once) | | {$storm_photos_rps:,.0f} | {$storm_photos_p99:.1f} ms | |")
 print(f"| \`/gallery\` (24 photos, session) | | {$gallery24_rps:,.0f} | {$gallery24_p99:.1f} ms | $gallery24_cpu µs server CPU per request |")
 print(f"| \`/s/<token>\` (album of 24, no account) | | {$shared24_rps:,.0f} | {$shared24_p99:.1f} ms | $shared24_cpu µs server CPU per request |")
+print(f"| a thumbnail of that link (\`/s/<token>/photos/<id>/thumb-400\`) | | {$sharedimage_rps:,.0f} | {$sharedimage_p99:.1f} ms | $sharedimage_cpu µs server CPU per request |")
 print(f"| upload 15 MiB, API (\`curl -F\`) | | $api_rate MB/s of server CPU | $api_cpu_ms ms CPU, $api_wall_ms ms wall per upload | |")
 print(f"| upload 15 MiB, web form (CSRF) | | $web_rate MB/s of server CPU | $web_cpu_ms ms CPU, $web_wall_ms ms wall per upload | |")
 print(f"| server RSS (VmRSS) | | idle $idle_rss, after the run $final_rss | | |")
