@@ -282,7 +282,8 @@ cpu_per_request() {
 cpu_per_request "$work/gallery24" "$base/gallery" -t2 -c"$connections" -d"${seconds}s" -H "$cookie"
 cpu_per_request "$work/shared24" "$base/s/$share_token" -t2 -c"$connections" -d"${seconds}s"
 # One thumbnail of that page as its visitor's browser asks for it: the link is checked again.
-shared_image=$(curl -fs "$base/s/$share_token" | sed -n 's|.*<img src="[a-z]*://[^/]*\(/s/[^"]*/thumb-400\)".*|\1|p' | head -1)
+shared_image=$(curl -fs "$base/s/$share_token" | sed -n 's|.*<img src="\(/s/[^"]*/thumb-400\)".*|\1|p')
+shared_image=${shared_image%%$'\n'*}
 [ -n "$shared_image" ] || { echo "the share page links no thumbnail" >&2; exit 1; }
 cpu_per_request "$work/sharedimage" "$base$shared_image" -t2 -c"$connections" -d"${seconds}s"
 storm_rps=$(sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\)/\1/p' "$work/storm.txt")

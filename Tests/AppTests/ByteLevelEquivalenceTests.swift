@@ -250,8 +250,17 @@ struct ByteLevelEquivalenceTests {
             }()
             let named = value.value(named: label)
             #expect((named == nil) == (reflected == nil), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
-            #expect(named.map { String(describing: $0) } == reflected.map { String(describing: $0) }, "\(type(of: value)).\(label)",
-                sourceLocation: sourceLocation)
+            // An object (a card's image) describes itself by its type's name only: the same object.
+            let sameObject: Bool? = {
+                guard let named, let reflected, type(of: named) is AnyClass else { return nil }
+                return ObjectIdentifier(named as AnyObject) == ObjectIdentifier(reflected as AnyObject)
+            }()
+            if let sameObject {
+                #expect(sameObject, "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+            } else {
+                #expect(named.map { String(describing: $0) } == reflected.map { String(describing: $0) }, "\(type(of: value)).\(label)",
+                    sourceLocation: sourceLocation)
+            }
         }
         #expect(value.value(named: "noSuchField") == nil, sourceLocation: sourceLocation)
     }
@@ -338,7 +347,8 @@ struct ByteLevelEquivalenceTests {
             return escaped
         }
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["<", ">", "&", "\"", "'", "a", "é", "\u{301}", "😀", "\"\u{301}", " ", "&amp;", "\u{0}"]
+        // Every ASCII character too: a wrong bit in the escaper's mask would escape one of them.
+        let pieces = ["é", "\u{301}", "😀", "\"\u{301}", "&amp;"] + (0..<128).map { String(UnicodeScalar(UInt8($0))) }
         for _ in 0..<2000 {
             let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             // Bytes, not Strings: `==` on Strings would take canonically equivalent text as equal.

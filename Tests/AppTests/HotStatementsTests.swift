@@ -106,4 +106,24 @@ struct HotStatementsTests {
         #expect(prepared.photoPageImages == 1 && prepared.sharedImage == "200 image/webp", "a photo's page, a link's thumbnail")
         #expect(prepared.albumChoices == [["another", "Another"], ["the album", "Two"]], "the user's albums by title")
     }
+
+    @Test("a photo by its id (renditions joined by name) has the renditions a list of photos gives it (packed in one text), a bad key left out, prepared or not")
+    func photoByPublicIDMatchesTheList() async throws {
+        for prepared in [true, false] {
+            try await withTestApp(configure: { $0.database.preparedStatements = prepared }) { app in
+                let token = try await app.api.signedInUser(email: uniqueEmail("by-id"))
+                #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 4096, seed: 7), title: "one").status == .ok)
+                let id = try #require(try await app.api.getPhotos(token: token).jsonArray().first?["random_id"] as? String)
+                try await app.db { try await $0.query("UPDATE photo_renditions SET blob_key = 'not a key' WHERE name = 'thumb-800'") }
+                let (byID, listed) = try await app.db { client in
+                    let photos = PhotoRepository(client: client, preparedStatements: prepared, logger: testLogger)
+                    let userID = try #require(try await client.query("SELECT id FROM users").collect().first?.decode(Int64.self))
+                    return (try await photos.find(userID: userID, publicID: id), try await photos.find(userID: userID, publicIDs: [id]).first)
+                }
+                let one = try #require(byID)
+                #expect(one.renditions.map(\.name) == [.display, .thumbnail400], "prepared: \(prepared)")
+                #expect(one.renditions == listed?.renditions, "prepared: \(prepared)")
+            }
+        }
+    }
 }

@@ -47,6 +47,10 @@ struct TemplateTests {
             {{#card}}{{title}}: {{#tags}}{{.}}{{^last()}}, {{/last()}}{{/tags}} ({{size.width}}{{#size.label}}X{{/size.label}}){{/card}}
             """
         #expect(try Self.render(["main": main], page) == "Y!NE0-\nSea: a, b, c (400)")
+        // first() and last() on each element; text and values beyond ASCII go through as they are.
+        let marks = "{{#tags}}{{#first()}}«{{/first()}}{{.}}{{#last()}}»{{/last()}}{{^first()}}·{{/first()}}{{/tags}}"
+        #expect(try Self.render(["main": marks], ["tags": ["é", "b", "😀"]]) == "«éb·😀»·")
+        #expect(try Self.render(["main": marks], ["tags": ["ß"]]) == "«ß»")
     }
 
     @Test("a name not in the innermost value is looked up in the ones around it; a dotted name's rest is not")

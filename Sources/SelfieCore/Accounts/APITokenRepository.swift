@@ -89,7 +89,7 @@ public struct APITokenRepository: Sendable {
 }
 
 /// Every API request with a token asks this (when the token is not in `AccessCache`).
-struct FindActiveToken: PostgresPreparedStatement {
+struct FindActiveToken: LookupByTokenHash {
     static let name = "find_active_token"
     static let sql = """
         SELECT t.id, t.app_key, t.last_used_at, t.expires_at, t.created_at, \(User.columns)
@@ -97,12 +97,6 @@ struct FindActiveToken: PostgresPreparedStatement {
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now() AND NOT u.disabled
         """
     let tokenHash: [UInt8]
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(ByteBuffer(bytes: tokenHash))
-        return bindings
-    }
 
     func decodeRow(_ row: PostgresRow) throws -> AuthenticatedToken {
         let columns = row.makeRandomAccess()

@@ -134,7 +134,7 @@ public struct WebSessionRepository: Sendable {
 }
 
 /// Every signed-in page asks this (when the session is not in `AccessCache`).
-struct FindActiveSession: PostgresPreparedStatement {
+struct FindActiveSession: LookupByTokenHash {
     static let name = "find_active_session"
     static let sql = """
         SELECT s.id, s.last_seen_at, s.expires_at, s.created_at, s.confirmed_at, \(User.columns)
@@ -142,12 +142,6 @@ struct FindActiveSession: PostgresPreparedStatement {
         WHERE s.token_hash = $1 AND s.expires_at > now() AND NOT u.disabled
         """
     let tokenHash: [UInt8]
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(ByteBuffer(bytes: tokenHash))
-        return bindings
-    }
 
     func decodeRow(_ row: PostgresRow) throws -> ActiveSession {
         let columns = row.makeRandomAccess()

@@ -37,6 +37,20 @@ struct HotStatements: Sendable {
     }
 }
 
+/// A statement that finds its row by a token's SHA-256, its one parameter: a session, an API token,
+/// a share link.
+protocol LookupByTokenHash: PostgresPreparedStatement {
+    var tokenHash: [UInt8] { get }
+}
+
+extension LookupByTokenHash {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(ByteBuffer(bytes: tokenHash))
+        return bindings
+    }
+}
+
 extension PostgresRandomAccessRow {
     /// The column at `index` as `T` (concrete, inlined: no parameter-pack decoding).
     func column<T: PostgresDecodable>(_ index: Int, as type: T.Type = T.self) throws -> T {

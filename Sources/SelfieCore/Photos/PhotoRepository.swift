@@ -238,7 +238,7 @@ public struct PhotoRepository: Sendable {
 
     /// The photo, if it is the user's and (given `album`) in that album.
     public func find(userID: Int64, publicID: String, album: Int64?) async throws -> Photo? {
-        try await statements.rows(PhotoByPublicID(userID: userID, publicID: publicID, albumID: album), logger: logger).first ?? nil
+        try await statements.rows(PhotoByPublicID(userID: userID, publicID: publicID, albumID: album), logger: logger).compactMap { $0 }.first
     }
 
     /// Every photo of the user, oldest first (the API's order); with `includingTrash`, those in the

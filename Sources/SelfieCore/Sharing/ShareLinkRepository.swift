@@ -175,16 +175,10 @@ public struct ShareLinkRepository: Sendable {
 }
 
 /// A visitor's lookup of a link by its token: every share page and every image on one asks it.
-struct FindShareLink: PostgresPreparedStatement {
+struct FindShareLink: LookupByTokenHash {
     static let name = "find_share_link"
     static let sql = "SELECT \(ShareLinkRepository.columns) FROM share_links l \(ShareLinkRepository.joins) WHERE l.token_hash = $1"
     let tokenHash: [UInt8]
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(ByteBuffer(bytes: tokenHash))
-        return bindings
-    }
 
     func decodeRow(_ row: PostgresRow) throws -> ShareLink {
         try ShareLinkRepository.link(from: row)

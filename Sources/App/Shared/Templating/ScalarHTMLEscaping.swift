@@ -16,16 +16,17 @@ struct ScalarHTMLEscaping {
         text.withUTF8 { bytes in
             var runStart = 0
             for index in 0..<bytes.count where needsEntity(bytes[index]) {
+                guard let entity = entity(for: bytes[index]) else { continue }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                output.append(contentsOf: entity(for: bytes[index]))
+                output.append(contentsOf: entity)
                 runStart = index + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 
-    /// One bit per byte below 64 for `"`, `&`, `'`, `<` and `>`: a test per byte with no branch
-    /// for the letters that make up most of what is escaped.
+    /// One bit per byte below 64 for `"`, `&`, `'`, `<` and `>`: a quick test per byte, with no
+    /// branch for the letters that make up most of what is escaped. `entity(for:)` decides.
     private static let entityBits: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
 
     @inline(__always)
@@ -33,19 +34,20 @@ struct ScalarHTMLEscaping {
         byte < 64 && entityBits & (1 << UInt64(byte)) != 0
     }
 
-    private static func entity(for byte: UInt8) -> StaticString {
+    private static func entity(for byte: UInt8) -> StaticString? {
         switch byte {
         case UInt8(ascii: "<"): "&lt;"
         case UInt8(ascii: ">"): "&gt;"
         case UInt8(ascii: "&"): "&amp;"
         case UInt8(ascii: "\""): "&quot;"
-        default: "&#39;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
         }
     }
 }
 
 extension Array where Element == UInt8 {
-    mutating func append(contentsOf text: StaticString) {
+    fileprivate mutating func append(contentsOf text: StaticString) {
         text.withUTF8Buffer { append(contentsOf: $0) }
     }
 }

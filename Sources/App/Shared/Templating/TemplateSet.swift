@@ -18,7 +18,7 @@ protocol TemplateList {
 
 extension Array: TemplateList {
     /// Each element goes onto the stack as it is, sorted from its own type: no copy of it boxed
-    /// as `Any` first (a photo card is a dozen strings, each retained again for every box).
+    /// as `Any` first (a box copies a struct whole, retaining each of its strings).
     func forEachScope(_ body: (TemplateScope, TemplatePosition) -> Void) {
         let last = count - 1
         for (index, element) in enumerated() {
@@ -37,7 +37,7 @@ extension Optional: OptionalTemplateValue {
 }
 
 /// Templates that can include each other (partials, a parent's blocks), read once at start-up
-/// (`TemplateSyntax`) and rendered straight into one string.
+/// (`TemplateSyntax`) and rendered straight into one buffer of UTF-8.
 ///
 /// What shows: a string as is, a number in digits, nil nothing; `{{name}}` escapes it for HTML
 /// (`ScalarHTMLEscaping`, unless the set is plain text), `{{{name}}}` does not. A section opens for
@@ -83,8 +83,8 @@ struct TemplateSet: Sendable {
 }
 
 /// A value on the stack a template looks names up in, sorted once as it goes on: it answers by
-/// name, has no fields, or is reflected. One existential per scope: copying a scope (every
-/// lookup walks the stack) retains one value.
+/// name, has no fields, or is reflected. One existential per scope, so that pushing one (or
+/// copying it) retains one value.
 struct TemplateScope {
     fileprivate enum Kind {
         case named(any TemplateValues)
