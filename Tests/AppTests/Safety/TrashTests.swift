@@ -4,12 +4,53 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @Suite("The trash: deleted photos hidden everywhere, restorable, purged when their time is up")
 struct TrashTests {
     static func withTrash(_ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
         try await withTestApp(configure: { $0.trashDays = 30 }, body)
+    }
+
+    @Test("a link's visitors load a photo's thumbnail again and again while its owner deletes it: refused from the moment the deletion is answered, never a server error")
+    func deletionRacingALinksImages() async throws {
+        try await Self.withTrash { app in
+            let owner = app.browser()
+            let email = uniqueEmail()
+            try await owner.signUp(email: email)
+            let doomed = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 3), title: "Doomed")
+            let link = try await owner.makeLink(("album", try await owner.makeAlbum("One", of: [doomed])))
+            let token = try #require(try await app.api.signIn(email: email).json()["api_authtoken"] as? String)
+            let image = "/s/\(link)/photos/\(doomed)/thumb-400"
+            // Only the photo query's `trashed_at IS NULL` stands between a visitor and a deleted
+            // photo of an album: the link itself stays open.
+            let race = RaceLog()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        let visitor = app.browser()
+                        let stop = ContinuousClock.now + .seconds(2)
+                        while ContinuousClock.now < stop {
+                            let sent = ContinuousClock.now
+                            let status = try await visitor.get(image).status
+                            race.requests.withLock { $0.append((sent, status)) }
+                        }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await app.api.deletePhoto(token: token, id: doomed).status == .ok)
+                race.answeredAt.withLock { $0 = ContinuousClock.now }
+                try await group.waitForAll()
+            }
+            let answered = try #require(race.answeredAt.withLock { $0 })
+            let requests = race.requests.withLock { $0 }
+            #expect(requests.allSatisfy { $0.status == .ok || $0.status == .notFound }, "\(Set(requests.map(\.status.code)))")
+            #expect(requests.contains { $0.sent < answered && $0.status == .ok }, "served before the deletion")
+            let after = requests.filter { $0.sent > answered }
+            #expect(!after.isEmpty)
+            #expect(after.allSatisfy { $0.status == .notFound }, "\(after.filter { $0.status != .notFound }.count) served after the deletion was answered")
+        }
     }
 
     @Test("deleted: gone from the gallery, the API, its album and its share link, blobs kept; restored: back in all of them")
@@ -145,4 +186,10 @@ struct TrashTests {
             ])
         }
     }
+}
+
+/// What requests racing a change saw: when each was sent and its answer; when the change was answered.
+private final class RaceLog: Sendable {
+    let requests = Mutex<[(sent: ContinuousClock.Instant, status: HTTPResponse.Status)]>([])
+    let answeredAt = Mutex<ContinuousClock.Instant?>(nil)
 }
