@@ -32,7 +32,7 @@ run: migrate
 ## the mail outbox with two instances (scripts/mail-check.sh), the restore drill (backup, wipe, restore; the filesystem
 ## and S3 on nanio: scripts/restore_drill.py), and the Swift test suite (against real PostgreSQL, nanio and moto)
 test:
-	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl unzip openssl librsvg2-bin zbar-tools nginx" bash scripts/bootstrap.sh
+	@EXTRA_APT_PACKAGES="chromium chromium-driver strace libheif-examples libimage-exiftool-perl libjpeg-turbo-progs unzip openssl librsvg2-bin zbar-tools nginx" bash scripts/bootstrap.sh
 	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r scripts/requirements-test.txt
 	swift build $(SWIFT_BUILD_FLAGS)
 	bash scripts/secrets-check.sh

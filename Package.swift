@@ -37,7 +37,8 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        .target(name: "CVips", dependencies: ["CLibvips"]),
+        // libjpeg directly too: a progressive JPEG's scans split over two threads (progressive_split.c).
+        .target(name: "CVips", dependencies: ["CLibvips"], linkerSettings: [.linkedLibrary("jpeg")]),
         // What the image pipeline takes and returns, and the pipe format to its worker: the server
         // uses these without linking libvips.
         .target(

@@ -181,6 +181,8 @@ int cvips_save_webp(VipsImage *in, int quality, int effort, void **buffer, size_
                                 NULL);
 }
 
+void *cvips_pixels(VipsImage *image, size_t *length) { return vips_image_write_to_memory(image, length); }
+
 static void *cvips_count_object(VipsObject *object, void *count, void *unused) {
     (*(int *)count)++;
     return NULL;

@@ -39,6 +39,14 @@ final class VipsImageRef {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Every pixel's bands, row after row; nil when the pixels cannot be computed. For checks.
+    func pixels() -> [UInt8]? {
+        var length = 0
+        guard let data = cvips_pixels(pointer, &length) else { return nil }
+        defer { cvips_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
     func copiedToMemory() -> VipsImageRef? {
         cvips_copy_memory(pointer).map(VipsImageRef.init(taking:))
     }
@@ -46,6 +54,13 @@ final class VipsImageRef {
     static func jpegShrunkOnLoad(_ input: UnsafeRawBufferPointer, by shrink: Int) -> VipsImageRef? {
         guard let base = input.baseAddress else { return nil }
         return make { cvips_load_jpeg_shrunk(base, input.count, Int32(shrink), CVIPS_FAIL_ON_ERROR, $0) }
+    }
+
+    /// A progressive 4:4:4 JPEG decoded on two threads, in memory; nil for any other file or anything wrong in
+    /// it (then `jpegShrunkOnLoad` decodes it, or says what is wrong).
+    static func progressiveJPEGOnTwoThreads(_ input: UnsafeRawBufferPointer, shrunkBy shrink: Int) -> VipsImageRef? {
+        guard let base = input.baseAddress else { return nil }
+        return make { cvips_load_progressive_jpeg_split(base, input.count, Int32(shrink), $0) }
     }
 
     static func thumbnail(

@@ -222,6 +222,27 @@ def broken_files():
     write_png("bomb.png", 30000, 30000, 1, 0, (bytes(3750) for _ in range(30000)))
 
 
+def progressive_jpegs():
+    # 4:4:4, with an ICC profile and Orientation=6, odd sizes (the last blocks are partial at every scale).
+    # Pillow writes libjpeg's scan script: the DC scans carry all three components at once.
+    photo(1203, 805, 12).save(path("progressive.jpg"), quality=90, subsampling=0, progressive=True,
+                              icc_profile=srgb_icc())
+    exiftool("-Orientation#=6", path("progressive.jpg"))
+    # The same coefficients, each scan carrying one component (as in Debian's Volna wallpaper).
+    scans = path("separate.scans")
+    with open(scans, "w") as f:
+        f.write("0: 0-0, 0, 0;\n1: 0-0, 0, 0;\n2: 0-0, 0, 0;\n0: 1-8, 0, 1;\n0: 9-63, 0, 1;\n"
+                "1: 1-63, 0, 1;\n2: 1-63, 0, 1;\n0: 1-63, 1, 0;\n1: 1-63, 1, 0;\n2: 1-63, 1, 0;\n")
+    subprocess.run(["jpegtran", "-copy", "all", "-scans", scans, "-outfile", path("progressive-separate.jpg"),
+                    path("progressive.jpg")], check=True)
+    os.remove(scans)
+    photo(1203, 805, 13).save(path("progressive-420.jpg"), quality=90, subsampling=2, progressive=True)
+    with open(path("progressive-separate.jpg"), "rb") as f:
+        whole = f.read()
+    with open(path("progressive-cut.jpg"), "wb") as f:
+        f.write(whole[: len(whole) * 3 // 5])
+
+
 def landscape_small():
     photo(300, 200, 3).save(path("small.jpg"), quality=90)
     photo(600, 400, 6).save(path("medium.jpg"), quality=90)
@@ -250,4 +271,5 @@ webp_inputs()
 large_jpeg()
 broken_files()
 landscape_small()
+progressive_jpegs()
 capture_times()

@@ -56,6 +56,13 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 /// A JPEG decoded by libjpeg at 1/`shrink` scale (1, 2, 4 or 8) and turned upright by EXIF orientation.
 /// `data` must outlive `out`; pixels are decoded lazily.
 int cvips_load_jpeg_shrunk(const void *data, size_t length, int shrink, CVipsFailOn fail_on, VipsImage **out);
+/// A progressive YCbCr JPEG with its components at one resolution (4:4:4) and no scan carrying luma and chroma
+/// together, decoded at 1/`shrink` scale on two threads: the luma component from its scans on one, the chroma
+/// components from theirs on the other (see progressive_split.c). The pixels are the ones cvips_load_jpeg_shrunk gives, with the same metadata a later
+/// step uses (ICC profile) and turned upright the same way, in memory. -1 with *out NULL, and no libvips error,
+/// for any other file and for any file with something wrong in it: the caller then uses cvips_load_jpeg_shrunk,
+/// which decodes it on one thread or says what is wrong.
+int cvips_load_progressive_jpeg_split(const void *data, size_t length, int shrink, VipsImage **out);
 /// Same fit rules as cvips_thumbnail_buffer, for an image already decoded.
 int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out);
 
@@ -75,6 +82,10 @@ int cvips_without_metadata(VipsImage *in, VipsImage **out);
 int cvips_save_jpeg(VipsImage *in, int quality, int progressive, void **buffer, size_t *length);
 /// Lossy WebP. 8.14 ignores `strip` here and writes an EXIF chunk anyway: the caller must remove it.
 int cvips_save_webp(VipsImage *in, int quality, int effort, void **buffer, size_t *length);
+
+/// The pixels of `image`, band after band of each pixel, row after row (free with cvips_free); NULL on
+/// failure. For checks that two decodes agree.
+void *cvips_pixels(VipsImage *image, size_t *length);
 
 /// VipsObjects alive in the process (images, operations, sources, …): with no call in flight it should
 /// come back to the same number, whatever was processed. For leak checks.

@@ -1,0 +1,64 @@
+import Foundation
+@testable import Imaging
+import NIOCore
+import Testing
+
+extension ImagingTests {
+    /// A progressive 4:4:4 JPEG whose scans each carry one component is decoded on two threads, luma and
+    /// chroma apart (`Sources/CVips/progressive_split.c`): the pixels must be the ones libjpeg gives on one.
+    @Suite struct ProgressiveOnTwoThreads {
+        /// A fixture decoded at 1/`shrink` scale on two threads (nil when not split), and, for a JPEG, the ordinary way.
+        static func decodes(_ fixture: String, shrink: Int) throws -> (split: VipsImageRef?, whole: VipsImageRef?) {
+            try Libvips.start()
+            let bytes = try PhotoFixtures.bytes(fixture)
+            return bytes.withUnsafeReadableBytes { input in
+                (VipsImageRef.progressiveJPEGOnTwoThreads(input, shrunkBy: shrink),
+                 VipsImageRef.jpegShrunkOnLoad(input, by: shrink)?.copiedToMemory())
+            }
+        }
+
+        @Test("every pixel the same as one libjpeg decode gives, at 1, 1/2, 1/4 and 1/8 scale; upright; the ICC profile kept")
+        func samePixels() throws {
+            for shrink in [1, 2, 4, 8] {
+                let (split, ordinary) = try Self.decodes("progressive-separate.jpg", shrink: shrink)
+                let twoThreads = try #require(split, "1/\(shrink): not split")
+                let whole = try #require(ordinary)
+                // Stored 1203×805 with Orientation=6: upright it is portrait, in whole pixels of the scale.
+                #expect(twoThreads.width == 805 / shrink, "1/\(shrink)")
+                #expect(twoThreads.height == 1203 / shrink, "1/\(shrink)")
+                #expect(twoThreads.width == whole.width && twoThreads.height == whole.height, "1/\(shrink)")
+                #expect(twoThreads.isSRGB8)
+                #expect(twoThreads.hasField("icc-profile-data"), "the pipeline converts from it")
+                #expect(!twoThreads.hasField("orientation"), "turned upright, as the ordinary loader does")
+                let pixels = try #require(twoThreads.pixels())
+                let expected = try #require(whole.pixels())
+                #expect(pixels.count == expected.count, "1/\(shrink)")
+                let differing = pixels.indices.filter { $0 < expected.count && pixels[$0] != expected[$0] }
+                let (count, first) = (differing.count, differing.first ?? -1)
+                #expect(count == 0, "1/\(shrink): \(count) bytes differ, the first at \(first)")
+            }
+        }
+
+        @Test("anything else is left to the ordinary loader: DC scans of all components at once, 4:2:0, baseline, CMYK, a file cut short, not a JPEG")
+        func othersAreNotSplit() throws {
+            for fixture in ["progressive.jpg", "progressive-420.jpg", "camera.jpg", "cmyk.jpg", "progressive-cut.jpg", "photo.webp"] {
+                let (split, _) = try Self.decodes(fixture, shrink: 2)
+                #expect(split == nil, "\(fixture)")
+            }
+        }
+
+        @Test("through the pipeline: the same renditions as the one-thread file with the same coefficients; a cut-short one is refused as cut short")
+        func throughThePipeline() async throws {
+            let split = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-separate.jpg"))
+            // progressive.jpg holds the same coefficients, in libjpeg's scan script: decoded on one thread.
+            let whole = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive.jpg"))
+            #expect(split.probe.width == 805 && split.probe.height == 1203)
+            for rendition in whole.renditions {
+                #expect(split[rendition.name]?.bytes == rendition.bytes, "\(rendition.name)")
+            }
+            await #expect(throws: ImageError.truncated) {
+                _ = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-cut.jpg"))
+            }
+        }
+    }
+}
