@@ -6,7 +6,8 @@ import NIOCore
 ///
 /// Every method **blocks** the calling thread (CPU-bound, tens to hundreds of milliseconds):
 /// call them from a thread pool, e.g. `NIOThreadPool.singleton.runIfActive { … }`, with at most one
-/// call per core in flight. libvips itself uses one thread per call.
+/// call per core in flight. One call uses up to two threads for part of its time (a progressive JPEG's luma and
+/// chroma, the resize to the largest rendition, the display copy's encode beside the thumbnails).
 public struct ImageProcessor: Sendable {
     public var limits: ImageLimits
     public var renditions: RenditionSet

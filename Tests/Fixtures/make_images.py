@@ -236,6 +236,20 @@ def progressive_jpegs():
     subprocess.run(["jpegtran", "-copy", "all", "-scans", scans, "-outfile", path("progressive-separate.jpg"),
                     path("progressive.jpg")], check=True)
     os.remove(scans)
+    # libjpeg's scan script again, with a restart marker after every row of blocks.
+    subprocess.run(["jpegtran", "-copy", "all", "-progressive", "-restart", "1", "-outfile",
+                    path("progressive-restarts.jpg"), path("progressive.jpg")], check=True)
+    # The same coefficients in a baseline file: decoded on one thread.
+    subprocess.run(["jpegtran", "-copy", "all", "-outfile", path("progressive-as-baseline.jpg"),
+                    path("progressive.jpg")], check=True)
+    # A byte of the first DC scan's data turned into a marker that is none: the scan cannot be cut.
+    with open(path("progressive.jpg"), "rb") as f:
+        whole = bytearray(f.read())
+    sos = whole.index(b"\xff\xda")
+    data = sos + 2 + int.from_bytes(whole[sos + 2:sos + 4], "big")
+    whole[data + 100:data + 102] = b"\xff\x42"
+    with open(path("progressive-bad-dc.jpg"), "wb") as f:
+        f.write(whole)
     photo(1203, 805, 13).save(path("progressive-420.jpg"), quality=90, subsampling=2, progressive=True)
     with open(path("progressive-separate.jpg"), "rb") as f:
         whole = f.read()

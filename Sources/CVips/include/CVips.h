@@ -56,9 +56,9 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 /// A JPEG decoded by libjpeg at 1/`shrink` scale (1, 2, 4 or 8) and turned upright by EXIF orientation.
 /// `data` must outlive `out`; pixels are decoded lazily.
 int cvips_load_jpeg_shrunk(const void *data, size_t length, int shrink, CVipsFailOn fail_on, VipsImage **out);
-/// A progressive YCbCr JPEG with its components at one resolution (4:4:4) and no scan carrying luma and chroma
-/// together, decoded at 1/`shrink` scale on two threads: the luma component from its scans on one, the chroma
-/// components from theirs on the other (see progressive_split.c). The pixels are the ones cvips_load_jpeg_shrunk gives, with the same metadata a later
+/// A progressive YCbCr JPEG with its components sampled 1×1 (4:4:4), decoded at 1/`shrink` scale on two threads:
+/// the luma component from its scans on one, the chroma components from theirs on the other (see
+/// progressive_split.c). The pixels are the ones cvips_load_jpeg_shrunk gives, with the same metadata a later
 /// step uses (ICC profile) and turned upright the same way, in memory. -1 with *out NULL, and no libvips error,
 /// for any other file and for any file with something wrong in it: the caller then uses cvips_load_jpeg_shrunk,
 /// which decodes it on one thread or says what is wrong.

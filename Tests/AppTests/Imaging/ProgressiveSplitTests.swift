@@ -4,8 +4,9 @@ import NIOCore
 import Testing
 
 extension ImagingTests {
-    /// A progressive 4:4:4 JPEG whose scans each carry one component is decoded on two threads, luma and
-    /// chroma apart (`Sources/CVips/progressive_split.c`): the pixels must be the ones libjpeg gives on one.
+    /// A progressive 4:4:4 JPEG is decoded on two threads, luma and chroma apart, its DC scans of all three
+    /// components cut into one per component (`Sources/CVips/progressive_split.c`): the pixels must be the
+    /// ones libjpeg gives on one.
     @Suite struct ProgressiveOnTwoThreads {
         /// A fixture decoded at 1/`shrink` scale on two threads (nil when not split), and, for a JPEG, the ordinary way.
         static func decodes(_ fixture: String, shrink: Int) throws -> (split: VipsImageRef?, whole: VipsImageRef?) {
@@ -17,10 +18,15 @@ extension ImagingTests {
             }
         }
 
-        @Test("every pixel the same as one libjpeg decode gives, at 1, 1/2, 1/4 and 1/8 scale; upright; the ICC profile kept")
-        func samePixels() throws {
+        /// libjpeg's scan script (DC scans of all three components, first and refinement), the same with a
+        /// restart marker after every row of blocks, and a script with one component per scan.
+        static let splitFixtures = ["progressive.jpg", "progressive-restarts.jpg", "progressive-separate.jpg"]
+
+        @Test("every pixel the same as one libjpeg decode gives, at 1, 1/2, 1/4 and 1/8 scale; upright; the ICC profile kept",
+              arguments: splitFixtures)
+        func samePixels(fixture: String) throws {
             for shrink in [1, 2, 4, 8] {
-                let (split, ordinary) = try Self.decodes("progressive-separate.jpg", shrink: shrink)
+                let (split, ordinary) = try Self.decodes(fixture, shrink: shrink)
                 let twoThreads = try #require(split, "1/\(shrink): not split")
                 let whole = try #require(ordinary)
                 // Stored 1203×805 with Orientation=6: upright it is portrait, in whole pixels of the scale.
@@ -39,22 +45,24 @@ extension ImagingTests {
             }
         }
 
-        @Test("anything else is left to the ordinary loader: DC scans of all components at once, 4:2:0, baseline, CMYK, a file cut short, not a JPEG")
+        @Test("anything else is left to the ordinary loader: 4:2:0, baseline, CMYK, a file cut short, a damaged DC scan, not a JPEG")
         func othersAreNotSplit() throws {
-            for fixture in ["progressive.jpg", "progressive-420.jpg", "camera.jpg", "cmyk.jpg", "progressive-cut.jpg", "photo.webp"] {
+            for fixture in ["progressive-420.jpg", "camera.jpg", "cmyk.jpg", "progressive-cut.jpg", "progressive-bad-dc.jpg", "photo.webp"] {
                 let (split, _) = try Self.decodes(fixture, shrink: 2)
                 #expect(split == nil, "\(fixture)")
             }
         }
 
-        @Test("through the pipeline: the same renditions as the one-thread file with the same coefficients; a cut-short one is refused as cut short")
+        @Test("through the pipeline: the same renditions as a baseline file of the same coefficients; a cut-short one is refused as cut short")
         func throughThePipeline() async throws {
-            let split = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-separate.jpg"))
-            // progressive.jpg holds the same coefficients, in libjpeg's scan script: decoded on one thread.
-            let whole = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive.jpg"))
-            #expect(split.probe.width == 805 && split.probe.height == 1203)
-            for rendition in whole.renditions {
-                #expect(split[rendition.name]?.bytes == rendition.bytes, "\(rendition.name)")
+            // The same coefficients in a baseline file, decoded on one thread.
+            let whole = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-as-baseline.jpg"))
+            for fixture in Self.splitFixtures {
+                let split = try await ImageProcessor().processed(try PhotoFixtures.bytes(fixture))
+                #expect(split.probe.width == 805 && split.probe.height == 1203)
+                for rendition in whole.renditions {
+                    #expect(split[rendition.name]?.bytes == rendition.bytes, "\(fixture): \(rendition.name)")
+                }
             }
             await #expect(throws: ImageError.truncated) {
                 _ = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-cut.jpg"))
