@@ -10,7 +10,7 @@ import Testing
 /// upright and carries no metadata; broken files and bombs are refused and leave nothing.
 @Suite("Real photos: renditions served everywhere, nothing private in them, bombs refused")
 struct RealPhotosTests {
-    static let phonePhotos = ["camera.jpg", "photo.heic", "alpha.png", "cmyk.jpg", "deep.png", "animated.gif"]
+    static let phonePhotos = ["camera.jpg", "photo.heic", "alpha.png", "cmyk.jpg", "deep.png", "animated.gif", "progressive.jpg"]
 
     static func bytes(_ fixture: String) throws -> [UInt8] {
         Array(try PhotoFixtures.bytes(fixture).readableBytesView)
@@ -69,6 +69,11 @@ struct RealPhotosTests {
             let display = try #require(try camera.json()["image_url"] as? String)
             let decoded = try await Pillow.decode(try folder.write(try await app.fetchImage(display).body, as: "display.jpg"))
             #expect(decoded.width == 800 && decoded.height == 1200, "\(decoded.width)×\(decoded.height)")
+            // The progressive 4:4:4 JPEG (decoded on two threads; 1203×805 stored, Orientation 6) too.
+            let progressive = try #require(try await browser.galleryPhotos().first { $0.title == "progressive.jpg" })
+            let progressiveDisplay = try #require(Self.imageURLs(in: try await browser.get("/photos/\(progressive.id)").text).first)
+            let upright = try await Pillow.decode(try folder.write(try await app.fetchImage(progressiveDisplay).body, as: "progressive.jpg"))
+            #expect(upright.width == 805 && upright.height == 1203, "\(upright.width)×\(upright.height)")
             // The HEIC is served as a JPEG every browser shows.
             let heic = try #require(try await browser.galleryPhotos().first { $0.title == "photo.heic" })
             let heicPage = try await browser.get("/photos/\(heic.id)").text
@@ -85,6 +90,7 @@ struct RealPhotosTests {
             try await browser.signUp(email: uniqueEmail())
             let refused: [(String, String)] = [
                 ("truncated.jpg", "This photo is incomplete: the file was cut short. Please upload it again."),
+                ("progressive-cut.jpg", "This photo is incomplete: the file was cut short. Please upload it again."),
                 ("corrupt.jpg", "This photo could not be read: the file is damaged."),
                 ("bomb.png", "This image has too many pixels: at most 100 megapixels."),
                 ("sliver.png", "This image is too narrow or too tall to show (more than 20 to 1)."),
