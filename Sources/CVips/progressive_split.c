@@ -60,11 +60,11 @@ static int split_layout(const unsigned char *data, size_t length, Layout *layout
     for (;;) {
         if (at >= length || data[at] != 0xFF)
             return 0;
-        size_t marker = at;
-        while (at < length && data[at] == 0xFF) // fill bytes may come before a marker
+        while (at < length && data[at] == 0xFF) // fill bytes may come before a marker: left out
             at++;
         if (at >= length)
             return 0;
+        size_t marker = at - 1;
         unsigned char code = data[at++];
         if (code == 0xD9) // EOI
             return layout->frame_components == 3 && layout->count > 0;
@@ -102,8 +102,8 @@ static int split_layout(const unsigned char *data, size_t length, Layout *layout
                 for (int index = 0; index < 3; index++)
                     if (layout->frame_ids[index] == data[at + 3 + 2 * c])
                         found = index;
-                if (found < 0)
-                    return 0;
+                if (found < 0 || (segment->components & (1u << found)))
+                    return 0; // not in the frame, or twice in the scan
                 segment->components |= 1u << found;
             }
             size_t scan = end;
@@ -215,6 +215,8 @@ static int define_table(DCTable *table, const unsigned char *counts, const unsig
         } else {
             table->valoffset[l] = p - code;
             for (int i = 0; i < counts[l - 1]; i++, p++, code++) {
+                if (code >= (1 << l) - 1) // more codes than the length holds: no code may be all ones (jdhuff.c)
+                    return 0;
                 table->code[values[p]] = (unsigned short)code;
                 table->size[values[p]] = (unsigned char)l;
                 if (l <= 8)
@@ -222,8 +224,6 @@ static int define_table(DCTable *table, const unsigned char *counts, const unsig
                         table->lookup[(code << (8 - l)) | suffix] = (unsigned short)(l << 8 | values[p]);
             }
             table->maxcode[l] = code - 1;
-            if (code > (1 << l))
-                return 0;
         }
         code <<= 1;
     }
@@ -416,8 +416,11 @@ static unsigned char *split_stream(const unsigned char *data, const Layout *layo
         const unsigned char *bytes = data + segment->start;
         switch (segment->kind) {
         case SEGMENT_TABLES:
-            if (bytes[1] == 0xDD)
+            if (bytes[1] == 0xDD) {
+                if (segment->end - segment->start != 6)
+                    goto failed;
                 restart_interval = read16(bytes + 4);
+            }
             if (bytes[1] == 0xC4) { // one or more Huffman tables: keep the DC ones' codes
                 size_t at = segment->start + 4;
                 while (at < segment->end) {
@@ -639,6 +642,8 @@ static int carry_metadata(const void *data, size_t length, VipsImage *image, Vip
     vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
     int status = vips_autorot(image, out, NULL);
     g_object_unref(image);
+    if (status != 0)
+        *out = NULL;
     return status;
 }
 

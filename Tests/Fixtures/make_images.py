@@ -250,6 +250,22 @@ def progressive_jpegs():
     whole[data + 100:data + 102] = b"\xff\x42"
     with open(path("progressive-bad-dc.jpg"), "wb") as f:
         f.write(whole)
+    # The first DC Huffman table with three 1-bit codes (no more than one fits): its values stay, counts move.
+    with open(path("progressive.jpg"), "rb") as f:
+        whole = bytearray(f.read())
+    at = whole.index(b"\xff\xc4") + 4
+    while whole[at] >> 4 != 0:  # an AC table first: the next one
+        at += 17 + sum(whole[at + 1:at + 17])
+    counts = list(whole[at + 1:at + 17])
+    moved = 3 - counts[0]
+    for length in range(15, 0, -1):
+        taken = min(moved, counts[length])
+        counts[length] -= taken
+        moved -= taken
+    counts[0] = 3
+    whole[at + 1:at + 17] = bytes(counts)
+    with open(path("progressive-bad-huffman.jpg"), "wb") as f:
+        f.write(whole)
     photo(1203, 805, 13).save(path("progressive-420.jpg"), quality=90, subsampling=2, progressive=True)
     with open(path("progressive-separate.jpg"), "rb") as f:
         whole = f.read()

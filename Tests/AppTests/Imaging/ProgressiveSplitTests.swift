@@ -45,11 +45,16 @@ extension ImagingTests {
             }
         }
 
-        @Test("anything else is left to the ordinary loader: 4:2:0, baseline, CMYK, a file cut short, a damaged DC scan, not a JPEG")
-        func othersAreNotSplit() throws {
-            for fixture in ["progressive-420.jpg", "camera.jpg", "cmyk.jpg", "progressive-cut.jpg", "progressive-bad-dc.jpg", "photo.webp"] {
+        @Test("anything else is left to the ordinary loader: 4:2:0, baseline, CMYK, a file cut short, a damaged DC scan, a Huffman table with more codes than fit, not a JPEG")
+        func othersAreNotSplit() async throws {
+            for fixture in ["progressive-420.jpg", "camera.jpg", "cmyk.jpg", "progressive-cut.jpg", "progressive-bad-dc.jpg",
+                            "progressive-bad-huffman.jpg", "photo.webp"] {
                 let (split, _) = try Self.decodes(fixture, shrink: 2)
                 #expect(split == nil, "\(fixture)")
+            }
+            // libjpeg refuses the table too, when it reaches the scan: the upload is refused as unreadable.
+            await #expect(throws: ImageError.unreadable) {
+                _ = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-bad-huffman.jpg"))
             }
         }
 
