@@ -353,11 +353,12 @@ static int rewrite_dc_scan(const unsigned char *data, const Segment *scan, int p
     int count = header[4];
     int first = 5 + 2 * count; // Ss, Se, Ah/Al
     int refinement = (header[first + 2] >> 4) != 0;
-    const DCTable *table[3];
-    for (int k = 0; k < count; k++) {
-        table[k] = &tables[header[6 + 2 * k] >> 4];
-        if (!refinement && !table[k]->defined)
+    const DCTable *table[3] = {NULL, NULL, NULL}; // a refinement scan codes no symbol
+    for (int k = 0; k < count && !refinement; k++) {
+        int number = header[6 + 2 * k] >> 4;
+        if (number > 3 || !tables[number].defined)
             return 0;
+        table[k] = &tables[number];
     }
     unsigned char single[10] = {0xFF, 0xDA, 0x00, 0x08, 0x01, header[5 + 2 * position], header[6 + 2 * position],
                                 header[first], header[first + 1], header[first + 2]};
