@@ -6,8 +6,9 @@ import NIOCore
 ///
 /// Every method **blocks** the calling thread (CPU-bound, tens to hundreds of milliseconds):
 /// call them from a thread pool, e.g. `NIOThreadPool.singleton.runIfActive { … }`, with at most one
-/// call per core in flight. One call uses up to two threads for part of its time (a progressive JPEG's luma and
-/// chroma, the resize to the largest rendition, the display copy's encode beside the thumbnails).
+/// call per core in flight. For part of its time one call keeps two cores busy (a progressive JPEG's luma and
+/// chroma, the resize to the largest rendition on two libvips threads, the display copy's encode beside the
+/// thumbnails).
 public struct ImageProcessor: Sendable {
     public var limits: ImageLimits
     public var renditions: RenditionSet
