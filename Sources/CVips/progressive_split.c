@@ -139,9 +139,12 @@ static int split_layout(const unsigned char *data, size_t length, Layout *layout
         case 0xC0: case 0xC1: case 0xC3: case 0xC5: case 0xC6: case 0xC7:
         case 0xC9: case 0xCA: case 0xCB: case 0xCC: case 0xCD: case 0xCE: case 0xCF: case 0xDC:
             return 0; // another frame type, arithmetic coding, or a DNL marker
-        default: // APPn, COM: nothing a decoder of pixels needs
-            at = end;
-            continue;
+        default:
+            if ((code >= 0xE0 && code <= 0xEF) || code == 0xFE) { // APPn, COM: nothing a decoder of pixels needs
+                at = end;
+                continue;
+            }
+            return 0; // a marker libjpeg refuses (JPG, DHP, EXP, reserved): the ordinary loader says so
         }
         layout->count++;
         at = end;
@@ -544,9 +547,15 @@ static void decode_part(Part *part) {
     info.out_color_space = space;
     info.scale_num = 1;
     info.scale_denom = (unsigned)part->shrink;
-    // The whole file is read before any pixel is made: nothing is left to guess between scans.
+    // libjpeg smooths the blocks of a file whose coefficients are not all sent, deciding from every
+    // component at once, which a part cannot see: only complete files are split (checked below), and for
+    // them smoothing does nothing. Off, so that no part could smooth on its own.
     info.do_block_smoothing = FALSE;
-    jpeg_start_decompress(&info);
+    jpeg_start_decompress(&info); // a progressive file is read whole here
+    for (int c = 0; c < info.num_components; c++)
+        for (int k = 0; k < DCTSIZE2; k++)
+            if (info.coef_bits[c][k] != 0) // never sent (-1), or its last bits missing
+                longjmp(errors.jump, 1);
     size_t stride = (size_t)info.output_width * (size_t)info.output_components;
     pixels = malloc(stride * info.output_height);
     rows = malloc(sizeof(JSAMPROW) * info.output_height);
@@ -692,6 +701,7 @@ int cvips_load_progressive_jpeg_split(const void *data, size_t length, int shrin
                            VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
     if (vips_image_write_prepare(image) != 0) {
         g_object_unref(image);
+        vips_error_clear(); // ours: the ordinary loader decodes the file next, and says what is wrong if anything is
         goto done;
     }
     YCCTables tables;
@@ -708,11 +718,10 @@ int cvips_load_progressive_jpeg_split(const void *data, size_t length, int shrin
         }
     }
     status = carry_metadata(data, length, image, out);
-
+    if (status != 0)
+        vips_error_clear(); // the same
 
 done:
-    if (status != 0)
-        vips_error_clear(); // the ordinary loader decodes it next, and says what is wrong if anything is
     free(luma.stream);
     free(chroma.stream);
     free(luma.pixels);

@@ -271,6 +271,42 @@ def progressive_jpegs():
         whole = f.read()
     with open(path("progressive-cut.jpg"), "wb") as f:
         f.write(whole[: len(whole) * 3 // 5])
+    # libjpeg's scan script with a restart marker every 3 blocks (not at the end of a row).
+    subprocess.run(["jpegtran", "-copy", "all", "-progressive", "-restart", "3B", "-outfile",
+                    path("progressive-restarts-3.jpg"), path("progressive.jpg")], check=True)
+    # Complete files, each ending at a scan's end, whose coefficients are not all known: libjpeg smooths
+    # such blocks as it makes their pixels, looking at every component at once.
+    with_scans("progressive.jpg", "progressive-dc-only.jpg", "0,1,2: 0-0, 0, 0;")
+    with_scans("progressive.jpg", "progressive-unrefined.jpg",
+               "0,1,2: 0-0, 0, 1;\n0: 1-5, 0, 2;\n2: 1-63, 0, 1;\n1: 1-63, 0, 1;\n0: 6-63, 0, 2;\n"
+               "0: 1-63, 2, 1;\n0,1,2: 0-0, 1, 0;\n")
+    # A marker no decoder knows (0xF0) after the second scan: libjpeg refuses the file.
+    with open(path("progressive.jpg"), "rb") as f:
+        whole = f.read()
+    second = whole.index(b"\xff\xda", whole.index(b"\xff\xda") + 2)
+    with open(path("progressive-unknown-marker.jpg"), "wb") as f:
+        f.write(whole[:second] + b"\xff\xf0\x00\x04\x00\x00" + whole[second:])
+    # The three components sampled alike but 1x2: their blocks are the same at every scale; interleaved, a
+    # DC scan's unit holds two blocks of each.
+    ppm = path("sampled.ppm")
+    photo(403, 205, 14).save(ppm)
+    sampled = path("sampled-1x2.jpg")
+    subprocess.run(["cjpeg", "-quality", "90", "-sample", "1x2,1x2,1x2", "-outfile", sampled, ppm], check=True)
+    os.remove(ppm)
+    with_scans("sampled-1x2.jpg", "progressive-1x2-separate.jpg",
+               "0: 0-0, 0, 0;\n1: 0-0, 0, 0;\n2: 0-0, 0, 0;\n0: 1-63, 0, 0;\n1: 1-63, 0, 0;\n2: 1-63, 0, 0;\n")
+    with_scans("sampled-1x2.jpg", "progressive-1x2-interleaved.jpg",
+               "0,1: 0-0, 0, 0;\n2: 0-0, 0, 0;\n0: 1-63, 0, 0;\n1: 1-63, 0, 0;\n2: 1-63, 0, 0;\n")
+    os.remove(sampled)
+
+
+def with_scans(source, target, script):
+    """`source`'s coefficients in a progressive file with the scan script given (jpegtran's syntax)."""
+    scans = path(target + ".scans")
+    with open(scans, "w") as f:
+        f.write(script)
+    subprocess.run(["jpegtran", "-copy", "all", "-scans", scans, "-outfile", path(target), path(source)], check=True)
+    os.remove(scans)
 
 
 def landscape_small():

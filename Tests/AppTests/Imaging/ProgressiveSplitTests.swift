@@ -19,8 +19,20 @@ extension ImagingTests {
         }
 
         /// libjpeg's scan script (DC scans of all three components, first and refinement), the same with a
-        /// restart marker after every row of blocks, and a script with one component per scan.
-        static let splitFixtures = ["progressive.jpg", "progressive-restarts.jpg", "progressive-separate.jpg"]
+        /// restart marker after every row of blocks and after every 3 blocks, and a script with one component
+        /// per scan.
+        static let splitFixtures = ["progressive.jpg", "progressive-restarts.jpg", "progressive-restarts-3.jpg", "progressive-separate.jpg"]
+
+        /// The bytes of `split` are those of `whole`, with the scale in the message.
+        static func expectSamePixels(_ split: VipsImageRef, _ whole: VipsImageRef, shrink: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(split.width == whole.width && split.height == whole.height, "1/\(shrink)", sourceLocation: sourceLocation)
+            let pixels = try #require(split.pixels(), sourceLocation: sourceLocation)
+            let expected = try #require(whole.pixels(), sourceLocation: sourceLocation)
+            #expect(pixels.count == expected.count, "1/\(shrink)", sourceLocation: sourceLocation)
+            let differing = pixels.indices.filter { $0 < expected.count && pixels[$0] != expected[$0] }
+            let (count, first) = (differing.count, differing.first ?? -1)
+            #expect(count == 0, "1/\(shrink): \(count) bytes differ, the first at \(first)", sourceLocation: sourceLocation)
+        }
 
         @Test("every pixel the same as one libjpeg decode gives, at 1, 1/2, 1/4 and 1/8 scale; upright; the ICC profile kept",
               arguments: splitFixtures)
@@ -32,29 +44,49 @@ extension ImagingTests {
                 // Stored 1203×805 with Orientation=6: upright it is portrait, in whole pixels of the scale.
                 #expect(twoThreads.width == 805 / shrink, "1/\(shrink)")
                 #expect(twoThreads.height == 1203 / shrink, "1/\(shrink)")
-                #expect(twoThreads.width == whole.width && twoThreads.height == whole.height, "1/\(shrink)")
                 #expect(twoThreads.isSRGB8)
                 #expect(twoThreads.hasField("icc-profile-data"), "the pipeline converts from it")
                 #expect(!twoThreads.hasField("orientation"), "turned upright, as the ordinary loader does")
-                let pixels = try #require(twoThreads.pixels())
-                let expected = try #require(whole.pixels())
-                #expect(pixels.count == expected.count, "1/\(shrink)")
-                let differing = pixels.indices.filter { $0 < expected.count && pixels[$0] != expected[$0] }
-                let (count, first) = (differing.count, differing.first ?? -1)
-                #expect(count == 0, "1/\(shrink): \(count) bytes differ, the first at \(first)")
+                try Self.expectSamePixels(twoThreads, whole, shrink: shrink)
             }
         }
 
-        @Test("anything else is left to the ordinary loader: 4:2:0, baseline, CMYK, a file cut short, a damaged DC scan, a Huffman table with more codes than fit, not a JPEG")
+        @Test("three components sampled alike but 1×2: split, with the same pixels, when each DC scan carries one component; not when one carries two")
+        func sampledAlikeNotOneByOne() throws {
+            for shrink in [1, 2, 4, 8] {
+                let (split, ordinary) = try Self.decodes("progressive-1x2-separate.jpg", shrink: shrink)
+                let twoThreads = try #require(split, "1/\(shrink): not split")
+                try Self.expectSamePixels(twoThreads, try #require(ordinary), shrink: shrink)
+            }
+            // Interleaved, a DC scan's unit holds two blocks of each component: not rewritten.
+            #expect(try Self.decodes("progressive-1x2-interleaved.jpg", shrink: 2).split == nil)
+        }
+
+        @Test("a file whose coefficients are not all sent is left to the ordinary loader, which smooths such blocks looking at every component at once")
+        func incompleteFilesAreNotSplit() async throws {
+            for fixture in ["progressive-dc-only.jpg", "progressive-unrefined.jpg"] {
+                for shrink in [1, 2] {
+                    let (split, ordinary) = try Self.decodes(fixture, shrink: shrink)
+                    #expect(split == nil, "\(fixture) at 1/\(shrink)")
+                    #expect(ordinary != nil, "\(fixture): the ordinary loader reads it")
+                }
+                let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes(fixture))
+                #expect(processed.probe.width == 805 && processed.probe.height == 1203, "\(fixture)")
+            }
+        }
+
+        @Test("anything else is left to the ordinary loader: 4:2:0, baseline, CMYK, a file cut short, a damaged DC scan, a Huffman table with more codes than fit, a marker no decoder knows, not a JPEG")
         func othersAreNotSplit() async throws {
             for fixture in ["progressive-420.jpg", "camera.jpg", "cmyk.jpg", "progressive-cut.jpg", "progressive-bad-dc.jpg",
-                            "progressive-bad-huffman.jpg", "photo.webp"] {
+                            "progressive-bad-huffman.jpg", "progressive-unknown-marker.jpg", "photo.webp"] {
                 let (split, _) = try Self.decodes(fixture, shrink: 2)
                 #expect(split == nil, "\(fixture)")
             }
-            // libjpeg refuses the table too, when it reaches the scan: the upload is refused as unreadable.
-            await #expect(throws: ImageError.unreadable) {
-                _ = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-bad-huffman.jpg"))
+            // libjpeg refuses the table and the marker too: the upload is refused as unreadable.
+            for fixture in ["progressive-bad-huffman.jpg", "progressive-unknown-marker.jpg"] {
+                await #expect(throws: ImageError.unreadable, "\(fixture)") {
+                    _ = try await ImageProcessor().processed(try PhotoFixtures.bytes(fixture))
+                }
             }
         }
 
