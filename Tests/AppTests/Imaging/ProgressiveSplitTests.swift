@@ -90,6 +90,39 @@ extension ImagingTests {
             }
         }
 
+        @Test("damaged at random: a file is split only when the ordinary loader reads it too, and then to the same pixels")
+        func damagedFiles() throws {
+            try Libvips.start()
+            // A new seed each run, in every message, so that a failure can be run again.
+            let seed = UInt64.random(in: 0...UInt64.max)
+            var random = SplitMix64(seed: seed)
+            var splitCount = 0
+            for fixture in Self.splitFixtures {
+                let original = Array(try PhotoFixtures.bytes(fixture).readableBytesView)
+                // Half the bytes changed are in the tables, the frame and the first scan's header.
+                let firstScan = try #require(original.indices.first { original[$0] == 0xFF && original[$0 + 1] == 0xDA })
+                for attempt in 0..<50 {
+                    var bytes = original
+                    for _ in 0..<Int.random(in: 1...4, using: &random) {
+                        let end = Bool.random(using: &random) ? firstScan + 16 : bytes.count
+                        bytes[Int.random(in: 2..<end, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                    }
+                    if Int.random(in: 0..<8, using: &random) == 0 {
+                        bytes.removeLast(Int.random(in: 1..<bytes.count / 2, using: &random))
+                    }
+                    let label = "\(fixture), attempt \(attempt), seed \(seed)"
+                    try bytes.withUnsafeBytes { input in
+                        guard let twoThreads = VipsImageRef.progressiveJPEGOnTwoThreads(input, shrunkBy: 2) else { return }
+                        splitCount += 1
+                        let whole = try #require(VipsImageRef.jpegShrunkOnLoad(input, by: 2)?.copiedToMemory(), "\(label): split, but the ordinary loader refuses it")
+                        #expect(twoThreads.pixels() == whole.pixels(), "\(label): other pixels")
+                    }
+                }
+            }
+            // Most bytes are a scan's data: a changed one changes coefficients, and libjpeg decodes on.
+            #expect(splitCount > 0, "seed \(seed)")
+        }
+
         @Test("through the pipeline: the same renditions as a baseline file of the same coefficients; a cut-short one is refused as cut short")
         func throughThePipeline() async throws {
             // The same coefficients in a baseline file, decoded on one thread.
@@ -105,5 +138,20 @@ extension ImagingTests {
                 _ = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-cut.jpg"))
             }
         }
+    }
+}
+
+/// A generator that gives the same numbers for the same seed (SplitMix64).
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
