@@ -280,7 +280,7 @@ def progressive_jpegs():
     with_scans("progressive.jpg", "progressive-unrefined.jpg",
                "0,1,2: 0-0, 0, 1;\n0: 1-5, 0, 2;\n2: 1-63, 0, 1;\n1: 1-63, 0, 1;\n0: 6-63, 0, 2;\n"
                "0: 1-63, 2, 1;\n0,1,2: 0-0, 1, 0;\n")
-    # A marker no decoder knows (0xF0) after the second scan: libjpeg refuses the file.
+    # A marker no decoder knows (0xF0) before the second scan, past the first: libjpeg refuses the file.
     with open(path("progressive.jpg"), "rb") as f:
         whole = f.read()
     second = whole.index(b"\xff\xda", whole.index(b"\xff\xda") + 2)

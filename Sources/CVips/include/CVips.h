@@ -56,8 +56,8 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 /// A JPEG decoded by libjpeg at 1/`shrink` scale (1, 2, 4 or 8) and turned upright by EXIF orientation.
 /// `data` must outlive `out`; pixels are decoded lazily.
 int cvips_load_jpeg_shrunk(const void *data, size_t length, int shrink, CVipsFailOn fail_on, VipsImage **out);
-/// A progressive YCbCr JPEG with its three components sampled alike (4:4:4; DC scans carrying more than one
-/// component only when 1×1), every coefficient sent, decoded at 1/`shrink` scale on two threads:
+/// A progressive YCbCr JPEG with its three components sampled alike (4:4:4; a DC scan carrying luma and chroma
+/// together only when 1×1), every coefficient sent, decoded at 1/`shrink` scale on two threads:
 /// the luma component from its scans on one, the chroma components from theirs on the other (see
 /// progressive_split.c). The pixels are the ones cvips_load_jpeg_shrunk gives, with the same metadata a later
 /// step uses (ICC profile) and turned upright the same way, in memory. -1 with *out NULL, and no libvips error,
