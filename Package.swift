@@ -184,6 +184,7 @@ let package = Package(
                 "Base64URLCoding",
                 "WebAuthn",
                 "WebAuthnTestSupport",
+                "SeededRandom",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -197,6 +198,7 @@ let package = Package(
             name: "MultipartStreamTests",
             dependencies: [
                 "MultipartStream",
+                "SeededRandom",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
@@ -215,6 +217,8 @@ let package = Package(
         ),
         // Runs command-line tools (unzip, zbarimg, rsvg-convert, python3) from tests.
         .target(name: "ExternalTools", path: "Tests/ExternalTools"),
+        // Seeded random numbers for tests that generate their inputs.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         // Archives read back by Python's zipfile and `unzip -t`.
         .testTarget(
             name: "ZipStreamTests",

@@ -1,5 +1,6 @@
 import MultipartStream
 import NIOCore
+import SeededRandom
 import Testing
 
 /// The same body gives the same events however the network cuts it into chunks.

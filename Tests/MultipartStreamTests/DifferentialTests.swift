@@ -1,6 +1,7 @@
 import MultipartKit
 import MultipartStream
 import NIOCore
+import SeededRandom
 import Testing
 
 /// MultipartStreamParser against the parser it replaces, MultipartKit 4.7.1's, on random bodies.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Imaging
 import NIOCore
+import SeededRandom
 import Testing
 
 extension ImagingTests {
@@ -99,7 +100,7 @@ extension ImagingTests {
             try Libvips.start()
             // A new seed each run, in every message; `SPLIT_SEED=<seed>` runs a failure again.
             let seed = ProcessInfo.processInfo.environment["SPLIT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-            var random = SplitMix64(seed: seed)
+            var random = SeededGenerator(seed: seed)
             var splitCount = 0
             for fixture in Self.splitFixtures {
                 let original = Array(try PhotoFixtures.bytes(fixture).readableBytesView)
@@ -145,20 +146,5 @@ extension ImagingTests {
                 _ = try await ImageProcessor().processed(try PhotoFixtures.bytes("progressive-cut.jpg"))
             }
         }
-    }
-}
-
-/// A generator that gives the same numbers for the same seed (SplitMix64).
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
