@@ -228,31 +228,27 @@ def progressive_jpegs():
     photo(1203, 805, 12).save(path("progressive.jpg"), quality=90, subsampling=0, progressive=True,
                               icc_profile=srgb_icc())
     exiftool("-Orientation#=6", path("progressive.jpg"))
-    # The same coefficients, each scan carrying one component (as in Debian's Volna wallpaper).
-    scans = path("separate.scans")
-    with open(scans, "w") as f:
-        f.write("0: 0-0, 0, 0;\n1: 0-0, 0, 0;\n2: 0-0, 0, 0;\n0: 1-8, 0, 1;\n0: 9-63, 0, 1;\n"
-                "1: 1-63, 0, 1;\n2: 1-63, 0, 1;\n0: 1-63, 1, 0;\n1: 1-63, 1, 0;\n2: 1-63, 1, 0;\n")
-    subprocess.run(["jpegtran", "-copy", "all", "-scans", scans, "-outfile", path("progressive-separate.jpg"),
-                    path("progressive.jpg")], check=True)
-    os.remove(scans)
-    # libjpeg's scan script again, with a restart marker after every row of blocks.
-    subprocess.run(["jpegtran", "-copy", "all", "-progressive", "-restart", "1", "-outfile",
-                    path("progressive-restarts.jpg"), path("progressive.jpg")], check=True)
-    # The same coefficients in a baseline file: decoded on one thread.
-    subprocess.run(["jpegtran", "-copy", "all", "-outfile", path("progressive-as-baseline.jpg"),
-                    path("progressive.jpg")], check=True)
-    # A byte of the first DC scan's data turned into a marker that is none: the scan cannot be cut.
     with open(path("progressive.jpg"), "rb") as f:
-        whole = bytearray(f.read())
+        original = f.read()
+    # The same coefficients, each scan carrying one component (as in Debian's Volna wallpaper).
+    with_scans("progressive.jpg", "progressive-separate.jpg",
+               "0: 0-0, 0, 0;\n1: 0-0, 0, 0;\n2: 0-0, 0, 0;\n0: 1-8, 0, 1;\n0: 9-63, 0, 1;\n"
+               "1: 1-63, 0, 1;\n2: 1-63, 0, 1;\n0: 1-63, 1, 0;\n1: 1-63, 1, 0;\n2: 1-63, 1, 0;\n")
+    # libjpeg's scan script again, with a restart marker after every row of blocks, and every 3 blocks (not
+    # at the end of a row).
+    jpegtran("progressive.jpg", "progressive-restarts.jpg", "-progressive", "-restart", "1")
+    jpegtran("progressive.jpg", "progressive-restarts-3.jpg", "-progressive", "-restart", "3B")
+    # The same coefficients in a baseline file: decoded on one thread.
+    jpegtran("progressive.jpg", "progressive-as-baseline.jpg")
+    # A byte of the first DC scan's data turned into a marker that is none: the scan cannot be cut.
+    whole = bytearray(original)
     sos = whole.index(b"\xff\xda")
     data = sos + 2 + int.from_bytes(whole[sos + 2:sos + 4], "big")
     whole[data + 100:data + 102] = b"\xff\x42"
     with open(path("progressive-bad-dc.jpg"), "wb") as f:
         f.write(whole)
     # The first DC Huffman table with three 1-bit codes (no more than one fits): its values stay, counts move.
-    with open(path("progressive.jpg"), "rb") as f:
-        whole = bytearray(f.read())
+    whole = bytearray(original)
     at = whole.index(b"\xff\xc4") + 4
     while whole[at] >> 4 != 0:  # an AC table first: the next one
         at += 17 + sum(whole[at + 1:at + 17])
@@ -266,26 +262,21 @@ def progressive_jpegs():
     whole[at + 1:at + 17] = bytes(counts)
     with open(path("progressive-bad-huffman.jpg"), "wb") as f:
         f.write(whole)
-    photo(1203, 805, 13).save(path("progressive-420.jpg"), quality=90, subsampling=2, progressive=True)
-    with open(path("progressive-separate.jpg"), "rb") as f:
-        whole = f.read()
-    with open(path("progressive-cut.jpg"), "wb") as f:
-        f.write(whole[: len(whole) * 3 // 5])
-    # libjpeg's scan script with a restart marker every 3 blocks (not at the end of a row).
-    subprocess.run(["jpegtran", "-copy", "all", "-progressive", "-restart", "3B", "-outfile",
-                    path("progressive-restarts-3.jpg"), path("progressive.jpg")], check=True)
+    # A marker no decoder knows (0xF0) before the second scan, past the first: libjpeg refuses the file.
+    second = original.index(b"\xff\xda", original.index(b"\xff\xda") + 2)
+    with open(path("progressive-unknown-marker.jpg"), "wb") as f:
+        f.write(original[:second] + b"\xff\xf0\x00\x04\x00\x00" + original[second:])
     # Complete files, each ending at a scan's end, whose coefficients are not all known: libjpeg smooths
     # such blocks as it makes their pixels, looking at every component at once.
     with_scans("progressive.jpg", "progressive-dc-only.jpg", "0,1,2: 0-0, 0, 0;")
     with_scans("progressive.jpg", "progressive-unrefined.jpg",
                "0,1,2: 0-0, 0, 1;\n0: 1-5, 0, 2;\n2: 1-63, 0, 1;\n1: 1-63, 0, 1;\n0: 6-63, 0, 2;\n"
                "0: 1-63, 2, 1;\n0,1,2: 0-0, 1, 0;\n")
-    # A marker no decoder knows (0xF0) before the second scan, past the first: libjpeg refuses the file.
-    with open(path("progressive.jpg"), "rb") as f:
+    photo(1203, 805, 13).save(path("progressive-420.jpg"), quality=90, subsampling=2, progressive=True)
+    with open(path("progressive-separate.jpg"), "rb") as f:
         whole = f.read()
-    second = whole.index(b"\xff\xda", whole.index(b"\xff\xda") + 2)
-    with open(path("progressive-unknown-marker.jpg"), "wb") as f:
-        f.write(whole[:second] + b"\xff\xf0\x00\x04\x00\x00" + whole[second:])
+    with open(path("progressive-cut.jpg"), "wb") as f:
+        f.write(whole[: len(whole) * 3 // 5])
     # The three components sampled alike but 1x2: their blocks are the same at every scale; interleaved, a
     # DC scan's unit holds two blocks of each.
     ppm = path("sampled.ppm")
@@ -300,12 +291,17 @@ def progressive_jpegs():
     os.remove(sampled)
 
 
+def jpegtran(source, target, *options):
+    """`source`'s coefficients, metadata and all, rewritten by jpegtran with `options`."""
+    subprocess.run(["jpegtran", "-copy", "all", *options, "-outfile", path(target), path(source)], check=True)
+
+
 def with_scans(source, target, script):
     """`source`'s coefficients in a progressive file with the scan script given (jpegtran's syntax)."""
     scans = path(target + ".scans")
     with open(scans, "w") as f:
         f.write(script)
-    subprocess.run(["jpegtran", "-copy", "all", "-scans", scans, "-outfile", path(target), path(source)], check=True)
+    jpegtran(source, target, "-scans", scans)
     os.remove(scans)
 
 
