@@ -248,7 +248,7 @@ struct ByteLevelEquivalenceTests {
                 guard inner.displayStyle == .optional else { return child.value }
                 return inner.children.first?.value
             }()
-            let named = value.value(named: label)
+            let named = value.value(named: label)?.value
             #expect((named == nil) == (reflected == nil), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
             // An object (a card's image) describes itself by its type's name only: the same object.
             let sameObject: Bool? = {

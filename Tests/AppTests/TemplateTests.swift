@@ -9,11 +9,11 @@ struct TemplateTests {
         let title: String
         let tags: [String]
         let size: Size?
-        func value(named name: String) -> Any? {
+        func value(named name: String) -> TemplateValue? {
             switch name {
-            case "title": title
-            case "tags": tags
-            case "size": size
+            case "title": title.templateValue
+            case "tags": tags.templateValue
+            case "size": size.map { .reflected($0) }
             default: nil
             }
         }

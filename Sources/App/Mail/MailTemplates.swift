@@ -139,8 +139,8 @@ struct MailMessages: Sendable, TemplateValues {
     let language: Language
     let arguments: [String: String]
 
-    func value(named key: String) -> Any? {
-        key.hasSuffix("-html") ? html(key) : translations.format(key, arguments.mapValues(MessageArgument.text), in: language)
+    func value(named key: String) -> TemplateValue? {
+        .text(key.hasSuffix("-html") ? html(key) : translations.format(key, arguments.mapValues(MessageArgument.text), in: language))
     }
 
     func html(_ key: String) -> String {

@@ -177,26 +177,26 @@ struct AlbumPagesController {
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): every name a card does not
 // hold is looked for here too.
 extension AlbumPagesController.AlbumPage: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "id": id
-        case "title": title
-        case "description": description
-        case "count": count
-        case "months": months
-        case "isEmpty": isEmpty
-        case "olderPageURL": olderPageURL
-        case "isFirstPage": isFirstPage
-        case "selection": selection
-        case "share": share
-        case "links": links
-        case "hasLinks": hasLinks
-        case "backURL": backURL
-        case "editURL": editURL
-        case "deleteURL": deleteURL
-        case "error": error
-        case "formTitle": formTitle
-        case "formDescription": formDescription
+        case "id": id.templateValue
+        case "title": title.templateValue
+        case "description": description.templateValue
+        case "count": count.templateValue
+        case "months": months.templateValue
+        case "isEmpty": isEmpty.templateValue
+        case "olderPageURL": olderPageURL.templateValue
+        case "isFirstPage": isFirstPage.templateValue
+        case "selection": selection.templateValue
+        case "share": .reflected(share)
+        case "links": .list(links)
+        case "hasLinks": hasLinks.templateValue
+        case "backURL": backURL.templateValue
+        case "editURL": editURL.templateValue
+        case "deleteURL": deleteURL.templateValue
+        case "error": error.templateValue
+        case "formTitle": formTitle.templateValue
+        case "formDescription": formDescription.templateValue
         default: nil
         }
     }

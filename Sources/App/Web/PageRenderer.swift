@@ -221,70 +221,70 @@ struct TemplateMissing: Error, CustomStringConvertible {
 // stored property as `Mirror` would.
 
 extension PageRenderer.Page: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "title": title
-        case "assets": assets
-        case "user": user
-        case "csrfToken": csrfToken
-        case "notice": notice
-        case "page": page
-        case "chrome": chrome
+        case "title": title.templateValue
+        case "assets": assets.templateValue
+        case "user": user.templateValue
+        case "csrfToken": csrfToken.templateValue
+        case "notice": notice.templateValue
+        case "page": TemplateValue(any: page)
+        case "chrome": chrome.templateValue
         default: nil
         }
     }
 }
 
 extension PageRenderer.Chrome: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "language": language
-        case "theme": theme
-        case "languages": languages
-        case "themes": themes
-        case "scriptWordsAttribute": scriptWordsAttribute
+        case "language": language.templateValue
+        case "theme": theme.templateValue
+        case "languages": languages.templateValue
+        case "themes": themes.templateValue
+        case "scriptWordsAttribute": scriptWordsAttribute.templateValue
         default: nil
         }
     }
 }
 
 extension PageRenderer.Chrome.Choice: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "value": value
-        case "label": label
-        case "selected": selected
+        case "value": value.templateValue
+        case "label": label.templateValue
+        case "selected": selected.templateValue
         default: nil
         }
     }
 }
 
 extension PageRenderer.UserView: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "fullName": fullName
-        case "email": email
-        case "isAdmin": isAdmin
-        case "awaitingConfirmation": awaitingConfirmation
+        case "fullName": fullName.templateValue
+        case "email": email.templateValue
+        case "isAdmin": isAdmin.templateValue
+        case "awaitingConfirmation": awaitingConfirmation.templateValue
         default: nil
         }
     }
 }
 
 extension AssetURLs: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "stylesheet": stylesheet
-        case "favicon": favicon
-        case "uploadScript": uploadScript
-        case "tusScript": tusScript
-        case "passkeysScript": passkeysScript
-        case "selectionScript": selectionScript
-        case "viewerScript": viewerScript
-        case "shareScript": shareScript
-        case "preferencesScript": preferencesScript
-        case "installScript": installScript
-        case "sharedPhotosScript": sharedPhotosScript
+        case "stylesheet": stylesheet.templateValue
+        case "favicon": favicon.templateValue
+        case "uploadScript": uploadScript.templateValue
+        case "tusScript": tusScript.templateValue
+        case "passkeysScript": passkeysScript.templateValue
+        case "selectionScript": selectionScript.templateValue
+        case "viewerScript": viewerScript.templateValue
+        case "shareScript": shareScript.templateValue
+        case "preferencesScript": preferencesScript.templateValue
+        case "installScript": installScript.templateValue
+        case "sharedPhotosScript": sharedPhotosScript.templateValue
         default: nil
         }
     }

@@ -128,63 +128,63 @@ struct SelectionBar: Sendable {
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): a grid renders 24 cards.
 
 extension PhotoCard: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "id": id
-        case "href": href
-        case "title": title
-        case "hasTitle": hasTitle
-        case "date": date
-        case "takenDate": takenDate
-        case "uploadedDate": uploadedDate
-        case "altText": altText
-        case "thumbnail": thumbnail
-        case "srcset": srcset
-        case "display": display
-        case "displaySrcset": displaySrcset
-        case "isPreparing": isPreparing
+        case "id": id.templateValue
+        case "href": href.templateValue
+        case "title": title.templateValue
+        case "hasTitle": hasTitle.templateValue
+        case "date": date.templateValue
+        case "takenDate": takenDate.templateValue
+        case "uploadedDate": uploadedDate.templateValue
+        case "altText": altText.templateValue
+        case "thumbnail": thumbnail.templateValue
+        case "srcset": srcset.templateValue
+        case "display": display.templateValue
+        case "displaySrcset": displaySrcset.templateValue
+        case "isPreparing": isPreparing.templateValue
         default: nil
         }
     }
 }
 
 extension PhotoCard.Image: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "url": url
-        case "width": width
-        case "height": height
+        case "url": url.templateValue
+        case "width": width.templateValue
+        case "height": height.templateValue
         default: nil
         }
     }
 }
 
 extension MonthGroup: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "id": id
-        case "label": label
-        case "photos": photos
+        case "id": id.templateValue
+        case "label": label.templateValue
+        case "photos": photos.templateValue
         default: nil
         }
     }
 }
 
 extension SelectionBar: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "albums": albums
-        case "albumID": albumID
+        case "albums": albums.templateValue
+        case "albumID": albumID.templateValue
         default: nil
         }
     }
 }
 
 extension SelectionBar.Choice: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "id": id
-        case "title": title
+        case "id": id.templateValue
+        case "title": title.templateValue
         default: nil
         }
     }

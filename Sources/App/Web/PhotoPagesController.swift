@@ -281,14 +281,14 @@ extension PhotoPagesController {
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): the gallery renders 24 cards.
 
 extension PhotoPagesController.GalleryPage: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "firstName": firstName
-        case "months": months
-        case "isEmpty": isEmpty
-        case "olderPageURL": olderPageURL
-        case "isFirstPage": isFirstPage
-        case "selection": selection
+        case "firstName": firstName.templateValue
+        case "months": months.templateValue
+        case "isEmpty": isEmpty.templateValue
+        case "olderPageURL": olderPageURL.templateValue
+        case "isFirstPage": isFirstPage.templateValue
+        case "selection": selection.templateValue
         default: nil
         }
     }

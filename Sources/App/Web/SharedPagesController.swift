@@ -211,27 +211,27 @@ extension HTTPField.Name {
 // Looked up by name rather than by reflection (see `PageRenderer.Page`): every name a card does not
 // hold is looked for here too.
 extension SharedPagesController.SharedPage: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "title": title
-        case "description": description
-        case "isAlbum": isAlbum
-        case "months": months
-        case "photo": photo
-        case "olderPageURL": olderPageURL
-        case "downloadURL": downloadURL
-        case "preview": preview
+        case "title": title.templateValue
+        case "description": description.templateValue
+        case "isAlbum": isAlbum.templateValue
+        case "months": months.templateValue
+        case "photo": photo.templateValue
+        case "olderPageURL": olderPageURL.templateValue
+        case "downloadURL": downloadURL.templateValue
+        case "preview": preview.templateValue
         default: nil
         }
     }
 }
 
 extension SharedPagesController.Preview: TemplateValues {
-    func value(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "title": title
-        case "imageURL": imageURL
-        case "url": url
+        case "title": title.templateValue
+        case "imageURL": imageURL.templateValue
+        case "url": url.templateValue
         default: nil
         }
     }

@@ -1,28 +1,101 @@
-/// Values a template looks into by name. The types pages render often answer by name; any other
-/// value is read by reflection (a `Mirror` of the whole value for every name looked up), which
-/// is fine for a page shown now and then and too slow for a grid of photo cards.
-protocol TemplateValues {
-    func value(named name: String) -> Any?
+/// What a name finds in a template's values, sorted by kind where the value is given: the types
+/// pages render say what each of their values is, so that rendering a grid of cards casts nothing
+/// from `Any` (casts and their conformance lookups were ~5 % of a gallery's CPU).
+enum TemplateValue {
+    case text(String)
+    case number(Int)
+    case flag(Bool)
+    /// A value that answers by name.
+    case values(any TemplateValues)
+    case list(any TemplateList)
+    /// Any other value: its fields are read by reflection (a `Mirror` of the whole value for every
+    /// name looked up), which is fine for a page shown now and then.
+    case reflected(Any)
+
+    /// A value of a type known only at run time (a dictionary's, a reflected field, a page's
+    /// content): sorted by casts. nil for an optional without a value, however deeply wrapped.
+    init?<Value>(any value: Value) {
+        switch value {
+        case let text as String: self = .text(text)
+        case let flag as Bool: self = .flag(flag)
+        case let number as Int: self = .number(number)
+        case let convertible as any TemplateValueConvertible:
+            guard let value = convertible.templateValue else { return nil }
+            self = value
+        case let list as any TemplateList: self = .list(list)
+        case let optional as any OptionalTemplateValue:
+            guard let wrapped = optional.wrapped else { return nil }
+            self.init(any: wrapped)
+        default: self = .reflected(value)
+        }
+    }
+
+    /// The value itself.
+    var value: Any {
+        switch self {
+        case .text(let value): value
+        case .number(let value): value
+        case .flag(let value): value
+        case .values(let value): value
+        case .list(let value): value
+        case .reflected(let value): value
+        }
+    }
 }
 
-extension Dictionary: TemplateValues where Key == String {
-    func value(named name: String) -> Any? { self[name] }
+/// A value that says what it is to a template: strings, numbers, flags, lists of such values,
+/// optionals of them (nil is no value) and everything that answers by name.
+protocol TemplateValueConvertible {
+    var templateValue: TemplateValue? { get }
+}
+
+/// Values a template looks into by name. The types pages render often answer by name (each
+/// value as what it is: `title.templateValue`); any other value is reflected.
+protocol TemplateValues: TemplateValueConvertible {
+    func value(named name: String) -> TemplateValue?
+}
+
+extension TemplateValues {
+    var templateValue: TemplateValue? { .values(self) }
+}
+
+extension String: TemplateValueConvertible {
+    var templateValue: TemplateValue? { .text(self) }
+}
+
+extension Int: TemplateValueConvertible {
+    var templateValue: TemplateValue? { .number(self) }
+}
+
+extension Bool: TemplateValueConvertible {
+    var templateValue: TemplateValue? { .flag(self) }
+}
+
+extension Optional: TemplateValueConvertible where Wrapped: TemplateValueConvertible {
+    var templateValue: TemplateValue? { self?.templateValue ?? nil }
+}
+
+extension Array: TemplateValueConvertible where Element: TemplateValueConvertible {
+    var templateValue: TemplateValue? { .list(self) }
+}
+
+extension Dictionary: TemplateValueConvertible, TemplateValues where Key == String {
+    func value(named name: String) -> TemplateValue? { self[name].flatMap { TemplateValue(any: $0) } }
 }
 
 /// A list a section repeats its content for, once per element.
 protocol TemplateList {
     var isEmpty: Bool { get }
-    /// Each element as a scope, with where it stands.
-    func forEachScope(_ body: (TemplateScope, TemplatePosition) -> Void)
+    /// Each element, with where it stands; an element without a value is skipped.
+    func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void)
 }
 
 extension Array: TemplateList {
-    /// Each element goes onto the stack as it is, sorted from its own type: no copy of it boxed
-    /// as `Any` first (a box copies a struct whole, retaining each of its strings).
-    func forEachScope(_ body: (TemplateScope, TemplatePosition) -> Void) {
+    func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void) {
         let last = count - 1
         for (index, element) in enumerated() {
-            body(TemplateScope(element), TemplatePosition(first: index == 0, last: index == last))
+            guard let value = TemplateValue(any: element) else { continue }
+            body(value, TemplatePosition(first: index == 0, last: index == last))
         }
     }
 }
@@ -76,59 +149,9 @@ struct TemplateSet: Sendable {
     func renderUTF8(_ value: Any, template name: String) -> [UInt8]? {
         guard let nodes = templates[name] else { return nil }
         var renderer = TemplateRenderer(templates: templates, escaping: escaping)
-        renderer.stack.append(TemplateScope(value))
+        renderer.stack.append(TemplateValue(any: value) ?? .reflected(value))
         renderer.render(nodes, blocks: [:], position: nil)
         return renderer.output
-    }
-}
-
-/// A value on the stack a template looks names up in, sorted once as it goes on: it answers by
-/// name, has no fields, or is reflected. One existential per scope, so that pushing one (or
-/// copying it) retains one value.
-struct TemplateScope {
-    fileprivate enum Kind {
-        case named(any TemplateValues)
-        /// A string, a flag or a number: no names inside.
-        case plain(Any)
-        case reflected(Any)
-    }
-
-    fileprivate let kind: Kind
-
-    /// The cast to `TemplateValues` first: most values pushed (a list's cards, a page) answer by
-    /// name, and a cast looks inside an optional by itself. Each failed cast to a protocol costs
-    /// a conformance lookup: 7 % of a gallery's CPU went to casts. Generic, so that a list's
-    /// element is cast from its own type, not boxed as `Any` on the way.
-    init<Value>(_ value: Value) {
-        if let named = value as? any TemplateValues {
-            kind = .named(named)
-        } else {
-            let value = (value as? any OptionalTemplateValue)?.wrapped ?? value
-            kind = value is String || value is Bool || value is Int ? .plain(value) : .reflected(value)
-        }
-    }
-
-    fileprivate init(named: any TemplateValues) {
-        kind = .named(named)
-    }
-
-    var value: Any {
-        switch kind {
-        case .named(let value): value
-        case .plain(let value), .reflected(let value): value
-        }
-    }
-
-    func child(named name: String) -> Any? {
-        switch kind {
-        case .named(let values):
-            return values.value(named: name)
-        case .plain:
-            return nil
-        case .reflected(let value):
-            guard let field = Mirror(reflecting: value).children.first(where: { $0.label == name })?.value else { return nil }
-            return present(field)
-        }
     }
 }
 
@@ -143,7 +166,7 @@ private struct TemplateRenderer {
     let escaping: TemplateSet.Escaping
     var output: [UInt8] = []
     /// What names are looked up in, innermost last.
-    var stack: [TemplateScope] = []
+    var stack: [TemplateValue] = []
 
     init(templates: [String: [TemplateNode]], escaping: TemplateSet.Escaping) {
         self.templates = templates
@@ -159,7 +182,8 @@ private struct TemplateRenderer {
             case .value(let path, let escaped):
                 if let value = resolve(path, position) { write(value, escaped: escaped) }
             case .section(let path, let body):
-                section(resolve(path, position), body, blocks: blocks, position: position)
+                guard let value = resolve(path, position) else { continue }
+                section(value, body, blocks: blocks, position: position)
             case .inverted(let path, let body):
                 if isEmpty(resolve(path, position)) { render(body, blocks: blocks, position: position) }
             case .partial(let name):
@@ -174,73 +198,79 @@ private struct TemplateRenderer {
         }
     }
 
-    /// Casts from `Any` look inside optionals, so the concrete and common cases come before the
-    /// check for an optional without a value.
-    private mutating func section(_ value: Any?, _ body: [TemplateNode], blocks: [String: [TemplateNode]], position: TemplatePosition?) {
-        guard let value else { return }
-        if let flag = value as? Bool {
+    private mutating func section(_ value: TemplateValue, _ body: [TemplateNode], blocks: [String: [TemplateNode]], position: TemplatePosition?) {
+        switch value {
+        case .flag(let flag):
             if flag { render(body, blocks: blocks, position: position) }
-        } else if let named = value as? any TemplateValues {
-            stack.append(TemplateScope(named: named))
-            render(body, blocks: blocks, position: nil)
-            stack.removeLast()
-        } else if let list = value as? any TemplateList {
-            list.forEachScope { scope, position in
-                stack.append(scope)
+        case .list(let list):
+            list.forEachElement { element, position in
+                stack.append(element)
                 render(body, blocks: blocks, position: position)
                 stack.removeLast()
             }
-        } else if let value = present(value) {
-            stack.append(TemplateScope(value))
+        case .text, .number, .values, .reflected:
+            stack.append(value)
             render(body, blocks: blocks, position: nil)
             stack.removeLast()
         }
     }
 
-    private func isEmpty(_ value: Any?) -> Bool {
-        guard let value else { return true }
-        if let flag = value as? Bool { return !flag }
-        if let list = value as? any TemplateList { return list.isEmpty }
-        return present(value) == nil
+    private func isEmpty(_ value: TemplateValue?) -> Bool {
+        switch value {
+        case nil: true
+        case .flag(let flag): !flag
+        case .list(let list): list.isEmpty
+        case .text, .number, .values, .reflected: false
+        }
     }
 
-    /// The first scope from the top that has the first name; the rest are read from what it gave.
-    private func resolve(_ path: ValuePath, _ position: TemplatePosition?) -> Any? {
+    /// The first value from the top of the stack that has the first name; the rest are read from
+    /// what it gave.
+    private func resolve(_ path: ValuePath, _ position: TemplatePosition?) -> TemplateValue? {
         switch path {
         case .current:
-            return stack.last?.value
+            return stack.last
         case .position(.first):
-            return position?.first
+            return position.map { .flag($0.first) }
         case .position(.last):
-            return position?.last
+            return position.map { .flag($0.last) }
         case .names(let names):
-            // By index, from the top: each scope is read where it lies, not copied out.
-            var found: Any?
+            // By index, from the top: each value is read where it lies, not copied out.
+            var found: TemplateValue?
             var index = stack.count - 1
             while index >= 0, found == nil {
-                found = stack[index].child(named: names[0])
+                found = Self.child(of: stack[index], named: names[0])
                 index -= 1
             }
             guard var value = found else { return nil }
             for name in names.dropFirst() {
-                guard let next = TemplateScope(value).child(named: name) else { return nil }
+                guard let next = Self.child(of: value, named: name) else { return nil }
                 value = next
             }
             return value
         }
     }
 
-    private mutating func write(_ value: Any, escaped: Bool) {
+    private static func child(of value: TemplateValue, named name: String) -> TemplateValue? {
+        switch value {
+        case .values(let values):
+            values.value(named: name)
+        case .reflected(let value):
+            Mirror(reflecting: value).children.first { $0.label == name }.flatMap { TemplateValue(any: $0.value) }
+        case .text, .number, .flag, .list:
+            nil
+        }
+    }
+
+    private mutating func write(_ value: TemplateValue, escaped: Bool) {
         let text: String
-        if let string = value as? String {
-            text = string
-        } else if let number = value as? Int {
-            text = String(number)
-        } else if let optional = value as? any OptionalTemplateValue {
-            if let wrapped = optional.wrapped { write(wrapped, escaped: escaped) }
-            return
-        } else {
-            text = String(describing: value)
+        switch value {
+        case .text(let string): text = string
+        case .number(let number): text = String(number)
+        case .flag(let flag): text = String(flag)
+        case .values(let value): text = String(describing: value)
+        case .list(let value): text = String(describing: value)
+        case .reflected(let value): text = String(describing: value)
         }
         if escaped, escaping == .html {
             ScalarHTMLEscaping.append(text, to: &output)
@@ -248,10 +278,4 @@ private struct TemplateRenderer {
             output.append(contentsOf: text.utf8)
         }
     }
-}
-
-/// nil for an optional without a value (however deeply it is wrapped), else the value.
-private func present(_ value: Any) -> Any? {
-    guard let optional = value as? any OptionalTemplateValue else { return value }
-    return optional.wrapped.flatMap(present)
 }

@@ -9,7 +9,7 @@ import Foundation
 /// "standalone" tag) leave no blank line behind, as the Mustache specification says. Anything else
 /// (set delimiters, pragmas, other transforms, a standalone partial with spaces before it, which the
 /// specification would indent line by line) stops start-up with the template's name and line.
-indirect enum TemplateNode: Sendable {
+enum TemplateNode: Sendable {
     case text(String)
     case value(ValuePath, escaped: Bool)
     case section(ValuePath, [TemplateNode])
