@@ -53,6 +53,19 @@ struct TemplateTests {
         #expect(try Self.render(["main": marks], ["tags": ["ß"]]) == "«ß»")
     }
 
+    @Test("a list renders alike whether its elements say what they are or are cast from Any; an element without a value is skipped")
+    func lists() throws {
+        let main = "{{#tags}}{{#first()}}[{{/first()}}{{.}}{{#last()}}]{{/last()}}{{/tags}}|{{#cards}}{{title}}:{{#tags}}{{.}}{{/tags}};{{/cards}}"
+        let cards = [Card(title: "Sea", tags: ["a", "b"], size: nil), Card(title: "Sky", tags: [], size: nil)]
+        let typed: [String: Any] = ["tags": ["x", "y", "z"], "cards": cards]
+        let untyped: [String: Any] = ["tags": ["x", "y", "z"] as [Any], "cards": cards as [Any]]
+        #expect(try Self.render(["main": main], typed) == "[xyz]|Sea:ab;Sky:;")
+        #expect(try Self.render(["main": main], untyped) == "[xyz]|Sea:ab;Sky:;")
+        // nil elements: the others keep their places, first() and last() included.
+        #expect(try Self.render(["main": main], ["tags": [nil, "y", "z"] as [String?]]) == "yz]|")
+        #expect(try Self.render(["main": main], ["tags": ["x", 2, nil] as [Any?]]) == "[x2|")
+    }
+
     @Test("a name not in the innermost value is looked up in the ones around it; a dotted name's rest is not")
     func stack() throws {
         let page: [String: Any] = ["greeting": "Hello", "title": "Outer", "card": Card(title: "Inner", tags: ["x"], size: nil)]

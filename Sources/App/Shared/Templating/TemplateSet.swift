@@ -37,7 +37,7 @@ enum TemplateValue {
         case .number(let value): value
         case .flag(let value): value
         case .values(let value): value
-        case .list(let value): value
+        case .list(let list): list.elements
         case .reflected(let value): value
         }
     }
@@ -76,7 +76,7 @@ extension Optional: TemplateValueConvertible where Wrapped: TemplateValueConvert
 }
 
 extension Array: TemplateValueConvertible where Element: TemplateValueConvertible {
-    var templateValue: TemplateValue? { .list(self) }
+    var templateValue: TemplateValue? { .list(ConvertibleList(elements: self)) }
 }
 
 extension Dictionary: TemplateValueConvertible, TemplateValues where Key == String {
@@ -88,9 +88,33 @@ protocol TemplateList {
     var isEmpty: Bool { get }
     /// Each element, with where it stands; an element without a value is skipped.
     func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void)
+    /// The list itself.
+    var elements: Any { get }
 }
 
+/// A list whose elements say what they are (a grid's cards): no element is cast. Casting each
+/// card from its generic type was 2.5 % of a gallery's CPU.
+private struct ConvertibleList<Element: TemplateValueConvertible>: TemplateList {
+    let list: [Element]
+
+    init(elements: [Element]) { list = elements }
+
+    var isEmpty: Bool { list.isEmpty }
+    var elements: Any { list }
+
+    func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void) {
+        let last = list.count - 1
+        for (index, element) in list.enumerated() {
+            guard let value = element.templateValue else { continue }
+            body(value, TemplatePosition(first: index == 0, last: index == last))
+        }
+    }
+}
+
+/// Any other list (a dictionary's, a reflected field's): each element sorted by casts.
 extension Array: TemplateList {
+    var elements: Any { self }
+
     func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void) {
         let last = count - 1
         for (index, element) in enumerated() {
@@ -268,9 +292,7 @@ private struct TemplateRenderer {
         case .text(let string): text = string
         case .number(let number): text = String(number)
         case .flag(let flag): text = String(flag)
-        case .values(let value): text = String(describing: value)
-        case .list(let value): text = String(describing: value)
-        case .reflected(let value): text = String(describing: value)
+        case .values, .list, .reflected: text = String(describing: value.value)
         }
         if escaped, escaping == .html {
             ScalarHTMLEscaping.append(text, to: &output)
