@@ -214,11 +214,12 @@ struct TemplateMissing: Error, CustomStringConvertible {
     var description: String { "templates missing from the Templates folder: \(names.joined(separator: ", "))" }
 }
 
-// A template finds a value by name: through `TemplateValues` when the type has it, else by
-// reflection (a `Mirror` of the whole value for every name looked up, at every level of the
-// stack), which took more than half of the gallery's CPU. The types every page renders (and the
-// gallery's) answer by name; `ByteLevelEquivalenceTests.templateViews` checks each answers every
-// stored property as `Mirror` would.
+// A template finds a value by name: through `TemplateValues` when the type has it, each value
+// saying what it is (`templateValue`, no cast), else by reflection (a `Mirror` of the whole value
+// for every name looked up, at every level of the stack), which took more than half of the
+// gallery's CPU. The types every page renders (and the gallery's) answer by name;
+// `ByteLevelEquivalenceTests.templateViews` checks each answers every stored property as `Mirror`
+// would.
 
 extension PageRenderer.Page: TemplateValues {
     func value(named name: String) -> TemplateValue? {
