@@ -48,10 +48,11 @@ final class PhotoCard: Sendable {
         self.href = href
         self.title = photo.title
         self.hasTitle = !photo.title.isEmpty
+        // The date shown is one of the other two: each is formatted once.
         let shown = words.time(photo.shownAt)
         self.date = shown
-        self.takenDate = photo.takenAt.map(words.time)
-        self.uploadedDate = words.time(photo.createdAt)
+        self.takenDate = photo.takenAt == nil ? nil : shown
+        self.uploadedDate = photo.takenAt == nil ? shown : words.time(photo.createdAt)
         self.altText = photo.title.isEmpty ? words("photo-from", ["date": .text(shown)]) : photo.title
         func image(_ name: RenditionName) -> Image? {
             guard let rendition = photo.rendition(name), let url = imageURL(rendition) else { return nil }

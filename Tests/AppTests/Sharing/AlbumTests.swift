@@ -25,6 +25,9 @@ struct AlbumTests {
             #expect(months.count == 3 && months[1] == "May 2024" && months[2] == "May 2019", "\(months)")
             let page = try await browser.get("/photos/\(taken2019)").text
             #expect(page.contains("Taken 1 May 2019, 08:00 UTC"), "10:00 at +02:00, shown in UTC")
+            #expect(page.contains("Uploaded ") && !page.contains("Uploaded 1 May 2019"), "the upload's own time, not the capture's")
+            let undatedPage = try await browser.get("/photos/\(undated)").text
+            #expect(undatedPage.contains("Uploaded ") && !undatedPage.contains("Taken "), "no capture time: only the upload's")
             #expect(page.contains("rel=\"prev\" class=\"viewer-prev\" href=\"/photos/\(taken2024)\""), "newer: the 2024 photo")
             #expect(!page.contains("rel=\"next\""), "the oldest has no older photo")
             let stored: Date? = try await app.scalar("SELECT taken_at FROM photos WHERE public_id = \(taken2019)")
