@@ -115,14 +115,15 @@ public struct ResumableUploadRepository: Sendable {
     }
 
     /// Records the offset the PATCH reached, with the store's state at that offset (nil: as it
-    /// was), and lets the upload go.
-    func release(_ upload: ResumableUpload, token: String, at progress: PartProgress?) async throws {
+    /// was), and lets the upload go — or keeps it, while the photo is made from the whole file.
+    func release(_ upload: ResumableUpload, token: String, at progress: PartProgress?, keepingLease: Bool = false) async throws {
         let offset = progress?.offset ?? upload.storedOffset
         let partState = progress?.state ?? upload.partState
         let state = String(decoding: try JSONEncoder().encode(partState), as: UTF8.self)
         try await client.query(
             """
-            UPDATE resumable_uploads SET stored_offset = \(offset), part_state = \(state)::jsonb, part_tail = \(partState.tail), lease_token = NULL, lease_until = NULL
+            UPDATE resumable_uploads SET stored_offset = \(offset), part_state = \(state)::jsonb, part_tail = \(partState.tail),
+              lease_token = CASE WHEN \(keepingLease) THEN lease_token END, lease_until = CASE WHEN \(keepingLease) THEN lease_until END
             WHERE id = \(upload.id) AND lease_token = \(token)
             """,
             logger: logger

@@ -110,19 +110,46 @@ public struct ResumableUploadService: Sendable {
                 if let current, current.storedOffset != offset { throw ResumableUploadError.offsetMismatch(current: current.storedOffset) }
                 throw ResumableUploadError.busy
             }
-            let reached = try await store(bytes, in: upload, checksum: checksum, lease: lease)
-            guard reached == upload.length else { return AppendOutcome(offset: reached, photo: nil) }
-            let complete = try await self.upload(upload.publicID, of: user)
-            return AppendOutcome(offset: reached, photo: try await finish(complete, for: user, origin: origin))
+            // The lease is held until the photo is made, not only while bytes arrive: a client
+            // that lost the last answer and sends the (empty) rest meanwhile is told to wait (423)
+            // rather than making the photo a second time from a part that is already gone.
+            return try await whileRenewing(lease, of: upload) {
+                let reached = try await store(bytes, in: upload, checksum: checksum, lease: lease)
+                guard reached == upload.length else { return AppendOutcome(offset: reached, photo: nil) }
+                let complete = try await self.upload(upload.publicID, of: user)
+                return AppendOutcome(offset: reached, photo: try await finish(complete, for: user, origin: origin))
+            }
         }
     }
 
-    /// Stores the body while the lease is renewed, then records how far it got and lets go; the
-    /// offset reached.
+    /// Runs `body` while the lease is renewed every third of its period.
+    private func whileRenewing<Value: Sendable>(
+        _ lease: String, of upload: ResumableUpload, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let (uploads, period) = (self.uploads, self.lease)
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: period / 3)
+                    if !Task.isCancelled { try? await uploads.renew(upload, token: lease, for: period) }
+                }
+                return nil
+            }
+            group.addTask { try await body() }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let value = result { return value }
+            }
+            preconditionFailure("the body returns or throws before the renewals end")
+        }
+    }
+
+    /// Stores the body, then records how far it got; the offset reached. The lease is let go,
+    /// unless the last byte is in (the photo is made under it).
     private func store<Bytes: AsyncSequence & Sendable>(
         _ bytes: Bytes, in upload: ResumableUpload, checksum: (algorithm: String, digest: [UInt8])?, lease: String
     ) async throws -> Int64 where Bytes.Element == ByteBuffer {
-        let (uploads, parts, period) = (self.uploads, self.parts, self.lease)
+        let parts = self.parts
         let hashing = HashingSequence(
             base: bytes, algorithm: checksum?.algorithm, continuing: digests.hasher(for: upload.publicID, at: upload.storedOffset)
         )
@@ -131,28 +158,11 @@ public struct ResumableUploadService: Sendable {
             guard let whole = hashing.whole, upload.storedOffset + hashing.count == offset else { return }
             digests.record(whole, for: upload.publicID, at: offset)
         }
-        let result: Result<PartProgress, any Error> = await withTaskGroup(of: Result<PartProgress, any Error>?.self) { group in
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: period / 3)
-                    if !Task.isCancelled { try? await uploads.renew(upload, token: lease, for: period) }
-                }
-                return nil
-            }
-            group.addTask {
-                do {
-                    return .success(try await self.photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) })
-                } catch {
-                    return .failure(error)
-                }
-            }
-            var outcome: Result<PartProgress, any Error>?
-            for await result in group {
-                guard let result else { continue }
-                outcome = result
-                group.cancelAll()
-            }
-            return outcome!
+        let result: Result<PartProgress, any Error>
+        do {
+            result = .success(try await photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) })
+        } catch {
+            result = .failure(error)
         }
         switch result {
         case .success(let progress):
@@ -160,7 +170,7 @@ public struct ResumableUploadService: Sendable {
                 try await uploads.release(upload, token: lease, at: nil)
                 throw ResumableUploadError.checksumMismatch
             }
-            try await uploads.release(upload, token: lease, at: progress)
+            try await uploads.release(upload, token: lease, at: progress, keepingLease: progress.offset == upload.length)
             keepDigest(upTo: progress.offset)
             return progress.offset
         case .failure(let partial as PartialAppend):

@@ -304,6 +304,51 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a PATCH at the end while the last one is still making the photo waits its turn (423), and the photo is made once; the upload then names it")
+    func endWhileFinishing() async throws {
+        try await withTestApp { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 300_000, seed: 5)
+            let path = try await tus.create(length: bytes.count)
+            #expect(try await tus.patch(path, at: 0, bytes[..<200_000]).status == .noContent)
+            let userID: Int64 = try await app.scalar("SELECT user_id FROM resumable_uploads LIMIT 1")
+            // The test holds the user's row, so the last PATCH's photo waits to be stored (the
+            // quota is counted under that lock) after every byte is recorded.
+            let (last, retry) = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
+                    let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
+                        + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 200000\r\nContent-Length: \(bytes.count - 200_000)\r\n"
+                        + "Connection: close\r\n\r\n"
+                    let rest = Array(bytes[200_000...])
+                    let last = Task {
+                        try await RawHTTPClient.writeEverythingThenRead(port: port, head: head, firstBytes: rest, bodyBytes: rest.count, readFor: .seconds(1))
+                    }
+                    // A client that lost that answer asks where the upload stands: every byte is
+                    // there, no photo yet; it sends the (empty) rest at the end.
+                    var offset = 0
+                    for _ in 0..<100 where offset < bytes.count {
+                        try await Task.sleep(for: .milliseconds(50))
+                        offset = Int(try await tus.send(.head, path).headers[TusTestClient.offset] ?? "") ?? 0
+                    }
+                    #expect(offset == bytes.count)
+                    return (last, try await tus.patch(path, at: bytes.count, []))
+                }
+            }
+            #expect(retry.status.code == 423, "\(retry.status) \(retry.text)")
+            let answer = try await last.value
+            #expect(answer.status == 204, "\(answer.statusLine)")
+            let photoID = try #require(answer.head.firstMatch(of: /(?i)Upload-Photo-Id: ([A-Za-z0-9_-]+)/)?.1).description
+            let head = try await tus.send(.head, path)
+            #expect(head.status == .ok && head.headers[TusTestClient.photoID] == photoID)
+            let again = try await tus.patch(path, at: bytes.count, [])
+            #expect(again.status == .noContent && again.headers[TusTestClient.photoID] == photoID, "\(again.status)")
+            #expect(try await app.photoCount() == 1)
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
     @Test("the hourly sweep leaves an unfinished upload's part file or S3 multipart upload alone, and removes those no upload holds (an account deleted mid-upload)", arguments: StoreKind.allCases)
     func sweepSparesOpenUploads(store: StoreKind) async throws {
         try await withTusApp(on: store) { app in
