@@ -101,6 +101,19 @@ struct EmailAddressTests {
             try await app.browser().submit("/verify-email", from: try mail.link(to: "/verify-email"), [("token", try mail.token(in: "/verify-email"))])
             #expect(try await app.browser().signIn(email: email).status == .seeOther)
             #expect(try await app.api.signIn(email: email).status == .ok)
+
+            // The register/login API makes the account and mails its link, but hands out no token
+            // for an address nobody has confirmed (someone else's, perhaps).
+            let other = uniqueEmail("strict-api")
+            let registered = try await app.api.registerLoginForm("/api/register", [("access_type", "0"), ("passkey", other), ("passcode", "billion dollars")])
+            #expect(registered.status == .forbidden, "\(registered.text)")
+            #expect(try (registered.json()["message"] as? String)?.hasPrefix("Confirm your email address first: we have mailed a new link to \(other).") == true)
+            #expect(try registered.json()["api_authtoken"] == nil)
+            let tokens: Int = try await app.scalar("SELECT count(*)::int FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE u.email = \(other)")
+            #expect(tokens == 0)
+            _ = try await MailSink.waitForMessage(to: other, subject: "Confirm your email address")
+            let login = try await app.api.registerLoginForm("/api/login", [("access_type", "0"), ("passkey", other), ("passcode", "billion dollars")])
+            #expect(login.status == .forbidden, "and no login before the link is used")
         }
     }
 

@@ -69,9 +69,16 @@ public struct SignInService: Sendable {
         .signedIn(try await passkeys.signIn(assertion, origin: origin))
     }
 
-    /// A new account through the register/login API, signed in at once (it has no second factor yet).
+    /// A new account through the register/login API, signed in at once (it has no second factor
+    /// yet) — unless addresses must be confirmed first (`REQUIRE_VERIFIED_EMAIL`): then the
+    /// account is made and its link mailed, and it signs in once the link is used, as a password
+    /// sign-in would.
     public func register(_ request: SignUpRequest, origin: RequestOrigin) async throws -> Outcome {
-        .signedIn(try await accounts.signUp(request, origin: origin))
+        let credentials = try await accounts.signUp(request, origin: origin)
+        if emails.requireVerifiedEmail, let email = credentials.user.email, !credentials.user.emailVerified {
+            throw AccountError.emailNotVerified(email)
+        }
+        return .signedIn(credentials)
     }
 
     /// A new password through an emailed reset link. It signs no one in: it ends every way in the
