@@ -145,9 +145,9 @@ struct RealPhotosTests {
         }
     }
 
-    @Test("get_photos pages with limit and before, oldest first in each page; without them it answers as before")
+    @Test("get_photos pages with limit and before, oldest first in each page; without them it answers as before; a cursor photo deleted to the trash still pages")
     func apiPaging() async throws {
-        try await withTestApp { app in
+        try await withTestApp(configure: { $0.trashDays = 30 }) { app in
             let token = try await app.api.signedInUser()
             for number in 1...5 {
                 #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(seed: UInt64(number)), title: "P\(number)").status == .ok)
@@ -166,6 +166,17 @@ struct RealPhotosTests {
             #expect(try tooMany.apiError() == (400, "limit must be a whole number from 1 to 200."))
             let unknown = try await app.api.send(.get, "/api/get_photos?before=not-a-photo-of-mine", authorization: "Token token=\(token)")
             #expect(try unknown.apiError() == (404, "Photo not found"))
+            // The app pages from the first photo it holds; that photo goes to the trash from another
+            // device meanwhile: the next page still comes, without it.
+            #expect(try await app.api.deletePhoto(token: token, id: p4).status == .ok)
+            let p3 = try #require(all[2]["random_id"] as? String)
+            #expect(try await app.api.deletePhoto(token: token, id: p3).status == .ok)
+            #expect(try await titles("?limit=2&before=\(p4)") == ["P1", "P2"])
+            #expect(try await titles("") == ["P1", "P2", "P5"])
+            // Someone else's photo is no cursor, in the trash or not.
+            let stranger = try await app.api.signedInUser()
+            let foreign = try await app.api.send(.get, "/api/get_photos?before=\(p4)", authorization: "Token token=\(stranger)")
+            #expect(try foreign.apiError() == (404, "Photo not found"))
         }
     }
 

@@ -253,6 +253,14 @@ public struct PhotoRepository: Sendable {
         try await find(userID: userID, publicID: publicID, album: nil)
     }
 
+    /// The id of the user's photo, in the trash or not: a page's cursor, which keeps its place
+    /// when the photo it names has gone to the trash since.
+    func id(userID: Int64, publicID: String) async throws -> Int64? {
+        let rows = try await client.query("SELECT id FROM photos WHERE user_id = \(userID) AND public_id = \(publicID)", logger: logger)
+        for try await id in rows.decode(Int64.self) { return id }
+        return nil
+    }
+
     /// Deletes the row (its renditions' rows with it) and returns it; nil when the user has no such photo.
     public func delete(userID: Int64, publicID: String) async throws -> Photo? {
         // The renditions' rows go with the photo (ON DELETE CASCADE, at the end of the statement):

@@ -337,9 +337,13 @@ public struct PhotoService: Sendable {
 
     /// The `limit` most recent photos taken before the user's photo `before` (or the most recent
     /// of all), oldest first like `all(for:)`; `PhotoError.notFound` if `before` is not theirs.
+    /// `before` may be in the trash: a client paging from a photo deleted since goes on paging.
     public func page(for user: User, before publicID: String?, limit: Int) async throws -> [Photo] {
         var before: Int64?
-        if let publicID { before = try await photo(publicID, of: user).id }
+        if let publicID {
+            guard let id = try await photos.id(userID: user.id, publicID: publicID) else { throw PhotoError.notFound }
+            before = id
+        }
         return try await photos.pageByUpload(userID: user.id, before: before, limit: limit).reversed()
     }
 }
