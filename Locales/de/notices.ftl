@@ -41,5 +41,6 @@ notice-links-revoked = Alle Freigabelinks dieser Person wurden abgeschaltet.
 notice-trashed = Das Foto ist im Papierkorb. Dort kannst du es wiederherstellen, bis es endgültig gelöscht wird.
 notice-photos-trashed = Die Fotos sind im Papierkorb. Dort kannst du sie wiederherstellen, bis sie endgültig gelöscht werden.
 notice-restored = Wiederhergestellt: Die Fotos sind zurück in deiner Galerie, ihren Alben und ihren Links.
+notice-not-restored = Einige Fotos wurden nicht wiederhergestellt: Sie waren schon nicht mehr im Papierkorb, oder ihre Zeit darin war abgelaufen.
 notice-trash-emptied = Endgültig gelöscht.
 notice-quota-changed = Das Speicherkontingent wurde geändert. Bereits gespeicherte Fotos bleiben, auch darüber hinaus.

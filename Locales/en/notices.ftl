@@ -41,5 +41,6 @@ notice-links-revoked = Every share link of this user was turned off.
 notice-trashed = The photo is in the trash. You can restore it from there until it is deleted for good.
 notice-photos-trashed = The photos are in the trash. You can restore them from there until they are deleted for good.
 notice-restored = Restored: the photos are back in your gallery, their albums and their links.
+notice-not-restored = Some photos were not restored: they had left the trash already, or their time in it was up.
 notice-trash-emptied = Deleted for good.
 notice-quota-changed = The storage quota was changed. Photos stored already stay, even above it.

@@ -41,5 +41,6 @@ notice-links-revoked = Se han desactivado todos los enlaces para compartir de es
 notice-trashed = La foto está en la papelera. Puedes restaurarla desde allí hasta que se elimine definitivamente.
 notice-photos-trashed = Las fotos están en la papelera. Puedes restaurarlas desde allí hasta que se eliminen definitivamente.
 notice-restored = Restauradas: las fotos vuelven a estar en tu galería, sus álbumes y sus enlaces.
+notice-not-restored = Algunas fotos no se restauraron: ya no estaban en la papelera o su tiempo en ella había terminado.
 notice-trash-emptied = Eliminado definitivamente.
 notice-quota-changed = La cuota de almacenamiento ha cambiado. Las fotos ya guardadas se quedan, aunque la superen.

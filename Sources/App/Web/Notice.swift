@@ -44,6 +44,8 @@ enum Notice: String {
     case photoTrashed = "trashed"
     case photosTrashed = "photos-trashed"
     case photosRestored = "restored"
+    /// Fewer restored than chosen: their time in the trash was up, or they had left it already.
+    case photosNotRestored = "not-restored"
     case trashEmptied = "trash-emptied"
     case quotaChanged = "quota-changed"
     /// A share from another app reached the server without the service worker: choose again.

@@ -51,8 +51,8 @@ struct TrashPagesController {
         try AlbumService.checkCount(form.photoIDs)
         switch form.action {
         case "restore":
-            _ = try await photos.restore(form.photoIDs, of: context.user, origin: context.origin(request))
-            return .seeOther(WebPath.trash(notice: .photosRestored))
+            let restored = try await photos.restore(form.photoIDs, of: context.user, origin: context.origin(request))
+            return .seeOther(WebPath.trash(notice: restored == Set(form.photoIDs).count ? .photosRestored : .photosNotRestored))
         case "delete":
             _ = try await photos.deleteForever(form.photoIDs, of: context.user, origin: context.origin(request))
             return .seeOther(WebPath.trash(notice: .trashEmptied))
