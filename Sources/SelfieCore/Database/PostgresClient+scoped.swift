@@ -27,6 +27,7 @@ extension PostgresClient {
 /// SQLSTATE codes we react to (https://www.postgresql.org/docs/current/errcodes-appendix.html).
 enum SQLState {
     static let uniqueViolation = "23505"
+    static let foreignKeyViolation = "23503"
 }
 
 extension PSQLError {
@@ -39,6 +40,10 @@ extension PSQLError {
         guard let constraint else { return true }
         return serverInfo?[.constraintName] == constraint
     }
+
+    /// True when a row it refers to is gone: deleted by another transaction after this statement
+    /// read it (its foreign key is checked on the committed row).
+    var isForeignKeyViolation: Bool { sqlState == SQLState.foreignKeyViolation }
 
     /// True when PostgreSQL refused a value (data exception, class 22; check violation, 23514).
     public var isRejectedValue: Bool {

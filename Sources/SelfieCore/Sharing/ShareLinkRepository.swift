@@ -40,8 +40,17 @@ public struct ShareLinkRepository: Sendable {
         var allowDownload: Bool
     }
 
-    /// Inserts the link if the album or photo is the user's; nil when it is not.
+    /// Inserts the link if the album or photo is the user's; nil when it is not, or is deleted
+    /// while the link is made.
     func insert(_ link: Insert) async throws -> ShareLink? {
+        do {
+            return try await insertIfFound(link)
+        } catch let error as PSQLError where error.isForeignKeyViolation {
+            return nil
+        }
+    }
+
+    private func insertIfFound(_ link: Insert) async throws -> ShareLink? {
         try await fetch(
             """
             WITH l AS (

@@ -448,4 +448,24 @@ struct ShareLinkTests {
             }
         }
     }
+
+    @Test("a link made while its album is being deleted is a 404, not a 500: the album is gone by the time the link's row is checked")
+    func linkToAnAlbumBeingDeleted() async throws {
+        try await withTestApp { app in
+            let s = try await Self.setUp(app)
+            // The test deletes the album in a transaction it holds open: the link's insert still
+            // sees the album, then waits on its row, and finds it gone once the delete commits.
+            let made = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("DELETE FROM albums WHERE public_id = \(s.album)", logger: testLogger)
+                    let made = Task { try await s.owner.submit("/links", from: "/gallery", [("album", s.album), ("expires", "7")]) }
+                    try await Task.sleep(for: .milliseconds(500))
+                    return made
+                }
+            }
+            let answer = try await made.value
+            #expect(answer.status == .notFound, "\(answer.status) \(answer.text.prefix(300))")
+            #expect(try await app.scalar("SELECT count(*)::int FROM share_links") == 0)
+        }
+    }
 }
