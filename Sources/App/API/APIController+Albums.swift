@@ -225,7 +225,11 @@ extension APIController {
 
     func listAlbums(_ request: Request, context: APITokenContext) async throws -> Response {
         let cards = try await albums.cards(for: context.user)
-        let listed = cards.map { AlbumJSON($0.album, cover: $0.album.coverPhotoID == nil ? nil : $0.cover?.publicID) }
+        // The chosen cover only while the card shows it: one in the trash is no cover (the card
+        // shows the album's latest photo instead), as `albumJSON` answers for one album.
+        let listed = cards.map { card in
+            AlbumJSON(card.album, cover: card.cover.flatMap { $0.id == card.album.coverPhotoID ? $0.publicID : nil })
+        }
         return try JSONResponse(body: listed).response(from: request, context: context)
     }
 

@@ -84,6 +84,33 @@ struct AlbumsAPITests {
         }
     }
 
+    @Test("a chosen cover in the trash is no cover, in the list and in the album alike; restored, it is the cover again")
+    func coverInTheTrash() async throws {
+        try await withTestApp(configure: { $0.trashDays = 30 }) { app in
+            let api = app.api
+            let ada = try await api.signedInUser()
+            let auth = "Token token=\(ada)"
+            let a = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 1), title: "A")
+            let b = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 2), title: "B")
+            let album = try #require(try await api.send(.post, "/api/albums", body: #"{"title":"Trip"}"#, authorization: auth).json()["id"] as? String)
+            _ = try await api.send(.post, "/api/albums/\(album)/photos", body: #"{"random_ids":["\#(a)","\#(b)"]}"#, authorization: auth)
+            _ = try await api.send(.patch, "/api/albums/\(album)", body: #"{"cover_random_id":"\#(a)"}"#, authorization: auth)
+            func covers() async throws -> (listed: Any?, shown: Any?) {
+                let listed = try await api.send(.get, "/api/albums", authorization: auth).jsonArray().first?["cover_random_id"]
+                let shown = (try await api.send(.get, "/api/albums/\(album)", authorization: auth).json()["album"] as? [String: Any])?["cover_random_id"]
+                return (listed, shown)
+            }
+            var (listed, shown) = try await covers()
+            #expect(listed as? String == a && shown as? String == a)
+            #expect(try await api.deletePhoto(token: ada, id: a).status == .ok)
+            (listed, shown) = try await covers()
+            #expect(listed is NSNull && shown is NSNull, "not \(String(describing: listed)), the latest photo the card falls back to")
+            _ = try await api.send(.post, "/api/trash/restore", body: #"{"random_ids":["\#(a)"]}"#, authorization: auth)
+            (listed, shown) = try await covers()
+            #expect(listed as? String == a && shown as? String == a)
+        }
+    }
+
     @Test("share links: made with an explicit expiry or the week, 'never' only as null, listed without their URL, revoked; someone else's is a 404")
     func shareLinks() async throws {
         try await withTestApp { app in
