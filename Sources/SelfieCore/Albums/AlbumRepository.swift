@@ -164,7 +164,10 @@ public struct AlbumRepository: Sendable {
         case set
     }
 
-    /// Makes one of the album's photos its cover (nil: back to its latest photo).
+    /// Makes one of the album's photos its cover (nil: back to its latest photo). The photo's
+    /// place in the album is locked as it is read: a removal not yet committed is waited for, and
+    /// a photo it took out is then not found (without the lock the statement's snapshot still
+    /// held it, and the album was given a cover it no longer contained).
     func setCover(photoID: String?, album albumID: String, userID: Int64) async throws -> CoverOutcome {
         let rows = try await client.query(
             """
@@ -172,6 +175,7 @@ public struct AlbumRepository: Sendable {
             p AS (
                 SELECT ap.photo_id AS id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id
                 WHERE ap.album_id = (SELECT id FROM a) AND p.public_id = \(photoID) AND p.trashed_at IS NULL
+                FOR KEY SHARE OF ap
             ), changed AS (
                 UPDATE albums SET cover_photo_id = (SELECT id FROM p), updated_at = now()
                 WHERE id = (SELECT id FROM a) AND (\(photoID)::text IS NULL OR EXISTS (SELECT 1 FROM p)) RETURNING 1

@@ -111,6 +111,39 @@ struct AlbumsAPITests {
         }
     }
 
+    @Test("a cover chosen while that photo is being taken out of the album is refused: the album never shows a cover it does not hold")
+    func coverWhileRemoved() async throws {
+        try await withTestApp { app in
+            let api = app.api
+            let ada = try await api.signedInUser()
+            let auth = "Token token=\(ada)"
+            let a = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 1), title: "A")
+            let b = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 2), title: "B")
+            let album = try #require(try await api.send(.post, "/api/albums", body: #"{"title":"Trip"}"#, authorization: auth).json()["id"] as? String)
+            _ = try await api.send(.post, "/api/albums/\(album)/photos", body: #"{"random_ids":["\#(a)","\#(b)"]}"#, authorization: auth)
+            // The test takes A out of the album in a transaction it holds open (as removing does);
+            // choosing A as the cover meanwhile waits for it, then finds A gone.
+            let chosen = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query(
+                        """
+                        DELETE FROM album_photos ap USING albums al, photos p
+                        WHERE ap.album_id = al.id AND al.public_id = \(album) AND p.id = ap.photo_id AND p.public_id = \(a)
+                        """,
+                        logger: testLogger
+                    )
+                    try await connection.query("UPDATE albums SET updated_at = now() WHERE public_id = \(album)", logger: testLogger)
+                    let chosen = Task { try await api.send(.patch, "/api/albums/\(album)", body: #"{"cover_random_id":"\#(a)"}"#, authorization: auth) }
+                    try await Task.sleep(for: .milliseconds(500))
+                    return chosen
+                }
+            }
+            #expect(try await chosen.value.status == .unprocessableContent)
+            let stored: Int64? = try await app.scalar("SELECT cover_photo_id FROM albums WHERE public_id = \(album)")
+            #expect(stored == nil, "the album holds B only; A is no cover")
+        }
+    }
+
     @Test("share links: made with an explicit expiry or the week, 'never' only as null, listed without their URL, revoked; someone else's is a 404")
     func shareLinks() async throws {
         try await withTestApp { app in
