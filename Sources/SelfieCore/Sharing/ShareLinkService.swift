@@ -167,17 +167,20 @@ public struct ShareLinkService: Sendable {
     }
 
     /// Whether `proof` (from the visitor's cookie) is this link's and less than a day old: always
-    /// for a link without a password.
+    /// for a link without a password. A proof up to a minute "from the future" is taken too: it
+    /// was issued by another instance whose clock is a little ahead of this one's.
     public func isUnlocked(_ link: ShareLink, proof: String?) -> Bool {
         guard link.hasPassword else { return true }
         guard let proof, let dot = proof.firstIndex(of: "."), let issued = Int64(proof[..<dot]) else { return false }
         let age = Int64(now().timeIntervalSince1970) - issued
-        guard (0..<Self.unlockLifetime).contains(age) else { return false }
+        guard (-Self.clockSkew..<Self.unlockLifetime).contains(age) else { return false }
         return constantTimeEquals(Array(proof.utf8), Array(unlockProof(for: link, issuedAt: issued).utf8))
     }
 
     /// How long a right password keeps a browser in, in seconds (the cookie lives no longer).
     public static let unlockLifetime: Int64 = 86400
+    /// How far apart instances' clocks may be, in seconds, for a proof one issued to open on another.
+    static let clockSkew: Int64 = 60
 
     /// `<issued at>.<HMAC of the link, its password's hash and that time>`: nothing to store,
     /// useless for any other link, and void after a day or once the link goes.
