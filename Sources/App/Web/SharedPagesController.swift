@@ -185,9 +185,8 @@ struct SharedPagesController {
         let (link, _, unlocked) = try await open(request, context: context)
         guard unlocked else { throw ShareLinkError.passwordRequired }
         let name = link.targetTitle.isEmpty ? "photos" : "shared-photos"
-        return try await Response.download(for: request, filename: "\(name).zip", contentType: "application/zip") {
-            try await sharing.archive(of: link, client: context.remoteAddress, logger: context.logger)
-        }
+        let archive = try sharing.archive(of: link, client: context.remoteAddress, logger: context.logger)
+        return try await Response.download(for: request, filename: "\(name).zip", contentType: "application/zip", make: archive)
     }
 }
 

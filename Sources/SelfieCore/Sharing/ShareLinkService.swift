@@ -207,11 +207,16 @@ public struct ShareLinkService: Sendable {
         return (Array(found.prefix(size)), found.count > size)
     }
 
-    /// The display copies of what the link shows as one ZIP, streamed, if its owner allowed it:
-    /// numbered in gallery order, without the captions or anything else of the originals.
-    /// One client may download five a minute (`client`: its address).
-    public func archive(of link: ShareLink, client: String, logger: Logger) async throws -> BlobBody {
+    /// The display copies of what the link shows as one ZIP, if its owner allowed it (refused
+    /// here, at once, so that a HEAD is refused as a GET is); the ZIP itself is made only when
+    /// the returned function is called (a GET). Numbered in gallery order, without the captions or
+    /// anything else of the originals. One client may download five a minute (`client`: its address).
+    public func archive(of link: ShareLink, client: String, logger: Logger) throws -> @Sendable () async throws -> BlobBody {
         guard link.allowDownload else { throw ShareLinkError.downloadNotAllowed }
+        return { try await makeArchive(of: link, client: client, logger: logger) }
+    }
+
+    private func makeArchive(of link: ShareLink, client: String, logger: Logger) async throws -> BlobBody {
         try await protection.consume(.shareLinkDownload, client: client)
         var shown: [Photo] = []
         var after: PhotoPosition?

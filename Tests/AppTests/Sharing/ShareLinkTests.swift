@@ -97,6 +97,8 @@ struct ShareLinkTests {
             let refused = try await visitor.post("/s/\(token)", form: [("password", "no CSRF token")])
             #expect(refused.status == .forbidden && refused.headers[.init("X-Robots-Tag")!] == "noindex, nofollow", "a CSRF refusal is private too")
             #expect(try await visitor.get("/s/\(token)/download").status == .forbidden, "downloading was not allowed")
+            let headOfDownload = try await visitor.send("/s/\(token)/download", method: .head, body: nil as String?, contentType: nil)
+            #expect(headOfDownload.status == .forbidden, "a HEAD says what a GET would")
 
             // The owner's list writes the views counted so far before it reads them.
             let links = try await s.owner.get("/links").text
