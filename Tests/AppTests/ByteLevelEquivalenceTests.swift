@@ -237,6 +237,17 @@ struct ByteLevelEquivalenceTests {
         }
     }
 
+    static func kind(_ value: TemplateValue) -> String {
+        switch value {
+        case .text: "text"
+        case .number: "number"
+        case .flag: "flag"
+        case .values: "values"
+        case .list: "list"
+        case .reflected: "reflected"
+        }
+    }
+
     /// What a template would find by reflection: every stored property by its label, optionals unwrapped.
     static func expectSameAsMirror(_ value: some TemplateValues, sourceLocation: SourceLocation = #_sourceLocation) {
         let mirror = Mirror(reflecting: value)
@@ -248,7 +259,11 @@ struct ByteLevelEquivalenceTests {
                 guard inner.displayStyle == .optional else { return child.value }
                 return inner.children.first?.value
             }()
-            let named = value.value(named: label)?.value
+            let answer = value.value(named: label)
+            // The same kind as a cast would sort it into: a flag given as reflected would open
+            // every section, a list given as text would not repeat.
+            #expect(answer.map(Self.kind) == TemplateValue(any: child.value).map(Self.kind), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+            let named = answer?.value
             #expect((named == nil) == (reflected == nil), "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
             // An object (a card's image) describes itself by its type's name only: the same object.
             let sameObject: Bool? = {
@@ -298,12 +313,12 @@ struct ByteLevelEquivalenceTests {
             AlbumPagesController.AlbumPage(
                 id: "a1", title: "Sea", description: "", count: "2 photos", months: months, isEmpty: false, olderPageURL: nil, isFirstPage: true,
                 selection: selection, share: ShareForm(album: "a1", words: words), links: [], hasLinks: false, backURL: "/albums/a1",
-                editURL: "/albums/a1/edit", deleteURL: "/albums/a1/delete", error: nil, formTitle: "Sea", formDescription: ""
+                editURL: "/albums/a1/edit", deleteURL: "/albums/a1/delete", error: nil, formTitle: "Sea (edited)", formDescription: "About the sea"
             ),
             AlbumPagesController.AlbumPage(
                 id: "a2", title: "", description: "d", count: "0", months: [], isEmpty: true, olderPageURL: "/albums/a2?after=1_1", isFirstPage: false,
                 selection: selection, share: ShareForm(album: "a2", words: words), links: [], hasLinks: false, backURL: "/albums/a2",
-                editURL: "/albums/a2/edit", deleteURL: "/albums/a2/delete", error: "Too long", formTitle: "", formDescription: "d"
+                editURL: "/albums/a2/edit", deleteURL: "/albums/a2/delete", error: "Too long", formTitle: "New", formDescription: "d2"
             ),
         ] {
             Self.expectSameAsMirror(page)

@@ -1,6 +1,9 @@
 /// What a name finds in a template's values, sorted by kind where the value is given: the types
 /// pages render say what each of their values is, so that rendering a grid of cards casts nothing
-/// from `Any` (casts and their conformance lookups were ~5 % of a gallery's CPU).
+/// from `Any` (casts and their conformance lookups, BENCHMARKS.md).
+///
+/// A `Bool` is tried before an `Int` when a value is sorted by casts: a Foundation number of 0 or
+/// 1 is a flag, as it was in a section before (it printed as a number; no page passes one).
 enum TemplateValue {
     case text(String)
     case number(Int)
@@ -9,7 +12,9 @@ enum TemplateValue {
     case values(any TemplateValues)
     case list(any TemplateList)
     /// Any other value: its fields are read by reflection (a `Mirror` of the whole value for every
-    /// name looked up), which is fine for a page shown now and then.
+    /// name looked up), which is fine for a page shown now and then. Never an optional, a string,
+    /// a flag or a number (a reflected `false` would open a section): a value of a type not known
+    /// to be one of those goes through `init(any:)`.
     case reflected(Any)
 
     /// A value of a type known only at run time (a dictionary's, a reflected field, a page's
@@ -37,7 +42,7 @@ enum TemplateValue {
         case .number(let value): value
         case .flag(let value): value
         case .values(let value): value
-        case .list(let list): list.elements
+        case .list(let list): list.asAny
         case .reflected(let value): value
         }
     }
@@ -86,39 +91,39 @@ extension Dictionary: TemplateValueConvertible, TemplateValues where Key == Stri
 /// A list a section repeats its content for, once per element.
 protocol TemplateList {
     var isEmpty: Bool { get }
-    /// Each element, with where it stands; an element without a value is skipped.
+    /// Each element, with where it stands; an element without a value (nil) is skipped, and the
+    /// others keep their positions.
     func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void)
-    /// The list itself.
-    var elements: Any { get }
+    /// The list itself, as `TemplateValue.value` gives it.
+    var asAny: Any { get }
 }
 
 /// A list whose elements say what they are (a grid's cards): no element is cast. Casting each
-/// card from its generic type was 2.5 % of a gallery's CPU.
+/// card from its generic type took a tenth of the renderer's time (BENCHMARKS.md).
 private struct ConvertibleList<Element: TemplateValueConvertible>: TemplateList {
-    let list: [Element]
+    let elements: [Element]
 
-    init(elements: [Element]) { list = elements }
-
-    var isEmpty: Bool { list.isEmpty }
-    var elements: Any { list }
+    var isEmpty: Bool { elements.isEmpty }
+    var asAny: Any { elements }
 
     func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void) {
-        let last = list.count - 1
-        for (index, element) in list.enumerated() {
-            guard let value = element.templateValue else { continue }
-            body(value, TemplatePosition(first: index == 0, last: index == last))
-        }
+        elements.forEachElement(body) { $0.templateValue }
     }
 }
 
 /// Any other list (a dictionary's, a reflected field's): each element sorted by casts.
 extension Array: TemplateList {
-    var elements: Any { self }
+    var asAny: Any { self }
 
     func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void) {
+        forEachElement(body) { TemplateValue(any: $0) }
+    }
+
+    /// Each element as `value` makes it, with where it stands; nil is skipped.
+    fileprivate func forEachElement(_ body: (TemplateValue, TemplatePosition) -> Void, value: (Element) -> TemplateValue?) {
         let last = count - 1
         for (index, element) in enumerated() {
-            guard let value = TemplateValue(any: element) else { continue }
+            guard let value = value(element) else { continue }
             body(value, TemplatePosition(first: index == 0, last: index == last))
         }
     }
@@ -138,9 +143,9 @@ extension Optional: OptionalTemplateValue {
 ///
 /// What shows: a string as is, a number in digits, nil nothing; `{{name}}` escapes it for HTML
 /// (`ScalarHTMLEscaping`, unless the set is plain text), `{{{name}}}` does not. A section opens for
-/// `true`, for each element of a non-empty list, and for any other value that is not nil (an empty
-/// string too), which it puts on top of the stack names are looked up in; an inverted section
-/// opens for nil, `false` and an empty list.
+/// `true`, for each element of a non-empty list that is not nil, and for any other value that is
+/// not nil (an empty string too), which it puts on top of the stack names are looked up in; an
+/// inverted section opens for nil, `false` and an empty list.
 struct TemplateSet: Sendable {
     enum Escaping: Sendable {
         case html
@@ -173,7 +178,8 @@ struct TemplateSet: Sendable {
     func renderUTF8(_ value: Any, template name: String) -> [UInt8]? {
         guard let nodes = templates[name] else { return nil }
         var renderer = TemplateRenderer(templates: templates, escaping: escaping)
-        renderer.stack.append(TemplateValue(any: value) ?? .reflected(value))
+        // A nil root has nothing to look names up in.
+        if let root = TemplateValue(any: value) { renderer.stack.append(root) }
         renderer.render(nodes, blocks: [:], position: nil)
         return renderer.output
     }
