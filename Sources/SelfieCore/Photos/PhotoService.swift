@@ -251,6 +251,12 @@ public struct PhotoService: Sendable {
         photo.trashedAt.map { $0.addingTimeInterval(TimeInterval(trashDays) * 86400) }
     }
 
+    /// How long after a photo's time in the trash is up (and `restore` no longer takes it) the
+    /// purge waits before it takes it: each reads the time on its own instance, and without the
+    /// gap a restore on an instance whose clock is behind the purge's could bring back a photo
+    /// whose blobs the purge was deleting.
+    static let purgeMargin: TimeInterval = 3600
+
     /// Puts photos from the user's trash back where they were (albums and links included); how many.
     public func restore(_ publicIDs: [String], of user: User, origin: RequestOrigin, now: Date = .now) async throws -> Int {
         let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400)
@@ -272,11 +278,12 @@ public struct PhotoService: Sendable {
         return deleted.count
     }
 
-    /// Deletes what has been in the trash longer than `trashDays` — blobs first, then rows — and
-    /// returns how many photos went. Runs from a periodic task, once across instances.
+    /// Deletes what has been in the trash longer than `trashDays` and `purgeMargin` — blobs first,
+    /// then rows — and returns how many photos went. Runs from a periodic task, once across
+    /// instances.
     public func purgeExpiredTrash(now: Date = .now) async throws -> Int {
         guard trashDays > 0 else { return 0 }
-        let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400)
+        let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400 - Self.purgeMargin)
         var purged = 0
         while true {
             let batch = try await photos.trashed(before: cutoff, limit: 100)

@@ -168,6 +168,20 @@ struct TrashTests {
             #expect(left == [recent, alive])
             #expect(thirtyOneDays == 1)
             #expect(try await app.photoCount() == 1 && app.filesInBlobStore().count == 4)
+
+            // Between the end of a photo's time and the purge there is an hour in which neither
+            // takes it: a restore on an instance whose clock is behind the purge's by less than
+            // that cannot bring back a photo whose blobs are being deleted.
+            _ = try await owner.submit("/photos/\(alive)/delete", from: "/photos/\(alive)/delete", [])
+            try await app.db { try await $0.query("UPDATE photos SET trashed_at = now() - interval '30 days 30 minutes' WHERE public_id = \(alive)") }
+            #expect(try await owner.submit("/trash", from: "/trash", [("photo", alive), ("action", "restore")]).location == "/trash?notice=not-restored")
+            let again = try CoreServices(forWeb: app.config, logger: testLogger)
+            let (inTheGap, pastIt) = try await again.whileRunning {
+                let now = try await again.photos.purgeExpiredTrash()
+                let hourLater = try await again.photos.purgeExpiredTrash(now: Date().addingTimeInterval(3600))
+                return (now, hourLater)
+            }
+            #expect(inTheGap == 0 && pastIt == 1)
         }
     }
 
