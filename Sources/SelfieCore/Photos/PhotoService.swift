@@ -280,9 +280,8 @@ public struct PhotoService: Sendable {
 
     /// Deletes what has been in the trash longer than `trashDays` and `purgeMargin` — blobs first,
     /// then rows — and returns how many photos went. Runs from a periodic task, once across
-    /// instances.
+    /// instances. With the trash turned off (0 days) it takes what was left there from before.
     public func purgeExpiredTrash(now: Date = .now) async throws -> Int {
-        guard trashDays > 0 else { return 0 }
         let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400 - Self.purgeMargin)
         var purged = 0
         while true {

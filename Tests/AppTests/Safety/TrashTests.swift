@@ -194,6 +194,15 @@ struct TrashTests {
             #expect(try await owner.get("/photos/\(id)/delete").text.contains("gone for good"))
             #expect(try await owner.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", []).location == "/gallery?notice=deleted")
             #expect(try await app.photoCount() == 0 && app.filesInBlobStore().isEmpty)
+
+            // Photos left in the trash when it was turned off (TRASH_DAYS was 30): no longer
+            // restorable, so the purge takes them (an hour on) rather than keep them, and their
+            // bytes in the quota, for ever.
+            let left = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 10))
+            try await app.db { try await $0.query("UPDATE photos SET trashed_at = now() - interval '2 hours' WHERE public_id = \(left)") }
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            #expect(try await core.whileRunning { try await core.photos.purgeExpiredTrash() } == 1)
+            #expect(try await app.photoCount() == 0 && app.filesInBlobStore().isEmpty)
         }
         #expect(throws: ConfigurationError.self) {
             _ = try AppConfiguration.load(from: [
