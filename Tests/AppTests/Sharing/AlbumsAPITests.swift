@@ -84,16 +84,23 @@ struct AlbumsAPITests {
         }
     }
 
+    /// A new user's album "Trip" of two photos, A then B: the user's token, the album, A and B.
+    static func albumOfTwo(_ api: APIClient) async throws -> (token: String, album: String, a: String, b: String) {
+        let token = try await api.signedInUser()
+        let auth = "Token token=\(token)"
+        let a = try await upload(api, token, TestImage.jpeg(size: 1000, seed: 1), title: "A")
+        let b = try await upload(api, token, TestImage.jpeg(size: 1000, seed: 2), title: "B")
+        let album = try #require(try await api.send(.post, "/api/albums", body: #"{"title":"Trip"}"#, authorization: auth).json()["id"] as? String)
+        _ = try await api.send(.post, "/api/albums/\(album)/photos", body: #"{"random_ids":["\#(a)","\#(b)"]}"#, authorization: auth)
+        return (token, album, a, b)
+    }
+
     @Test("a chosen cover in the trash is no cover, in the list and in the album alike; restored, it is the cover again")
     func coverInTheTrash() async throws {
         try await withTestApp(configure: { $0.trashDays = 30 }) { app in
             let api = app.api
-            let ada = try await api.signedInUser()
+            let (ada, album, a, _) = try await Self.albumOfTwo(api)
             let auth = "Token token=\(ada)"
-            let a = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 1), title: "A")
-            let b = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 2), title: "B")
-            let album = try #require(try await api.send(.post, "/api/albums", body: #"{"title":"Trip"}"#, authorization: auth).json()["id"] as? String)
-            _ = try await api.send(.post, "/api/albums/\(album)/photos", body: #"{"random_ids":["\#(a)","\#(b)"]}"#, authorization: auth)
             _ = try await api.send(.patch, "/api/albums/\(album)", body: #"{"cover_random_id":"\#(a)"}"#, authorization: auth)
             func covers() async throws -> (listed: Any?, shown: Any?) {
                 let listed = try await api.send(.get, "/api/albums", authorization: auth).jsonArray().first?["cover_random_id"]
@@ -115,12 +122,8 @@ struct AlbumsAPITests {
     func coverWhileRemoved() async throws {
         try await withTestApp { app in
             let api = app.api
-            let ada = try await api.signedInUser()
+            let (ada, album, a, _) = try await Self.albumOfTwo(api)
             let auth = "Token token=\(ada)"
-            let a = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 1), title: "A")
-            let b = try await Self.upload(api, ada, TestImage.jpeg(size: 1000, seed: 2), title: "B")
-            let album = try #require(try await api.send(.post, "/api/albums", body: #"{"title":"Trip"}"#, authorization: auth).json()["id"] as? String)
-            _ = try await api.send(.post, "/api/albums/\(album)/photos", body: #"{"random_ids":["\#(a)","\#(b)"]}"#, authorization: auth)
             // The test takes A out of the album in a transaction it holds open (as removing does);
             // choosing A as the cover meanwhile waits for it, then finds A gone.
             let chosen = try await app.db { client in
