@@ -18,7 +18,8 @@ struct TrashPagesController {
         struct Item: Sendable {
             let card: PhotoCard
             let deletedOn: String
-            let purgedOn: String
+            /// nil with the trash turned off (nothing is purged).
+            let purgedOn: String?
         }
 
         let items: [Item]
@@ -34,7 +35,7 @@ struct TrashPagesController {
                 TrashPage.Item(
                     card: PhotoCard(photo, photos: photos, words: pages.words(for: context)),
                     deletedOn: photo.trashedAt.map(pages.words(for: context).time) ?? "",
-                    purgedOn: photos.purgeDate(of: photo).map(pages.words(for: context).time) ?? ""
+                    purgedOn: photos.purgeDate(of: photo).map(pages.words(for: context).time)
                 )
             },
             isEmpty: trashed.isEmpty,

@@ -164,14 +164,15 @@ public struct AlbumRepository: Sendable {
         case set
     }
 
-    /// Makes one of the album's photos its cover (nil: back to its latest photo). The photo's
-    /// place in the album is locked as it is read: a removal not yet committed is waited for, and
-    /// a photo it took out is then not found (without the lock the statement's snapshot still
-    /// held it, and the album was given a cover it no longer contained).
+    /// Makes one of the album's photos its cover (nil: back to its latest photo). The album is
+    /// locked first, as adding and removing do (the same order: no deadlock), and then the
+    /// photo's place in it as it is read: a removal not yet committed is waited for, and a photo
+    /// it took out is then not found (without that lock the statement's snapshot still held it,
+    /// and the album was given a cover it no longer contained).
     func setCover(photoID: String?, album albumID: String, userID: Int64) async throws -> CoverOutcome {
         let rows = try await client.query(
             """
-            WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID)),
+            WITH a AS (SELECT id FROM albums WHERE user_id = \(userID) AND public_id = \(albumID) FOR NO KEY UPDATE),
             p AS (
                 SELECT ap.photo_id AS id FROM album_photos ap JOIN photos p ON p.id = ap.photo_id
                 WHERE ap.album_id = (SELECT id FROM a) AND p.public_id = \(photoID) AND p.trashed_at IS NULL

@@ -246,9 +246,11 @@ public struct PhotoService: Sendable {
         try await photos.trashed(userID: user.id)
     }
 
-    /// When a photo in the trash is deleted for good.
+    /// When a photo's time in the trash is up (the purge deletes it within the next two hours);
+    /// nil with the trash turned off, which purges nothing.
     public func purgeDate(of photo: Photo) -> Date? {
-        photo.trashedAt.map { $0.addingTimeInterval(TimeInterval(trashDays) * 86400) }
+        guard trashDays > 0 else { return nil }
+        return photo.trashedAt.map { $0.addingTimeInterval(TimeInterval(trashDays) * 86400) }
     }
 
     /// How long after a photo's time in the trash is up (and `restore` no longer takes it) the
@@ -280,8 +282,11 @@ public struct PhotoService: Sendable {
 
     /// Deletes what has been in the trash longer than `trashDays` and `purgeMargin` — blobs first,
     /// then rows — and returns how many photos went. Runs from a periodic task, once across
-    /// instances. With the trash turned off (0 days) it takes what was left there from before.
+    /// instances. With the trash turned off (0 days) it takes nothing: what the trash held stays,
+    /// so that one instance started with `TRASH_DAYS=0` by mistake (a rolling deploy) cannot
+    /// delete everyone's trash for good; its owner can still delete it from `/trash`.
     public func purgeExpiredTrash(now: Date = .now) async throws -> Int {
+        guard trashDays > 0 else { return 0 }
         let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400 - Self.purgeMargin)
         var purged = 0
         while true {

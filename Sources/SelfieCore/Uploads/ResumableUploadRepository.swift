@@ -156,12 +156,14 @@ public struct ResumableUploadRepository: Sendable {
         return ids
     }
 
-    /// Incomplete uploads whose time is up, `limit` at most.
+    /// Incomplete uploads whose time is up, `limit` at most; not one a PATCH still holds (its last
+    /// bytes arriving, or its photo being made), which it finishes or lets go within its lease.
     func expired(now: Date, limit: Int) async throws -> [ResumableUpload] {
         try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM resumable_uploads
-            WHERE photo_public_id IS NULL AND expires_at < \(now) ORDER BY expires_at LIMIT \(limit)
+            WHERE photo_public_id IS NULL AND expires_at < \(now) AND (lease_until IS NULL OR lease_until < now())
+            ORDER BY expires_at LIMIT \(limit)
             """
         )
     }

@@ -195,13 +195,17 @@ struct TrashTests {
             #expect(try await owner.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", []).location == "/gallery?notice=deleted")
             #expect(try await app.photoCount() == 0 && app.filesInBlobStore().isEmpty)
 
-            // Photos left in the trash when it was turned off (TRASH_DAYS was 30): no longer
-            // restorable, so the purge takes them (an hour on) rather than keep them, and their
-            // bytes in the quota, for ever.
+            // Photos left in the trash when it was turned off (TRASH_DAYS was 30) are not purged:
+            // an instance started with 0 by mistake must not delete everyone's trash for good.
+            // Their owner deletes them from the trash page.
             let left = try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: 10))
             try await app.db { try await $0.query("UPDATE photos SET trashed_at = now() - interval '2 hours' WHERE public_id = \(left)") }
             let core = try CoreServices(forWeb: app.config, logger: testLogger)
-            #expect(try await core.whileRunning { try await core.photos.purgeExpiredTrash() } == 1)
+            #expect(try await core.whileRunning { try await core.photos.purgeExpiredTrash() } == 0)
+            #expect(try await app.photoCount() == 1)
+            let trashPage = try await owner.get("/trash").text
+            #expect(trashPage.contains(left) && !trashPage.contains("gone for good"), "no date it would be purged on")
+            #expect(try await owner.submit("/trash", from: "/trash", [("photo", left), ("action", "delete")]).location == "/trash?notice=trash-emptied")
             #expect(try await app.photoCount() == 0 && app.filesInBlobStore().isEmpty)
         }
         #expect(throws: ConfigurationError.self) {

@@ -137,7 +137,7 @@ struct AlbumsAPITests {
                     )
                     try await connection.query("UPDATE albums SET updated_at = now() WHERE public_id = \(album)", logger: testLogger)
                     let chosen = Task { try await api.send(.patch, "/api/albums/\(album)", body: #"{"cover_random_id":"\#(a)"}"#, authorization: auth) }
-                    try await Task.sleep(for: .milliseconds(500))
+                    try await TestApp.untilSomeoneWaitsForALock(client)
                     return chosen
                 }
             }

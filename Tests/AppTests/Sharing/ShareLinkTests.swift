@@ -465,7 +465,7 @@ struct ShareLinkTests {
                 try await client.transaction(logger: testLogger) { connection in
                     try await connection.query("DELETE FROM albums WHERE public_id = \(s.album)", logger: testLogger)
                     let made = Task { try await s.owner.submit("/links", from: "/gallery", [("album", s.album), ("expires", "7")]) }
-                    try await Task.sleep(for: .milliseconds(500))
+                    try await TestApp.untilSomeoneWaitsForALock(client)
                     return made
                 }
             }

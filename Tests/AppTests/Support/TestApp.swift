@@ -22,6 +22,19 @@ struct TestApp {
         try await withDatabase(database, body)
     }
 
+    /// Waits (up to 10 s) until a statement in this test's database waits for a lock: the request a
+    /// racing test sent has reached the row the test holds, rather than being merely on its way.
+    static func untilSomeoneWaitsForALock(_ client: PostgresClient) async throws {
+        for _ in 0..<200 {
+            let waiting = try await client.query(
+                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", logger: testLogger
+            ).collect().first?.decode(Int.self) ?? 0
+            if waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSetupError("no statement came to wait for the lock the test holds")
+    }
+
     /// The first column of the first row of `query`, decoded as `T`.
     func scalar<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T {
         try await db { client in

@@ -385,7 +385,14 @@ struct ResumableUploadTests {
             try await app.db { try await $0.query("UPDATE resumable_uploads SET expires_at = now() - interval '1 minute'") }
             #expect(try await tus.send(.head, path).status == .gone)
             let core = try CoreServices(forWeb: app.config, logger: testLogger)
-            let purged = try await core.whileRunning { try await core.resumable.purgeExpired() }
+            // One a PATCH still holds (its photo being made as its time ran out) waits for it.
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET lease_token = 'held', lease_until = now() + interval '1 minute'") }
+            let (whileHeld, purged) = try await core.whileRunning {
+                let whileHeld = try await core.resumable.purgeExpired()
+                try await app.db { try await $0.query("UPDATE resumable_uploads SET lease_until = now() - interval '1 second'") }
+                return (whileHeld, try await core.resumable.purgeExpired())
+            }
+            #expect(whileHeld == 0)
             #expect(purged == 1)
             #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 0)
             #expect(app.filesInBlobStore().isEmpty)
