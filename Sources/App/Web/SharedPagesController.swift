@@ -162,12 +162,13 @@ struct SharedPagesController {
         let (link, _, unlocked) = try await open(request, context: context)
         guard unlocked else { throw ShareLinkError.passwordRequired }
         guard let name = RenditionName(rawValue: try context.parameters.require("rendition")) else { throw PhotoError.notFound }
-        let (rendition, content) = try await sharing.image(name, of: try context.parameters.require("photo"), in: link)
+        let (rendition, open) = try await sharing.image(name, of: try context.parameters.require("photo"), in: link)
         let etag = "\"\(rendition.blobKey.value)\""
         var response: Response
         if request.headers[.ifNoneMatch] == etag {
             response = Response(status: .notModified)
         } else {
+            let content = try await open()
             response = Response(
                 status: .ok,
                 headers: [.contentType: content.contentType, .contentLength: String(content.totalSize), .contentDisposition: "inline"],

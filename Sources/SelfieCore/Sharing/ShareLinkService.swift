@@ -238,13 +238,19 @@ public struct ShareLinkService: Sendable {
         return PhotoArchive.body(entries: entries, blobs: blobs, logger: logger)
     }
 
-    /// One of the renditions of a photo the link shows (never its original).
-    public func image(_ name: RenditionName, of publicID: String, in link: ShareLink) async throws -> (PhotoRendition, BlobContent) {
+    /// One of the renditions of a photo the link shows (never its original), and a function that
+    /// opens its bytes: a browser revalidating a copy it holds is answered from the row, without
+    /// opening the file (on S3, a HEAD and a GET whose body went unread).
+    public func image(_ name: RenditionName, of publicID: String, in link: ShareLink) async throws
+        -> (rendition: PhotoRendition, content: @Sendable () async throws -> BlobContent)
+    {
         let photo = try await photo(publicID, in: link)
-        guard let rendition = photo.rendition(name), let content = try await blobs.read(rendition.blobKey, range: nil) else {
-            throw PhotoError.notFound
-        }
-        return (rendition, content)
+        guard let rendition = photo.rendition(name) else { throw PhotoError.notFound }
+        let blobs = self.blobs
+        return (rendition, {
+            guard let content = try await blobs.read(rendition.blobKey, range: nil) else { throw PhotoError.notFound }
+            return content
+        })
     }
 
     /// A photo the link shows; `PhotoError.notFound` for any other.

@@ -64,6 +64,13 @@ struct ShareLinkTests {
                 #expect(fetched.headers[.init("Referrer-Policy")!] == "no-referrer")
                 #expect(fetched.headers[.cacheControl] == "private, no-cache", "checked again at every view")
             }
+            // A revalidation is answered from the row: the file is not opened (the test removes it).
+            let first = try await visitor.get(images[0])
+            let etag = try #require(first.headers[.eTag])
+            try await app.blobs.delete(try #require(BlobKey(String(etag.dropFirst().dropLast()))))
+            let revalidated = try await visitor.send(images[0], method: .get, body: nil, contentType: nil, extraHeaders: [.ifNoneMatch: etag])
+            #expect(revalidated.status == .notModified && revalidated.headers[.eTag] == etag)
+            #expect(try await visitor.get(images[0]).status == .notFound, "asked for its bytes, the missing file is a 404")
             let display = try await visitor.get("/s/\(token)/photos/\(s.camera)/display-2048")
             #expect(display.status == .ok && display.headers[.contentType] == "image/jpeg")
             #expect(Array(display.body.readableBytesView) != (try Self.fixture("camera.jpg")))
