@@ -158,31 +158,26 @@ public struct ResumableUploadService: Sendable {
             guard let whole = hashing.whole, upload.storedOffset + hashing.count == offset else { return }
             digests.record(whole, for: upload.publicID, at: offset)
         }
-        let result: Result<PartProgress, any Error>
+        let progress: PartProgress
         do {
-            result = .success(try await photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) })
-        } catch {
-            result = .failure(error)
-        }
-        switch result {
-        case .success(let progress):
-            if let checksum, hashing.digest() != checksum.digest {
-                try await uploads.release(upload, token: lease, at: nil)
-                throw ResumableUploadError.checksumMismatch
-            }
-            try await uploads.release(upload, token: lease, at: progress, keepingLease: progress.offset == upload.length)
-            keepDigest(upTo: progress.offset)
-            return progress.offset
-        case .failure(let partial as PartialAppend):
+            progress = try await photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) }
+        } catch let partial as PartialAppend {
             // Without a checksum, what arrived is kept; with one, a body cut short cannot be checked.
             try await uploads.release(upload, token: lease, at: checksum == nil ? partial.progress : nil)
             if checksum == nil { keepDigest(upTo: partial.progress.offset) }
             if partial.underlying is PartLimitExceeded { throw ResumableUploadError.pastLength }
             throw partial.underlying
-        case .failure(let error):
+        } catch {
             try await uploads.release(upload, token: lease, at: nil)
             throw error
         }
+        if let checksum, hashing.digest() != checksum.digest {
+            try await uploads.release(upload, token: lease, at: nil)
+            throw ResumableUploadError.checksumMismatch
+        }
+        try await uploads.release(upload, token: lease, at: progress, keepingLease: progress.offset == upload.length)
+        keepDigest(upTo: progress.offset)
+        return progress.offset
     }
 
     /// Every byte is there: the part becomes a blob under a key of its sniffed type, then a photo.
