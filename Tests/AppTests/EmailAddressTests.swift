@@ -59,6 +59,19 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("a link to an account disabled since it was mailed confirms nothing: the clear page, the address still unconfirmed")
+    func confirmDisabled() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("disabled")
+            _ = try await app.browser().submitSignUp(email: email)
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
+            try await app.db { try await $0.query("UPDATE users SET disabled = true WHERE email = \(email)") }
+            let used = try await app.browser().submit("/verify-email", from: try mail.link(to: "/verify-email"), [("token", try mail.token(in: "/verify-email"))])
+            #expect(used.status == .gone, "\(used.status)")
+            #expect(try await app.scalar("SELECT email_verified FROM users WHERE email = \(email)", as: Bool.self) == false)
+        }
+    }
+
     @Test("'send it again' mails a new link, a few a day at most; API sign-up mails one too")
     func resend() async throws {
         try await withTestApp(configure: { config in

@@ -217,11 +217,13 @@ struct PasswordResetTests {
         }
     }
 
-    /// Forgot password → the mailed link → a new password; returns when the reset is done.
+    /// Forgot password → the mailed link (the newest) → a new password; returns when the reset is done.
     static func reset(_ email: String, to password: String, app: TestApp) async throws {
         let owner = app.browser()
+        let subject = "Reset your Selfie password"
+        let earlier = try MailSink.messages(to: email).filter { $0.subject.contains(subject) }.count
         try await owner.submit("/password/forgot", from: "/password/forgot", [("email", email)])
-        let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+        let mail = try await MailSink.waitForMessage(to: email, subject: subject, count: earlier + 1)
         let link = try mail.link(to: "/password/reset")
         let done = try await owner.submit(
             "/password/reset", from: link,
@@ -251,6 +253,33 @@ struct PasswordResetTests {
             }
             #expect(try await app.scalar("SELECT count(*)::int FROM passkeys") == 0)
             #expect(try await attacker.get("/gallery").status == .seeOther, "the attacker's session ended")
+        }
+    }
+
+    @Test("attack: a share link someone made on an address they do not own stops working at the owner's reset; links made after it stay")
+    func preRegisteredShareLinkDiesWithTheReset() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            // The attacker signs up with the victim's address and shares an album of the account:
+            // whatever the victim later adds to it would be shown to the attacker.
+            let victim = uniqueEmail("victim")
+            let attacker = app.browser()
+            try await attacker.signUp(email: victim, password: "attacker password")
+            let photo = try await attacker.uploadPhoto(TestImage.jpeg(size: 800, seed: 3), title: "Bait")
+            let album = try await attacker.makeAlbum("Holidays", of: [photo])
+            let token = try await attacker.makeLink(("album", album), expires: "never")
+            #expect(try await app.browser().get("/s/\(token)").status == .ok)
+
+            try await Self.reset(victim, to: "the victim's password", app: app)
+
+            #expect(try await app.browser().get("/s/\(token)").status == .notFound, "the attacker's link no longer opens the album")
+            #expect(try await app.scalar("SELECT count(*)::int FROM share_links") == 0)
+
+            // The owner's own links, made once the address is proven, outlive a later reset.
+            let owner = app.browser()
+            _ = try await owner.signIn(email: victim, password: "the victim's password")
+            let ownLink = try await owner.makeLink(("album", album))
+            try await Self.reset(victim, to: "the victim's new password", app: app)
+            #expect(try await app.browser().get("/s/\(ownLink)").status == .ok, "a reset of a proven address keeps its links")
         }
     }
 

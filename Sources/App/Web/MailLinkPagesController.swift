@@ -47,10 +47,10 @@ struct MailLinkPagesController {
     func verifyEmail(_ request: Request, context: WebRequestContext) async throws -> Response {
         let form = try await URLEncodedFormDecoder().decode(TokenForm.self, from: request, context: context)
         do {
-            let account = try await emails.verifyEmail(token: form.token ?? "", origin: context.origin(request))
+            let userID = try await emails.verifyEmail(token: form.token ?? "", origin: context.origin(request))
             // The link confirms an address; it does not sign anyone in (a password or a second
             // factor still does that).
-            if context.session?.user.id == account.user.id { return .seeOther(WebPath.gallery(notice: .emailVerified)) }
+            if context.session?.user.id == userID { return .seeOther(WebPath.gallery(notice: .emailVerified)) }
             return .seeOther(WebPath.signIn(notice: .emailVerifiedSignIn))
         } catch AccountError.linkNotValid {
             return try linkNotValid(request, context: context)

@@ -106,15 +106,15 @@ public struct AccountEmails: Sendable {
         try await tokens.peek(.verifyEmail, token: token)?.email
     }
 
-    /// Confirms the address a link was sent to (if it is still the account's) and returns the
-    /// account. Throws `AccountError.linkNotValid` for an unknown, used or expired link.
-    public func verifyEmail(token: String, origin: RequestOrigin) async throws -> UserCredentials {
+    /// Confirms the address a link was sent to (if it is still the account's, and the account is
+    /// enabled) and returns the account's id. Throws `AccountError.linkNotValid` for an unknown,
+    /// used or expired link.
+    public func verifyEmail(token: String, origin: RequestOrigin) async throws -> Int64 {
         guard let target = try await tokens.take(.verifyEmail, token: token),
-            try await users.markEmailVerified(userID: target.userID, email: target.email),
-            let account = try await users.credentials(forID: target.userID), !account.user.isDisabled
+            try await users.markEmailVerified(userID: target.userID, email: target.email)
         else { throw AccountError.linkNotValid }
         await audit.record(.emailVerified, actor: target.userID, targetUser: target.userID, target: target.email, origin: origin)
-        return account
+        return target.userID
     }
 
     // MARK: Forgotten passwords

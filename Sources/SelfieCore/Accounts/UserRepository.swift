@@ -190,11 +190,12 @@ public struct UserRepository: Sendable {
         }
     }
 
-    /// Marks the address confirmed — if it is still the account's address.
+    /// Marks the address confirmed — if it is still the account's address and the account is
+    /// not disabled (a disabled account proves nothing until an admin enables it again).
     public func markEmailVerified(userID: Int64, email: String) async throws -> Bool {
         defer { access.forget(userID: userID) }
         return try await client.query(
-            "UPDATE users SET email_verified = true WHERE id = \(userID) AND lower(email) = lower(\(email)) RETURNING id",
+            "UPDATE users SET email_verified = true WHERE id = \(userID) AND lower(email) = lower(\(email)) AND NOT disabled RETURNING id",
             logger: logger
         ).collect().count == 1
     }
@@ -231,8 +232,9 @@ public struct UserRepository: Sendable {
     /// A password set through a reset link mailed to `email`, if that is still the account's
     /// address (else false, and nothing changes). The reset proves the address: it is marked
     /// confirmed, and if it was not confirmed before, whatever was added to the account without
-    /// that proof (passkeys, the authenticator app, linked providers) is removed. Every session,
-    /// token, remembered browser and mailed link ends, in one transaction.
+    /// that proof is removed: its other ways in (passkeys, the authenticator app, linked
+    /// providers) and its share links (whoever made them would see what the owner adds). Every
+    /// session, token, remembered browser and mailed link ends, in one transaction.
     public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
         defer { access.forget(userID: userID) }
         return try await client.transaction(logger: logger) { connection in
@@ -249,7 +251,7 @@ public struct UserRepository: Sendable {
             for try await value in rows.decode(Bool.self) { wasConfirmed = value }
             guard let wasConfirmed else { return false }
             if !wasConfirmed {
-                for table in ["passkeys", "totp_factors", "recovery_codes", "user_identities"] {
+                for table in ["passkeys", "totp_factors", "recovery_codes", "user_identities", "share_links"] {
                     try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
                 }
             }
