@@ -116,18 +116,21 @@ public struct ResumableUploadRepository: Sendable {
 
     /// Records the offset the PATCH reached, with the store's state at that offset (nil: as it
     /// was), and lets the upload go — or keeps it, while the photo is made from the whole file.
-    func release(_ upload: ResumableUpload, token: String, at progress: PartProgress?, keepingLease: Bool = false) async throws {
+    /// False when the lease is no longer this PATCH's (nothing is recorded then).
+    @discardableResult
+    func release(_ upload: ResumableUpload, token: String, at progress: PartProgress?, keepingLease: Bool = false) async throws -> Bool {
         let offset = progress?.offset ?? upload.storedOffset
         let partState = progress?.state ?? upload.partState
         let state = String(decoding: try JSONEncoder().encode(partState), as: UTF8.self)
-        try await client.query(
+        return try await client.query(
             """
             UPDATE resumable_uploads SET stored_offset = \(offset), part_state = \(state)::jsonb, part_tail = \(partState.tail),
               lease_token = CASE WHEN \(keepingLease) THEN lease_token END, lease_until = CASE WHEN \(keepingLease) THEN lease_until END
             WHERE id = \(upload.id) AND lease_token = \(token)
+            RETURNING id
             """,
             logger: logger
-        )
+        ).collect().count == 1
     }
 
     /// The upload became this photo.
@@ -136,6 +139,15 @@ public struct ResumableUploadRepository: Sendable {
             "UPDATE resumable_uploads SET photo_public_id = \(photoPublicID), lease_token = NULL, lease_until = NULL WHERE id = \(upload.id)",
             logger: logger
         )
+    }
+
+    /// Deletes the records of finished uploads whose time is up (a client resuming one is told it
+    /// is gone, as for any expired upload); how many.
+    func deleteFinished(expiredBefore now: Date) async throws -> Int {
+        try await client.query(
+            "DELETE FROM resumable_uploads WHERE photo_public_id IS NOT NULL AND expires_at < \(now) RETURNING id",
+            logger: logger
+        ).collect().count
     }
 
     func delete(_ upload: ResumableUpload) async throws {

@@ -116,7 +116,11 @@ public struct ResumableUploadService: Sendable {
             return try await whileRenewing(lease, of: upload) {
                 let reached = try await store(bytes, in: upload, checksum: checksum, lease: lease)
                 guard reached == upload.length else { return AppendOutcome(offset: reached, photo: nil) }
-                let complete = try await self.upload(upload.publicID, of: user)
+                // Read again for what the PATCH recorded; its time may have run out meanwhile,
+                // which does not undo bytes accepted under the lease.
+                guard let complete = try await uploads.find(publicID: upload.publicID, userID: user.id) else {
+                    throw ResumableUploadError.notFound
+                }
                 return AppendOutcome(offset: reached, photo: try await finish(complete, for: user, origin: origin))
             }
         }
@@ -175,7 +179,12 @@ public struct ResumableUploadService: Sendable {
             try await uploads.release(upload, token: lease, at: nil)
             throw ResumableUploadError.checksumMismatch
         }
-        try await uploads.release(upload, token: lease, at: progress, keepingLease: progress.offset == upload.length)
+        guard try await uploads.release(upload, token: lease, at: progress, keepingLease: progress.offset == upload.length) else {
+            // The lease ran out (its renewals failed) and another PATCH may have taken the
+            // upload: nothing this one stored counts; the client is told where it stands.
+            let current = try await uploads.find(publicID: upload.publicID, userID: upload.userID)
+            throw ResumableUploadError.offsetMismatch(current: current?.storedOffset ?? upload.storedOffset)
+        }
         keepDigest(upTo: progress.offset)
         return progress.offset
     }
@@ -231,9 +240,10 @@ public struct ResumableUploadService: Sendable {
         try await uploads.delete(upload)
     }
 
-    /// Removes incomplete uploads whose time is up (their parts, then their rows); how many.
+    /// Removes the uploads whose time is up: incomplete ones (their parts, then their rows) and the
+    /// records of finished ones (their photos stay); how many of both.
     public func purgeExpired(now: Date = .now) async throws -> Int {
-        var purged = 0
+        var purged = try await uploads.deleteFinished(expiredBefore: now)
         while true {
             let batch = try await uploads.expired(now: now, limit: 100)
             guard !batch.isEmpty else { return purged }

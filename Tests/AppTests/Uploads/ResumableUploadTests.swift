@@ -349,6 +349,70 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a last PATCH that began before the upload's time ran out and ends after it still makes the photo (no 410, no bytes lost)")
+    func lastPatchAcrossExpiry() async throws {
+        try await withTestApp { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 300_000, seed: 8)
+            let path = try await tus.create(length: bytes.count)
+            let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
+                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            // The upload's time runs out while its last bytes are on their way.
+            let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
+                _ = try? await app.db { try await $0.query("UPDATE resumable_uploads SET expires_at = now() - interval '1 second'") }
+            }
+            #expect(answer.status == 204, "\(answer.status) \(answer.body)")
+            let upload = try await tus.send(.head, path)
+            let photoID = try #require(upload.headers[TusTestClient.photoID], "\(upload.status)")
+            #expect(try await app.photoCount() == 1)
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    @Test("a PATCH whose lease was taken by another meanwhile (its renewals failed) records nothing and makes no photo: 409 with where the upload stands")
+    func leaseLostMidPatch() async throws {
+        try await withTestApp { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 300_000, seed: 9)
+            let path = try await tus.create(length: bytes.count)
+            let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
+                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
+                _ = try? await app.db { try await $0.query("UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'") }
+            }
+            #expect(answer.status == 409, "\(answer.status) \(answer.body)")
+            #expect(answer.body.contains("stands at 0 bytes"), "\(answer.body)")
+            #expect(try await app.scalar("SELECT stored_offset FROM resumable_uploads", as: Int64.self) == 0)
+            #expect(try await app.photoCount() == 0, "the holder of the lease makes the photo, not this PATCH")
+        }
+    }
+
+    @Test("a finished upload's record answers HEAD until its time runs out; then the purge removes it and leaves its photo")
+    func finishedRecordsPurged() async throws {
+        try await withTestApp { app in
+            let tus = try await app.tus()
+            var paths: [String] = []
+            for seed: UInt64 in [11, 12] {
+                let bytes = Self.photo(size: 200_000, seed: seed)
+                let path = try await tus.create(length: bytes.count)
+                #expect(try await tus.patch(path, at: 0, bytes[...]).headers[TusTestClient.photoID] != nil)
+                paths.append(path)
+            }
+            let first = try #require(paths.first?.split(separator: "/").last.map(String.init))
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET expires_at = now() - interval '1 minute' WHERE public_id = \(first)") }
+            #expect(try await tus.send(.head, paths[0]).status == .ok, "past its time, still there until the purge")
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let purged = try await core.whileRunning { try await core.resumable.purgeExpired() }
+            #expect(purged == 1)
+            #expect(try await tus.send(.head, paths[0]).status == .notFound)
+            #expect(try await tus.send(.head, paths[1]).status == .ok, "one whose time has not run out stays")
+            #expect(try await app.photoCount() == 2, "the photos stay")
+        }
+    }
+
     @Test("the hourly sweep leaves an unfinished upload's part file or S3 multipart upload alone, and removes those no upload holds (an account deleted mid-upload)", arguments: StoreKind.allCases)
     func sweepSparesOpenUploads(store: StoreKind) async throws {
         try await withTusApp(on: store) { app in
