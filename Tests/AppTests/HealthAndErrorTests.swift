@@ -65,8 +65,8 @@ struct HealthAndErrorTests {
             config.logLevel = .critical
         }) { app in
             // The queries left waiting on silent connections end when these close (or the
-            // app's shutdown would wait for them).
-            defer { proxy.closeConnections() }
+            // app's shutdown would wait for them): closed until the proxy stops, after the app.
+            defer { proxy.keepClosingConnections() }
             let email = uniqueEmail("silent")
             let token = try await app.api.signedInUser(email: email)
             let browser = app.browser()

@@ -14,6 +14,7 @@ final class SilentProxy: Sendable {
         var target: (host: String, port: Int)?
         var silent = false
         var connections: [any Channel] = []
+        var closing: RepeatedTask?
     }
 
     private init(channel: any Channel) {
@@ -73,7 +74,19 @@ final class SilentProxy: Sendable {
         for connection in state.withLock({ $0.connections }) { connection.close(promise: nil) }
     }
 
+    /// From now until `stop()`, closes every connection through the proxy four times a second, so
+    /// the app's shutdown cannot wait on one the test left stuck (a run on a loaded machine once
+    /// sat in that shutdown for minutes, holding database slots other tests waited for).
+    func keepClosingConnections() {
+        closeConnections()
+        let task = channel.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(250), delay: .milliseconds(250)) { [self] _ in
+            closeConnections()
+        }
+        state.withLock { $0.closing = task }
+    }
+
     func stop() async throws {
+        state.withLock { $0.closing }?.cancel()
         closeConnections()
         try await channel.close()
     }
