@@ -256,7 +256,7 @@ struct PasswordResetTests {
         }
     }
 
-    @Test("attack: a share link someone made on an address they do not own stops working at the owner's reset; links made after it stay")
+    @Test("attack: a share link someone made on an address they do not own stops working at the owner's reset (their browser is no longer known); links made after it stay")
     func preRegisteredShareLinkDiesWithTheReset() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in
             // The attacker signs up with the victim's address and shares an album of the account:
@@ -268,11 +268,13 @@ struct PasswordResetTests {
             let album = try await attacker.makeAlbum("Holidays", of: [photo])
             let token = try await attacker.makeLink(("album", album), expires: "never")
             #expect(try await app.browser().get("/s/\(token)").status == .ok)
+            #expect(try await app.scalar("SELECT count(*)::int FROM known_sign_ins") == 1, "the attacker's browser is known")
 
             try await Self.reset(victim, to: "the victim's password", app: app)
 
             #expect(try await app.browser().get("/s/\(token)").status == .notFound, "the attacker's link no longer opens the album")
             #expect(try await app.scalar("SELECT count(*)::int FROM share_links") == 0)
+            #expect(try await app.scalar("SELECT count(*)::int FROM known_sign_ins") == 0, "a sign-in from the attacker's browser would be mailed as new")
 
             // The owner's own links, made once the address is proven, outlive a later reset.
             let owner = app.browser()

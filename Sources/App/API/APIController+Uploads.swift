@@ -125,7 +125,7 @@ extension APIController {
 
     private func tusHeaders(for upload: ResumableUpload) -> HTTPFields {
         var headers: HTTPFields = [Tus.resumable: Tus.version]
-        if upload.photoPublicID == nil { headers[Tus.uploadExpires] = HTTPDate.format(upload.expiresAt) }
+        headers[Tus.uploadExpires] = HTTPDate.format(upload.expiresAt)
         if let photo = upload.photoPublicID { headers[Tus.photoID] = photo }
         return headers
     }

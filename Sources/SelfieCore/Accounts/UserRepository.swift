@@ -233,7 +233,8 @@ public struct UserRepository: Sendable {
     /// address (else false, and nothing changes). The reset proves the address: it is marked
     /// confirmed, and if it was not confirmed before, whatever was added to the account without
     /// that proof is removed: its other ways in (passkeys, the authenticator app, linked
-    /// providers) and its share links (whoever made them would see what the owner adds). Every
+    /// providers), its share links (whoever made them would see what the owner adds) and the
+    /// devices it knows (a sign-in from one of them would not be mailed as new). Every
     /// session, token, remembered browser and mailed link ends, in one transaction.
     public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
         defer { access.forget(userID: userID) }
@@ -251,7 +252,7 @@ public struct UserRepository: Sendable {
             for try await value in rows.decode(Bool.self) { wasConfirmed = value }
             guard let wasConfirmed else { return false }
             if !wasConfirmed {
-                for table in ["passkeys", "totp_factors", "recovery_codes", "user_identities", "share_links"] {
+                for table in ["passkeys", "totp_factors", "recovery_codes", "user_identities", "share_links", "known_sign_ins"] {
                     try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
                 }
             }

@@ -133,10 +133,15 @@ public struct ResumableUploadRepository: Sendable {
         ).collect().count == 1
     }
 
-    /// The upload became this photo.
-    func complete(_ upload: ResumableUpload, photoPublicID: String) async throws {
+    /// The upload became this photo; its record (which names the photo to a client that lost the
+    /// last answer) is kept at least until `keptUntil`.
+    func complete(_ upload: ResumableUpload, photoPublicID: String, keptUntil: Date) async throws {
         try await client.query(
-            "UPDATE resumable_uploads SET photo_public_id = \(photoPublicID), lease_token = NULL, lease_until = NULL WHERE id = \(upload.id)",
+            """
+            UPDATE resumable_uploads SET photo_public_id = \(photoPublicID), lease_token = NULL, lease_until = NULL,
+              expires_at = greatest(expires_at, \(keptUntil))
+            WHERE id = \(upload.id)
+            """,
             logger: logger
         )
     }

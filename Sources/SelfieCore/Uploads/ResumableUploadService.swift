@@ -76,12 +76,16 @@ public struct ResumableUploadService: Sendable {
                 throw ResumableUploadError.noSuchAlbum
             }
         }
-        let expires = now.addingTimeInterval(TimeInterval(limits.unfinishedExpiry.components.seconds))
         guard let upload = try await uploads.create(
-            userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), length: length, metadata: metadata, expiresAt: expires,
+            userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), length: length, metadata: metadata, expiresAt: expiry(from: now),
             maxInFlight: limits.unfinishedUploads, maxBytesInFlight: limits.unfinishedBytes
         ) else { throw ResumableUploadError.tooManyInFlight(maxUploads: limits.unfinishedUploads, maxBytes: limits.unfinishedBytes) }
         return upload
+    }
+
+    /// When an upload made (or finished) at `now` expires: `UNFINISHED_UPLOAD_HOURS` later.
+    private func expiry(from now: Date) -> Date {
+        now.addingTimeInterval(TimeInterval(limits.unfinishedExpiry.components.seconds))
     }
 
     /// The user's upload, if it is still open (or complete).
@@ -167,8 +171,8 @@ public struct ResumableUploadService: Sendable {
             progress = try await photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) }
         } catch let partial as PartialAppend {
             // Without a checksum, what arrived is kept; with one, a body cut short cannot be checked.
-            try await uploads.release(upload, token: lease, at: checksum == nil ? partial.progress : nil)
-            if checksum == nil { keepDigest(upTo: partial.progress.offset) }
+            let recorded = try await uploads.release(upload, token: lease, at: checksum == nil ? partial.progress : nil)
+            if recorded, checksum == nil { keepDigest(upTo: partial.progress.offset) }
             if partial.underlying is PartLimitExceeded { throw ResumableUploadError.pastLength }
             throw partial.underlying
         } catch {
@@ -182,8 +186,10 @@ public struct ResumableUploadService: Sendable {
         guard try await uploads.release(upload, token: lease, at: progress, keepingLease: progress.offset == upload.length) else {
             // The lease ran out (its renewals failed) and another PATCH may have taken the
             // upload: nothing this one stored counts; the client is told where it stands.
-            let current = try await uploads.find(publicID: upload.publicID, userID: upload.userID)
-            throw ResumableUploadError.offsetMismatch(current: current?.storedOffset ?? upload.storedOffset)
+            guard let current = try await uploads.find(publicID: upload.publicID, userID: upload.userID) else {
+                throw ResumableUploadError.notFound
+            }
+            throw ResumableUploadError.offsetMismatch(current: current.storedOffset)
         }
         keepDigest(upTo: progress.offset)
         return progress.offset
@@ -208,7 +214,7 @@ public struct ResumableUploadService: Sendable {
                 blobKey: key, contentType: sniffed, byteSize: upload.length, title: upload.metadata.title, sha256: digest
             )
             let photo = try await photos.store(received, for: user, origin: origin)
-            try await uploads.complete(upload, photoPublicID: photo.publicID)
+            try await uploads.complete(upload, photoPublicID: photo.publicID, keptUntil: expiry(from: .now))
             if let albumID = upload.metadata.albumID {
                 // The photo is in the gallery either way; an album deleted meanwhile only loses it there.
                 do {

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PostgresNIO
 import Testing
 
 /// A tus 1.0 client of the app's test client, as small as the protocol allows.
@@ -358,21 +359,25 @@ struct ResumableUploadTests {
             let path = try await tus.create(length: bytes.count)
             let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
                 + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
-            // The upload's time runs out while its last bytes are on their way.
+            // The upload's time runs out while its last bytes are on their way (once the PATCH
+            // holds the upload, so past every check made before its body).
             let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
-                _ = try? await app.db { try await $0.query("UPDATE resumable_uploads SET expires_at = now() - interval '1 second'") }
+                await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET expires_at = now() - interval '1 second'")
             }
             #expect(answer.status == 204, "\(answer.status) \(answer.body)")
             let upload = try await tus.send(.head, path)
             let photoID = try #require(upload.headers[TusTestClient.photoID], "\(upload.status)")
             #expect(try await app.photoCount() == 1)
             #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+            let kept: Bool = try await app.scalar("SELECT expires_at > now() + interval '23 hours' FROM resumable_uploads")
+            #expect(kept, "the finished record names the photo for another day")
+            #expect(upload.headers[HTTPField.Name("Upload-Expires")!] != nil, "and says until when")
         }
     }
 
-    @Test("a PATCH whose lease was taken by another meanwhile (its renewals failed) records nothing and makes no photo: 409 with where the upload stands")
-    func leaseLostMidPatch() async throws {
-        try await withTestApp { app in
+    @Test("a PATCH whose lease was taken by another meanwhile (its renewals failed) records nothing and makes no photo: 409 with where the upload stands; sent again, one photo", arguments: StoreKind.allCases)
+    func leaseLostMidPatch(store: StoreKind) async throws {
+        try await withTusApp(on: store) { app in
             let port = try #require(app.client.port)
             let tus = try await app.tus()
             let bytes = Self.photo(size: 300_000, seed: 9)
@@ -380,12 +385,35 @@ struct ResumableUploadTests {
             let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
                 + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
             let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
-                _ = try? await app.db { try await $0.query("UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'") }
+                await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'")
             }
             #expect(answer.status == 409, "\(answer.status) \(answer.body)")
             #expect(answer.body.contains("stands at 0 bytes"), "\(answer.body)")
             #expect(try await app.scalar("SELECT stored_offset FROM resumable_uploads", as: Int64.self) == 0)
             #expect(try await app.photoCount() == 0, "the holder of the lease makes the photo, not this PATCH")
+
+            // The other PATCH's lease runs out in turn; the client sends the file again.
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET lease_until = now() - interval '1 second'") }
+            let again = try await tus.patch(path, at: 0, bytes[...])
+            let photoID = try #require(again.headers[TusTestClient.photoID], "\(again.status) \(again.text)")
+            #expect(try await app.photoCount() == 1)
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    /// Waits until a PATCH holds the (only) upload's lease, then runs `statement`, which must
+    /// change that upload's row.
+    static func whileTheLeaseIsHeld(_ app: TestApp, _ statement: String) async {
+        do {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await app.scalar("SELECT count(*)::int FROM resumable_uploads WHERE lease_token IS NOT NULL") == 0 {
+                guard ContinuousClock.now < deadline else { throw TestSetupError("no PATCH took the upload's lease") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let changed = try await app.db { try await $0.query(PostgresQuery(unsafeSQL: statement + " RETURNING id")).collect().count }
+            if changed != 1 { throw TestSetupError("\(statement) changed \(changed) rows") }
+        } catch {
+            Issue.record(error)
         }
     }
 
