@@ -1,4 +1,6 @@
+@testable import SelfieCore
 import Foundation
+import PostgresNIO
 import HummingbirdTesting
 import Testing
 
@@ -47,6 +49,45 @@ struct AccountPageTests {
 
             #expect(try await app.browser().signIn(email: email, password: "first password 1").status == .unauthorized)
             #expect(try await app.browser().signIn(email: email, password: "second password 2").status == .seeOther)
+        }
+    }
+
+    @Test("attack: a password change whose session a reset ends mid-change does not overwrite the reset's password")
+    func changeRacingAReset() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email, password: "first password 1")
+            let thief = app.browser()
+            try await thief.signIn(email: email, password: "first password 1")
+            // A second account lends the hash of the owner's new password.
+            let lender = uniqueEmail("lender")
+            try await app.browser().signUp(email: lender, password: "the owner's new 1")
+            let userID = try await app.userID(email)
+
+            let change = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
+                    let change = Task {
+                        try await thief.submit(
+                            "/account/password", from: "/account",
+                            [("current_password", "first password 1"), ("new_password", "the thief's own 1"), ("new_password_confirmation", "the thief's own 1")]
+                        )
+                    }
+                    // The thief's change has checked the old password and waits to write; the
+                    // owner's reset lands first: a new password, every session ended.
+                    try await TestApp.untilSomeoneWaitsForALock(client)
+                    try await connection.query(
+                        "UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE email = \(lender)) WHERE id = \(userID)",
+                        logger: testLogger
+                    )
+                    try await connection.query("DELETE FROM web_sessions WHERE user_id = \(userID)", logger: testLogger)
+                    return change
+                }
+            }
+            let answer = try await change.value
+            #expect(answer.status != .seeOther, "the change was refused: \(answer.status)")
+            #expect(try await app.browser().signIn(email: email, password: "the thief's own 1").status == .unauthorized)
+            #expect(try await app.browser().signIn(email: email, password: "the owner's new 1").status == .seeOther)
         }
     }
 

@@ -18,6 +18,33 @@ struct ProtectionTests {
         }
     }
 
+    @Test("with lockout on, a login holding a NUL byte is refused without a 500, on the web and in the API")
+    func nulInALogin() async throws {
+        try await withTestApp(configure: Self.withProtection { _ in }) { app in
+            let web = try await app.browser().signIn(email: "x\u{0}@example.com", password: "whatever1")
+            #expect([400, 401].contains(web.status.code), "\(web.status)")
+            let api = try await app.api.signIn(email: "a\u{0}b", password: "whatever1")
+            #expect([400, 401].contains(api.status.code), "\(api.status)")
+        }
+    }
+
+    @Test("a form with a field twice or a broken percent escape gets 400, not 500, on every form that decodes one")
+    func malformedForms() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            for (path, page) in [("/signin", "/signin"), ("/account/confirm", "/account/confirm"), ("/password/forgot", "/password/forgot")] {
+                let browser = path == "/signin" || path == "/password/forgot" ? app.browser() : owner
+                let token = try await browser.csrfToken(on: page)
+                for body in ["_csrf=\(token)&email=a%40b.example&email=b%40b.example&password=x", "_csrf=\(token)&email=%zz&current_password=%zz"] {
+                    let answer = try await browser.send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
+                    #expect(answer.status == .badRequest, "\(path) \(body): \(answer.status)")
+                }
+            }
+        }
+    }
+
     @Test("the 6th wrong password within the window locks the account for web and API alike; others are unaffected")
     func lockout() async throws {
         try await withTestApp(configure: Self.withProtection { _ in }) { app in

@@ -206,6 +206,57 @@ struct SecondFactorTests {
         }
     }
 
+    @Test("attack: a thief with the session and the password cannot guess codes on “confirm it's you” or reset the count with the password elsewhere")
+    func confirmingGuessesLockTheAccount() async throws {
+        try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let (authenticator, _) = try await owner.enrolTOTP()
+            try await app.ageSignIns(of: email, minutes: 11)
+
+            // Each guess sends the right password with a wrong code; in between, the right
+            // password on the address form (with an address it refuses, so nothing changes).
+            var statuses: [Int] = []
+            for guess in ["111111", "222222", "333333", "444444"] {
+                let wrong = try await owner.submit(
+                    "/account/confirm", from: "/account/confirm", [("current_password", "correct horse battery"), ("code", guess), ("next", "/account")]
+                )
+                statuses.append(wrong.status.code)
+                let elsewhere = try await owner.submit("/account/email", from: "/account", [("email", "not an address"), ("current_password", "correct horse battery")])
+                statuses.append(elsewhere.status.code)
+            }
+            #expect(statuses.contains(429), "the account locks: \(statuses)")
+            let right = try await owner.submit(
+                "/account/confirm", from: "/account/confirm",
+                [("current_password", "correct horse battery"), ("code", authenticator.code(offset: 1)), ("next", "/account")]
+            )
+            #expect(right.status == .tooManyRequests, "locked, even with the right code")
+        }
+    }
+
+    @Test("attack: a set-up key someone saw before a password change is not the one the owner later turns on")
+    func setupKeyDiesWithThePassword() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let thief = app.browser()
+            try await thief.signIn(email: email)
+            let seen = try #require(try await thief.get("/account/two-factor").text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
+
+            let changed = try await owner.submit(
+                "/account/password", from: "/account",
+                [("current_password", "correct horse battery"), ("new_password", "a brand new secret 9"), ("new_password_confirmation", "a brand new secret 9")]
+            )
+            #expect(changed.status == .seeOther, "\(changed.status)")
+            let shown = try #require(try await owner.get("/account/two-factor").text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
+            #expect(shown != seen, "the owner is shown a key nobody else saw")
+        }
+    }
+
     @Test("turning it off needs a code; new recovery codes need one too and replace the old")
     func disableAndRegenerate() async throws {
         try await withTestApp { app in

@@ -63,7 +63,11 @@ struct ErrorCopy {
         case let error as PSQLError where error.isRejectedValue:
             // A value our validation let through but the database refused: the input's fault.
             return AppError(.badRequest, genericMessage(for: .badRequest))
-        case is DecodingError:
+        case let error as TransactionError where (error.closureError as? PSQLError)?.isRejectedValue == true:
+            // The same, refused inside a transaction (a NUL byte in a login, counted for lockout).
+            return AppError(.badRequest, genericMessage(for: .badRequest))
+        case is DecodingError, is URLEncodedFormError:
+            // A form with a field twice or a broken percent escape is the client's error too.
             return AppError(.badRequest, genericMessage(for: .badRequest))
         default:
             return AppError(.internalServerError, genericMessage(for: .internalServerError))

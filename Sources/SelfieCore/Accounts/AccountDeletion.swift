@@ -29,7 +29,7 @@ public struct AccountDeletion: Sendable {
     public func delete(_ user: User, password: String, confirmedAt: Date, origin: RequestOrigin) async throws {
         guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
         if let hash = credentials.passwordHash {
-            guard try await passwordCheck.check(password, against: hash, of: user, origin: origin) else {
+            guard try await passwordCheck.check(password, against: hash, of: credentials, origin: origin) else {
                 throw InvalidFields([.currentPassword: .incorrect])
             }
         } else {

@@ -202,7 +202,7 @@ public struct AccountEmails: Sendable {
         }
         guard let credentials = try await users.credentials(forID: user.id) else { throw AccountError.invalidCredentials }
         if let hash = credentials.passwordHash {
-            guard try await passwordCheck.check(currentPassword, against: hash, of: user, origin: origin) else {
+            guard try await passwordCheck.check(currentPassword, against: hash, of: credentials, origin: origin) else {
                 problems[.currentPassword] = .incorrect
                 throw problems
             }

@@ -194,7 +194,7 @@ public struct AccountService: Sendable {
             problems[.newPasswordConfirmation] = .confirmationMismatch
         }
         if let currentHash = credentials.passwordHash {
-            guard try await passwordCheck.check(current, against: currentHash, of: credentials.user, origin: origin) else {
+            guard try await passwordCheck.check(current, against: currentHash, of: credentials, origin: origin) else {
                 problems[.currentPassword] = .incorrect
                 throw problems
             }
@@ -213,7 +213,11 @@ public struct AccountService: Sendable {
         guard problems.isEmpty else { throw problems }
         let hash = try await hasher.hash(new)
         do {
-            try await users.replacePassword(userID: user.id, passwordHash: hash, username: newUsername, keepingSession: sessionID)
+            let replaced = try await users.replacePassword(
+                userID: user.id, replacing: credentials.passwordHash, with: hash, username: newUsername, keepingSession: sessionID
+            )
+            // The password proved above is not the account's any more (a reset landed meanwhile).
+            guard replaced else { throw InvalidFields([.currentPassword: .incorrect]) }
         } catch UniqueValueTaken.username {
             problems[.username] = .taken
             throw problems

@@ -38,10 +38,10 @@ public struct StepUp: Sendable {
     /// code `SecondFactorError.incorrectCode`; both count toward the account's lockout. An account
     /// without a password confirms by signing in again instead (`AccountError.confirmItsYou`).
     public func confirm(_ session: ActiveSession, password: String, code: String?, origin: RequestOrigin) async throws {
-        guard let hash = try await users.credentials(forID: session.user.id)?.passwordHash else {
+        guard let credentials = try await users.credentials(forID: session.user.id), let hash = credentials.passwordHash else {
             throw AccountError.confirmItsYou
         }
-        guard try await passwordCheck.check(password, against: hash, of: session.user, origin: origin) else {
+        guard try await passwordCheck.check(password, against: hash, of: credentials, origin: origin) else {
             throw InvalidFields([.currentPassword: .incorrect])
         }
         if try await needsCode(session.user) {

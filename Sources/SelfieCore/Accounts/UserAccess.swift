@@ -19,6 +19,9 @@ enum UserAccess {
         )
         try await connection.query("DELETE FROM remembered_browsers WHERE user_id = \(userID)", logger: logger)
         try await connection.query("DELETE FROM pending_sign_ins WHERE user_id = \(userID)", logger: logger)
+        // A two-step set-up key shown but not yet confirmed may have been seen by a session that
+        // just ended: the owner's next set-up draws a new one.
+        try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NULL", logger: logger)
     }
 
     /// Kills the user's mailed links for `purposes` (a change that they would undo just happened).

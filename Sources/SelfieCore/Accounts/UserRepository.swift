@@ -112,24 +112,32 @@ public struct UserRepository: Sendable {
     }
 
     /// Stores a new password hash (and, when given, the username chosen with a first password)
-    /// and, in the same transaction, ends every browser session of the user but `keepingSession`
-    /// and revokes every API token: nothing signed in with the old password outlives the change.
-    /// Throws `UniqueValueTaken.username` when the username's unique index refuses it.
-    public func replacePassword(userID: Int64, passwordHash: String, username: String?, keepingSession: Int64?) async throws {
+    /// in place of `previousHash` (the one the person proved, nil for a first password) and, in
+    /// the same transaction, ends every browser session of the user but `keepingSession` and
+    /// revokes every API token: nothing signed in with the old password outlives the change.
+    /// False, changing nothing, when the hash is no longer `previousHash` (a reset or another
+    /// change landed meanwhile). Throws `UniqueValueTaken.username` when the username's unique
+    /// index refuses it.
+    public func replacePassword(userID: Int64, replacing previousHash: String?, with passwordHash: String, username: String?, keepingSession: Int64?)
+        async throws -> Bool
+    {
         defer { access.forget(userID: userID) }
         do {
-            try await client.transaction(logger: logger) { connection in
-                try await connection.query(
+            return try await client.transaction(logger: logger) { connection in
+                let replaced = try await connection.query(
                     """
                     UPDATE users SET password_hash = \(passwordHash), username = coalesce(\(username), username), updated_at = now()
-                    WHERE id = \(userID)
+                    WHERE id = \(userID) AND password_hash IS NOT DISTINCT FROM \(previousHash)
+                    RETURNING id
                     """,
                     logger: logger
-                )
+                ).collect().count == 1
+                guard replaced else { return false }
                 try await UserAccess.revokeAll(userID: userID, keepingSession: keepingSession, on: connection, logger: logger)
                 // Reset links die with any change of password, and so do address changes asked
                 // for before it (by someone who may have known the old password).
                 try await UserAccess.killLinks([.resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
+                return true
             }
         } catch let error as TransactionError {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {

@@ -113,6 +113,13 @@ public struct BruteForceProtection: Sendable {
         }
     }
 
+    /// An attempt claimed for a check that passed, while something else is still owed (a code):
+    /// that one attempt is no longer counted; earlier failures stay.
+    public func takeBackAttempt(account email: String) async throws {
+        guard configuration.lockoutThreshold > 0 else { return }
+        try await counters.removeNewestFailure(account: email)
+    }
+
     /// A successful sign-in: the account's count starts again.
     public func clearFailures(account email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }

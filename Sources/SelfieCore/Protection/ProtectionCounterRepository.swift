@@ -38,6 +38,17 @@ public struct ProtectionCounterRepository: Sendable {
         }
     }
 
+    func removeNewestFailure(account email: String) async throws {
+        try await client.query(
+            """
+            DELETE FROM sign_in_failures WHERE ctid = (
+              SELECT ctid FROM sign_in_failures WHERE email_key = lower(btrim(\(email))) ORDER BY occurred_at DESC LIMIT 1
+            )
+            """,
+            logger: logger
+        )
+    }
+
     func clearFailures(account email: String) async throws {
         try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
     }
