@@ -132,6 +132,10 @@ def drill(kind, restore_kind):
     run, backup_seconds = selfie(["backup", backup], source_url, source)
     print(run.stdout.strip())
     assert copied(run.stdout) == 20
+    # Every photo and the whole database: no other user of the machine may read any of it.
+    shared = [path for folder, _, files in os.walk(backup) for path in [folder] + [os.path.join(folder, f) for f in files]
+              if os.stat(path).st_mode & 0o077]
+    assert not shared, f"readable by other users: {shared[:4]}"
     backup_bytes = sum(os.path.getsize(os.path.join(folder, f)) for folder, _, files in os.walk(backup) for f in files)
 
     # The disaster: the database and the store are gone.

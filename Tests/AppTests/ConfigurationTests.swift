@@ -189,6 +189,22 @@ struct ConfigurationTests {
         #expect(throws: InvalidValue.self) { try DatabaseURL("postgres://me@host/") }
     }
 
+    @Test("pg_dump and pg_restore check the database's certificate and name over TLS, as the server's connections do; the password never on their command line")
+    func backupToolsCheckTheCertificate() throws {
+        for mode in ["require", "verify-ca", "verify-full"] {
+            let environment = PostgresTools.environment(for: try DatabaseURL("postgres://me:p%40ss@db.internal:6543/photos?sslmode=\(mode)"), base: ["PATH": "/usr/bin"])
+            #expect(environment["PGSSLMODE"] == "verify-full", "sslmode=\(mode)")
+            #expect(environment["PGSSLROOTCERT"] == "/etc/ssl/certs/ca-certificates.crt", "the system's trusted roots, as NIOSSL's")
+            #expect(environment["PGPASSWORD"] == "p@ss" && environment["PGHOST"] == "db.internal" && environment["PGPORT"] == "6543")
+        }
+        let chosen = PostgresTools.environment(
+            for: try DatabaseURL("postgres://me@db.internal/photos?sslmode=require"), base: ["PGSSLROOTCERT": "/etc/selfie/db-ca.pem"]
+        )
+        #expect(chosen["PGSSLROOTCERT"] == "/etc/selfie/db-ca.pem", "a root the operator set is kept")
+        let local = PostgresTools.environment(for: try DatabaseURL("postgres://me@127.0.0.1/photos"), base: [:])
+        #expect(local["PGSSLMODE"] == "disable" && local["PGSSLROOTCERT"] == nil)
+    }
+
     @Test(".env files: comments, quotes, export prefixes")
     func dotEnv() {
         let values = DotEnvFile.parse(

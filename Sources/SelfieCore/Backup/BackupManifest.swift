@@ -47,6 +47,11 @@ public struct BackupManifest: Codable, Sendable, Equatable {
 struct BackupFolder {
     let root: URL
 
+    /// A backup holds every photo and the whole database: only its owner reads it (0700
+    /// folders, 0600 files), as the blob store keeps photos from other users of the machine.
+    static var privateFolder: [FileAttributeKey: Any] { [.posixPermissions: 0o700] }
+    static var privateFile: [FileAttributeKey: Any] { [.posixPermissions: 0o600] }
+
     var latestFile: URL { root.appendingPathComponent("latest") }
     var snapshots: URL { root.appendingPathComponent("snapshots") }
     var blobsFolder: URL { root.appendingPathComponent("blobs") }

@@ -87,7 +87,7 @@ public struct BackupService: Sendable {
         let folder = BackupFolder(root: URL(fileURLWithPath: directory))
         let name = Self.snapshotName(now, taken: { FileManager.default.fileExists(atPath: folder.snapshot($0).path) })
         let dump = folder.snapshot(name).appendingPathComponent("database.dump")
-        try FileManager.default.createDirectory(at: folder.snapshot(name), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.snapshot(name), withIntermediateDirectories: true, attributes: BackupFolder.privateFolder)
 
         // One snapshot for the dump and the list of blobs: whatever is in the dump, its blobs are listed.
         let database = self.database
@@ -265,6 +265,7 @@ public struct BackupService: Sendable {
     private static func makeDurable(_ partial: URL, as final: URL) throws {
         let fd = open(partial.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw BackupError.cannotWrite(partial.path) }
+        fchmod(fd, 0o600)  // pg_dump makes it readable by everyone
         fsync(fd)
         close(fd)
         guard rename(partial.path, final.path) == 0 else { throw BackupError.cannotWrite(final.path) }

@@ -42,8 +42,10 @@ final class HashingFileWriter {
     init(destination: URL) throws {
         self.destination = destination
         self.partial = destination.appendingPathExtension("partial")
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: BackupFolder.privateFolder
+        )
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: BackupFolder.privateFile) else {
             throw BackupError.cannotWrite(partial.path)
         }
         handle = try FileHandle(forWritingTo: partial)

@@ -8,18 +8,7 @@ enum PostgresTools {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        // libpq wants the socket's folder; the URL may name the socket file itself.
-        environment["PGHOST"] = database.unixSocketPath.map { path in
-            URL(fileURLWithPath: path).lastPathComponent.hasPrefix(".s.PGSQL.") ? URL(fileURLWithPath: path).deletingLastPathComponent().path : path
-        } ?? database.host
-        environment["PGPORT"] = String(database.port)
-        environment["PGUSER"] = database.username
-        environment["PGDATABASE"] = database.database
-        environment["PGSSLMODE"] = database.requireTLS ? "require" : "disable"
-        environment["PGPASSWORD"] = database.password
-        environment["PGCONNECT_TIMEOUT"] = "10"
-        process.environment = environment
+        process.environment = environment(for: database)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -37,4 +26,28 @@ enum PostgresTools {
             throw BackupError.toolFailed(tool, status: status, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
+
+    /// The tools' environment: `base` with the connection's settings. Over TLS they check the
+    /// server's certificate and name as the server's own connections do (NIOSSL's defaults: the
+    /// system's trusted roots), not libpq's `require`, which encrypts without checking who answers.
+    static func environment(for database: DatabaseURL, base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = base
+        // libpq wants the socket's folder; the URL may name the socket file itself.
+        environment["PGHOST"] = database.unixSocketPath.map { path in
+            URL(fileURLWithPath: path).lastPathComponent.hasPrefix(".s.PGSQL.") ? URL(fileURLWithPath: path).deletingLastPathComponent().path : path
+        } ?? database.host
+        environment["PGPORT"] = String(database.port)
+        environment["PGUSER"] = database.username
+        environment["PGDATABASE"] = database.database
+        environment["PGSSLMODE"] = database.requireTLS ? "verify-full" : "disable"
+        if database.requireTLS, environment["PGSSLROOTCERT"] == nil {
+            environment["PGSSLROOTCERT"] = systemTrustedRoots.first { FileManager.default.fileExists(atPath: $0) }
+        }
+        environment["PGPASSWORD"] = database.password
+        environment["PGCONNECT_TIMEOUT"] = "10"
+        return environment
+    }
+
+    /// Where Debian (and Red Hat) keep the bundle of trusted roots, as NIOSSL looks for it.
+    static let systemTrustedRoots = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"]
 }
