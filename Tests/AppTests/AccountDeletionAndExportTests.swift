@@ -99,6 +99,34 @@ struct AccountDeletionAndExportTests {
         }
     }
 
+    @Test("deleting an account deletes every blob even when the request is cancelled once its rows are gone (a deploy's shutdown)")
+    func deletionOutlivesCancellation() async throws {
+        let bucket = try await S3Peer.nanio.makeBucket()
+        try await withTestApp(configure: { $0.blobStore = .s3(bucket) }) { app in
+            let owner = app.browser()
+            let email = uniqueEmail()
+            try await owner.signUp(email: email)
+            for seed in 0..<6 { _ = try await owner.uploadPhoto(TestImage.jpeg(size: 600, seed: UInt64(seed))) }
+            #expect(try await app.blobs.list().count == 24)
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            try await core.whileRunning {
+                let user = try #require(try await core.users.credentials(forEmail: email)?.user)
+                let deleting = Task {
+                    try await core.deletion.delete(
+                        user, password: "correct horse battery", confirmedAt: .now, origin: RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test")
+                    )
+                }
+                // The rows go first, in one transaction; the blobs after, one request each.
+                while try await app.scalar("SELECT count(*)::int FROM users WHERE email = \(email)") > 0 {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                deleting.cancel()
+                _ = try? await deleting.value
+            }
+            #expect(try await app.blobs.list().isEmpty, "no photo of the deleted account is left in the store")
+        }
+    }
+
     @Test("the last administrator cannot delete their own account")
     func lastAdmin() async throws {
         try await withTestApp { app in

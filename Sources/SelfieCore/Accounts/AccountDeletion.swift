@@ -42,13 +42,7 @@ public struct AccountDeletion: Sendable {
         } catch AdminError.lastAdmin {
             throw AccountError.lastAdministrator
         }
-        for key in keys {
-            do {
-                try await blobs.delete(key)
-            } catch {
-                logger.warning("blob of a deleted account left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
-            }
-        }
+        await blobs.deleteRowless(keys, logger: logger)
         await emails.notify(credentials.user, .accountDeleted)
     }
 }

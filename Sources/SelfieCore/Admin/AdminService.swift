@@ -89,14 +89,7 @@ public struct AdminService: Sendable {
         case .revokeLinks:
             _ = try await sharing.revokeAll(ofUserID: userID, audit: record)
         case .delete:
-            let keys = try await admin.deleteUser(id: userID, audit: record)
-            for key in keys {
-                do {
-                    try await blobs.delete(key)
-                } catch {
-                    logger.warning("blob of a deleted user left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
-                }
-            }
+            await blobs.deleteRowless(try await admin.deleteUser(id: userID, audit: record), logger: logger)
         }
     }
 

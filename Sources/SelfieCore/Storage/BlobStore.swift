@@ -1,5 +1,6 @@
 import Base64URLCoding
 import Foundation
+import Logging
 import NIOCore
 
 /// The name of a stored photo: 32 random URL-safe characters and the extension of its sniffed
@@ -165,4 +166,21 @@ public enum ByteRangeRequest: Sendable, Equatable {
 /// A range beyond the end of the blob (answered 416 with the blob's size).
 public struct BlobRangeNotSatisfiable: Error {
     public let size: Int
+}
+
+extension BlobStore {
+    /// Deletes the blobs of rows already deleted (an account's photos), to the end even if the
+    /// request is cancelled meanwhile (a deploy's shutdown): thousands of photos on S3 take
+    /// minutes. A blob that cannot be deleted is logged; `selfie check --repair` moves it aside.
+    func deleteRowless(_ keys: [BlobKey], logger: Logger) async {
+        _ = try? await evenIfCancelled { [self] in
+            for key in keys {
+                do {
+                    try await delete(key)
+                } catch {
+                    logger.warning("blob of a deleted account left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
+                }
+            }
+        }
+    }
 }
