@@ -153,6 +153,18 @@ public struct IntegrityChecker: Sendable {
         IntegrityFinding(kind: kind, photo: row.publicID, owner: row.owner, blob: row.key.value, rendition: row.rendition?.rawValue)
     }
 
+    /// Makes a photo's renditions again; false when they cannot be (its original no longer decodes,
+    /// or is too large for today's limits): that finding stays unresolved and the repair goes on.
+    private func remake(_ photoID: Int64?) async -> Bool {
+        guard let photoID else { return false }
+        do {
+            return try await backfill.remake(photoID: photoID)
+        } catch {
+            logger.warning("could not make a photo's renditions again", metadata: ["photo": "\(photoID)", "error": "\(error)"])
+            return false
+        }
+    }
+
     /// Remakes the renditions of photos whose original is sound; moves orphans aside.
     private func repair(_ report: inout IntegrityReport, rows: [BlobRow], aside: URL) async throws {
         let brokenOriginals = Set(report.findings.filter { $0.rendition == nil && $0.kind != .orphan }.compactMap(\.photo))
@@ -163,8 +175,7 @@ public struct IntegrityChecker: Sendable {
             case .missingRendition, .corrupt where item.rendition != nil:
                 guard let publicID = item.photo, !brokenOriginals.contains(publicID) else { continue }
                 if remade[publicID] == nil {
-                    let photoID = rows.first { $0.publicID == publicID }?.photoID
-                    remade[publicID] = try await photoID.asyncMap { try await backfill.remake(photoID: $0) } ?? false
+                    remade[publicID] = await remake(rows.first { $0.publicID == publicID }?.photoID)
                 }
                 report.findings[index].repaired = remade[publicID] ?? false
             case .orphan:
@@ -184,12 +195,5 @@ public struct IntegrityChecker: Sendable {
                 continue
             }
         }
-    }
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

@@ -38,6 +38,33 @@ extension TestApp {
 
 @Suite("The integrity check: rows against blobs, and what --repair can fix")
 struct IntegrityTests {
+    @Test("--repair goes on past a photo whose renditions cannot be made again (its original no longer decodes): that one stays unresolved, the orphan is still moved, the check is saved")
+    func repairPastAnUnmakeablePhoto() async throws {
+        try await withTestApp { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            let broken = try await owner.uploadPhoto(TestImage.jpeg(size: 3000, seed: 7), title: "no longer decodes")
+            try await app.blobs.delete(try await app.blobKey(of: broken, rendition: "thumb-400"))
+            // The original's bytes turn to garbage before any checksum was recorded (a photo from
+            // before checksums): the check records the garbage's, so only the rendition is missing.
+            try await app.putBlob(try await app.blobKey(of: broken), Array(repeating: 0x42, count: 5000))
+            try await app.db { try await $0.query("UPDATE photos SET sha256 = NULL WHERE public_id = \(broken)") }
+            let orphan = try #require(BlobKey.random(contentType: "image/jpeg"))
+            try await app.putBlob(orphan, TestImage.jpeg(size: 1000, seed: 8))
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let aside = URL(fileURLWithPath: temporaryBlobDirectory())
+            defer { try? FileManager.default.removeItem(at: aside) }
+            try await core.whileRunning {
+                let repaired = try await core.integrity.run(.full, orphanGrace: .zero, repairInto: aside)
+                #expect(repaired.unresolved.map(\.kind) == [.missingRendition], "\(repaired.findings)")
+                #expect(try await app.blobs.exists(orphan) == false, "the orphan after it was still moved aside")
+                let saved = try await core.integrity.lastChecks()
+                #expect(saved.contains { $0.findingCount == 2 }, "and the check was saved for the admin page")
+            }
+        }
+    }
+
     @Test("a deleted original, a deleted rendition, a changed byte and an orphan are each found with the photo and its owner; --repair fixes renditions and moves the orphan aside; with the original back, the next check is clean")
     func plantedFaults() async throws {
         try await withTestApp { app in
