@@ -8,7 +8,8 @@ For each store (the filesystem; S3), on a scratch database and an empty store:
   3. the database and the store are wiped (dropped, emptied);
   4. `selfie restore DIR` into a new, empty database and a new, empty store;
   5. Selfie serves the restored data: a password sign-in (API and browser) works, every API answer
-     is the same, and every blob is byte-identical;
+     is the same, and every blob is byte-identical; a resumable upload half sent at backup time is
+     gone (404), not resumed onto bytes the backup does not hold;
   6. `selfie check` finds everything in order; one more upload, then a second backup into the same
      DIR copies only its four blobs;
   7. a restore refuses a target that is not empty; `selfie check` names the photo whose original
@@ -101,6 +102,17 @@ def copied(report):
     return int(re.search(r"copied now: (\d+)", report).group(1))
 
 
+def tus(server, method, path, token, headers=None, data=None):
+    """A tus 1.0 request: its status and headers."""
+    request = urllib.request.Request(server.base + path, data=data, method=method, headers={
+        "Authorization": f"Token token={token}", "Tus-Resumable": "1.0.0", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, answer.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers
+
+
 def drill(kind, restore_kind):
     name = f"drill_{kind}"
     backup = os.path.join(WORK, f"backup-{kind}")
@@ -128,6 +140,14 @@ def drill(kind, restore_kind):
     assert before[first]["trash"] and before[first]["albums"][0]["content"], "the drill's data is in place"
     blobs_before = source.contents()
     assert len(blobs_before) == 5 * 4, f"five photos, four blobs each: {len(blobs_before)}"
+
+    # A resumable upload half sent when the backup runs: its bytes are not in the backup.
+    status, headers = tus(server, "POST", "/api/uploads", users[first], {"Upload-Length": "20000"})
+    assert status == 201, status
+    unfinished = urllib.parse.urlparse(headers["Location"]).path
+    status, _ = tus(server, "PATCH", unfinished, users[first], {"Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"},
+                    data=photo(7)[:5000])
+    assert status == 204, status
 
     run, backup_seconds = selfie(["backup", backup], source_url, source)
     print(run.stdout.strip())
@@ -157,6 +177,8 @@ def drill(kind, restore_kind):
     assert browser_sign_in(server, first), "a browser signs in with the password and opens its account"
     after = answers(server, users)
     assert after == before, f"the same answers after the restore:\n{json.dumps(before)[:800]}\n{json.dumps(after)[:800]}"
+    status, _ = tus(server, "HEAD", unfinished, users[first])
+    assert status == 404, f"the half-sent upload is gone (its bytes were not backed up), so the app starts it again: {status}"
 
     run, _ = selfie(["check"], target_url, target)
     assert "Everything is in order." in run.stdout, run.stdout

@@ -219,6 +219,7 @@ public struct BackupService: Sendable {
         if force { arguments += ["--clean", "--if-exists"] }
         try await PostgresTools.run("pg_restore", arguments + [dump.path], database: database)
         try await repository.removeRows(referencing: manifest.vanished)
+        try await repository.removeUnfinishedUploads()
 
         _ = try await forEach(manifest.blobs, parallel: Self.parallelCopies) { blob in
             guard let key = BlobKey(blob.key) else { throw BackupError.invalidKey(blob.key) }
