@@ -42,6 +42,17 @@ extension Browser {
     }
 }
 
+extension TestApp {
+    /// A signed-in owner with a confirmed address and two-step verification on.
+    func ownerWithTwoStep() async throws -> (email: String, owner: Browser, authenticator: AuthenticatorApp) {
+        let email = uniqueEmail()
+        let owner = browser()
+        try await owner.signUp(email: email)
+        try await confirmAddress(of: email)
+        return (email, owner, try await owner.enrolTOTP().app)
+    }
+}
+
 extension String {
     /// The recovery codes a page lists (after set-up, or after making new ones).
     var recoveryCodes: [String] { allCaptures(of: #"<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})</code></li>"#) }
@@ -189,11 +200,7 @@ struct SecondFactorTests {
     @Test("wrong codes count toward the account's lockout; knowing the password does not reset it")
     func wrongCodesLockTheAccount() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
-            let email = uniqueEmail()
-            let owner = app.browser()
-            try await owner.signUp(email: email)
-            try await app.confirmAddress(of: email)
-            let (authenticator, _) = try await owner.enrolTOTP()
+            let (email, owner, authenticator) = try await app.ownerWithTwoStep()
 
             let attacker = app.browser()
             try await attacker.signIn(email: email)  // 1: the password, counted until a code is right
@@ -209,11 +216,7 @@ struct SecondFactorTests {
     @Test("attack: a thief with the session and the password cannot guess codes on “confirm it's you” or reset the count with the password elsewhere")
     func confirmingGuessesLockTheAccount() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
-            let email = uniqueEmail()
-            let owner = app.browser()
-            try await owner.signUp(email: email)
-            try await app.confirmAddress(of: email)
-            let (authenticator, _) = try await owner.enrolTOTP()
+            let (email, owner, authenticator) = try await app.ownerWithTwoStep()
             try await app.ageSignIns(of: email, minutes: 11)
 
             // Each guess sends the right password with a wrong code; in between, the right

@@ -45,6 +45,14 @@ struct TusTestClient {
         return try await send(.patch, path, headers: headers, body: Array(bytes))
     }
 
+    /// The head of a PATCH at `offset` declaring `length` bytes, for a raw connection (a body cut
+    /// short, held back or racing another request).
+    func rawPatchHead(_ path: String, at offset: Int, length: Int, closing: Bool = false) -> String {
+        "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(token)\r\nTus-Resumable: 1.0.0\r\n"
+            + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: \(offset)\r\nContent-Length: \(length)\r\n"
+            + (closing ? "Connection: close\r\n\r\n" : "\r\n")
+    }
+
     /// The whole file in `chunk`-sized PATCHes; the last answer.
     func upload(_ bytes: [UInt8], chunk: Int, title: String = "") async throws -> (path: String, last: TestResponse) {
         let path = try await create(length: bytes.count, title: title)
@@ -288,8 +296,7 @@ struct ResumableUploadTests {
             let bytes = Self.photo(size: 7 * 1024 * 1024, seed: 3)
             let path = try await tus.create(length: bytes.count)
             // The network drops 6 MiB into a PATCH that declared the whole file.
-            let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
-                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            let head = tus.rawPatchHead(path, at: 0, length: bytes.count)
             try await RawHTTPClient.sendThenHangUp(port: port, head: head, body: Array(bytes[..<(6 * 1024 * 1024)]))
             var offset = 0
             for _ in 0..<50 {  // the server notices the closed connection and records what it stored
@@ -319,9 +326,7 @@ struct ResumableUploadTests {
             let (last, retry) = try await app.db { client in
                 try await client.transaction(logger: testLogger) { connection in
                     try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
-                    let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
-                        + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 200000\r\nContent-Length: \(bytes.count - 200_000)\r\n"
-                        + "Connection: close\r\n\r\n"
+                    let head = tus.rawPatchHead(path, at: 200_000, length: bytes.count - 200_000, closing: true)
                     let rest = Array(bytes[200_000...])
                     let last = Task {
                         try await RawHTTPClient.writeEverythingThenRead(port: port, head: head, firstBytes: rest, bodyBytes: rest.count, readFor: .seconds(1))
@@ -357,8 +362,7 @@ struct ResumableUploadTests {
             let tus = try await app.tus()
             let bytes = Self.photo(size: 300_000, seed: 8)
             let path = try await tus.create(length: bytes.count)
-            let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
-                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            let head = tus.rawPatchHead(path, at: 0, length: bytes.count)
             // The upload's time runs out while its last bytes are on their way (once the PATCH
             // holds the upload, so past every check made before its body).
             let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
@@ -382,8 +386,7 @@ struct ResumableUploadTests {
             let tus = try await app.tus()
             let bytes = Self.photo(size: 300_000, seed: 9)
             let path = try await tus.create(length: bytes.count)
-            let head = "PATCH \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(tus.token)\r\nTus-Resumable: 1.0.0\r\n"
-                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            let head = tus.rawPatchHead(path, at: 0, length: bytes.count)
             let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
                 await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'")
             }
