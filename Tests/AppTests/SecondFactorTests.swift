@@ -197,6 +197,22 @@ struct SecondFactorTests {
         }
     }
 
+    @Test("a remembered browser answers for the code: signing in from it again and again never locks the account")
+    func rememberedBrowserNeverLocks() async throws {
+        try await withTestApp(configure: { $0.protection.lockoutThreshold = 3 }) { app in
+            let (email, _, authenticator) = try await app.ownerWithTwoStep()
+            let laptop = app.browser()
+            try await laptop.signIn(email: email)
+            #expect(try await laptop.submitCode(authenticator.code(offset: 1), remember: true).status == .seeOther)
+            var arrivals: [String] = []
+            for _ in 1...5 {
+                _ = try await laptop.submit("/signout", from: "/gallery", [])
+                arrivals.append(try await laptop.signIn(email: email).location ?? "refused")
+            }
+            #expect(arrivals == Array(repeating: "/gallery", count: 5), "\(arrivals)")
+        }
+    }
+
     @Test("wrong codes count toward the account's lockout; knowing the password does not reset it")
     func wrongCodesLockTheAccount() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
@@ -239,7 +255,7 @@ struct SecondFactorTests {
         }
     }
 
-    @Test("attack: a set-up key someone saw before a password change is not the one the owner later turns on")
+    @Test("attack: a set-up key someone saw before a password change, or before the owner signed the others out, is not the one the owner later turns on")
     func setupKeyDiesWithThePassword() async throws {
         try await withTestApp { app in
             let email = uniqueEmail()
@@ -257,6 +273,13 @@ struct SecondFactorTests {
             #expect(changed.status == .seeOther, "\(changed.status)")
             let shown = try #require(try await owner.get("/account/two-factor").text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
             #expect(shown != seen, "the owner is shown a key nobody else saw")
+
+            // "Sign out everywhere else", the button for a session someone else has, does the same.
+            try await thief.signIn(email: email, password: "a brand new secret 9")
+            let seenAgain = try #require(try await thief.get("/account/two-factor").text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
+            #expect(try await owner.submit("/account/sessions/end-others", from: "/account", []).status == .seeOther)
+            let shownAgain = try #require(try await owner.get("/account/two-factor").text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
+            #expect(shownAgain != seenAgain, "after signing the others out, a key nobody else saw")
         }
     }
 

@@ -63,8 +63,6 @@ public struct BackupRepository: Sendable {
         return 0
     }
 
-    /// Removes the rows that reference `keys` (photos deleted while the backup ran): a photo whose
-    /// original is among them goes whole; a rendition among them goes alone.
     /// Resumable uploads still under way when the backup ran: their bytes (part files, S3
     /// multipart uploads) are not in it, so their rows go too and the app starts them again
     /// (HEAD answers 404) instead of resuming onto nothing. A backup from before resumable
@@ -80,6 +78,8 @@ public struct BackupRepository: Sendable {
         )
     }
 
+    /// Removes the rows that reference `keys` (photos deleted while the backup ran): a photo whose
+    /// original is among them goes whole; a rendition among them goes alone.
     func removeRows(referencing keys: [String]) async throws {
         guard !keys.isEmpty else { return }
         try await client.query("DELETE FROM photos WHERE blob_key = ANY(\(keys))", logger: logger)

@@ -155,11 +155,12 @@ public struct IntegrityChecker: Sendable {
 
     /// Makes a photo's renditions again; false when they cannot be (its original no longer decodes,
     /// or is too large for today's limits): that finding stays unresolved and the repair goes on.
-    private func remake(_ photoID: Int64?) async -> Bool {
+    /// Other errors (the store or the database out of reach) end the repair.
+    private func remake(_ photoID: Int64?) async throws -> Bool {
         guard let photoID else { return false }
         do {
             return try await backfill.remake(photoID: photoID)
-        } catch {
+        } catch let error as PhotoError {
             logger.warning("could not make a photo's renditions again", metadata: ["photo": "\(photoID)", "error": "\(error)"])
             return false
         }
@@ -175,7 +176,7 @@ public struct IntegrityChecker: Sendable {
             case .missingRendition, .corrupt where item.rendition != nil:
                 guard let publicID = item.photo, !brokenOriginals.contains(publicID) else { continue }
                 if remade[publicID] == nil {
-                    remade[publicID] = await remake(rows.first { $0.publicID == publicID }?.photoID)
+                    remade[publicID] = try await remake(rows.first { $0.publicID == publicID }?.photoID)
                 }
                 report.findings[index].repaired = remade[publicID] ?? false
             case .orphan:

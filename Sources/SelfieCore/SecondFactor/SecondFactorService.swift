@@ -195,6 +195,9 @@ public struct SecondFactorService: Sendable {
         guard credentials.secondFactor == .required, let token, !token.isEmpty,
             try await store.isRemembered(userID: credentials.user.id, tokenHash: RandomToken.hash(token))
         else { return credentials }
+        // The browser answers for the code, and ends the count as a right code does (else the
+        // password's attempt, kept for the code, would stay counted at every sign-in from it).
+        try await protection.clearFailures(account: credentials.user.lockoutKey)
         var satisfied = credentials
         satisfied.secondFactor = .satisfied
         return satisfied
