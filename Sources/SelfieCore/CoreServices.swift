@@ -225,7 +225,7 @@ public struct CoreServices: Sendable {
             },
             PeriodicTask(name: "expired resumable uploads", interval: .seconds(900), logger: logger, sharedThrough: postgres) {
                 let purged = try await resumable.purgeExpired()
-                if purged > 0 { logger.info("removed \(purged) expired incomplete upload(s)") }
+                if purged > 0 { logger.info("removed \(purged) expired resumable upload(s): incomplete ones with their parts, finished ones' records") }
             },
             PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
                 let report = try await backfill.run(missingOnly: true)

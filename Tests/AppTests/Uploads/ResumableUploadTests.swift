@@ -358,16 +358,11 @@ struct ResumableUploadTests {
     @Test("a last PATCH that began before the upload's time ran out and ends after it still makes the photo (no 410, no bytes lost)")
     func lastPatchAcrossExpiry() async throws {
         try await withTestApp { app in
-            let port = try #require(app.client.port)
-            let tus = try await app.tus()
-            let bytes = Self.photo(size: 300_000, seed: 8)
-            let path = try await tus.create(length: bytes.count)
-            let head = tus.rawPatchHead(path, at: 0, length: bytes.count)
             // The upload's time runs out while its last bytes are on their way (once the PATCH
             // holds the upload, so past every check made before its body).
-            let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
-                await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET expires_at = now() - interval '1 second'")
-            }
+            let (tus, path, bytes, answer) = try await Self.wholeFileWhileHeld(
+                app, seed: 8, then: "UPDATE resumable_uploads SET expires_at = now() - interval '1 second'"
+            )
             #expect(answer.status == 204, "\(answer.status) \(answer.body)")
             let upload = try await tus.send(.head, path)
             let photoID = try #require(upload.headers[TusTestClient.photoID], "\(upload.status)")
@@ -382,14 +377,9 @@ struct ResumableUploadTests {
     @Test("a PATCH whose lease was taken by another meanwhile (its renewals failed) records nothing and makes no photo: 409 with where the upload stands; sent again, one photo", arguments: StoreKind.allCases)
     func leaseLostMidPatch(store: StoreKind) async throws {
         try await withTusApp(on: store) { app in
-            let port = try #require(app.client.port)
-            let tus = try await app.tus()
-            let bytes = Self.photo(size: 300_000, seed: 9)
-            let path = try await tus.create(length: bytes.count)
-            let head = tus.rawPatchHead(path, at: 0, length: bytes.count)
-            let answer = try await RawHTTPClient.sendHoldingBackTheEnd(port: port, head: head, body: ByteBuffer(bytes: bytes)) {
-                await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'")
-            }
+            let (tus, path, bytes, answer) = try await Self.wholeFileWhileHeld(
+                app, seed: 9, then: "UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'"
+            )
             #expect(answer.status == 409, "\(answer.status) \(answer.body)")
             #expect(answer.body.contains("stands at 0 bytes"), "\(answer.body)")
             #expect(try await app.scalar("SELECT stored_offset FROM resumable_uploads", as: Int64.self) == 0)
@@ -402,6 +392,23 @@ struct ResumableUploadTests {
             #expect(try await app.photoCount() == 1)
             #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
         }
+    }
+
+    /// A new upload of a 300 KB photo sent whole in one PATCH whose last bytes wait until the PATCH
+    /// holds the upload and `statement` has changed its row (`whileTheLeaseIsHeld`); the answer.
+    static func wholeFileWhileHeld(_ app: TestApp, seed: UInt64, then statement: String) async throws
+        -> (tus: TusTestClient, path: String, bytes: [UInt8], answer: (status: Int, body: String))
+    {
+        let port = try #require(app.client.port)
+        let tus = try await app.tus()
+        let bytes = photo(size: 300_000, seed: seed)
+        let path = try await tus.create(length: bytes.count)
+        let answer = try await RawHTTPClient.sendHoldingBackTheEnd(
+            port: port, head: tus.rawPatchHead(path, at: 0, length: bytes.count), body: ByteBuffer(bytes: bytes)
+        ) {
+            await whileTheLeaseIsHeld(app, statement)
+        }
+        return (tus, path, bytes, answer)
     }
 
     /// Waits until a PATCH holds the (only) upload's lease, then runs `statement`, which must
