@@ -31,9 +31,7 @@ public struct ImageWorkPipe: Sendable {
         while buffer.readableBytes < count {
             try wait(for: Int16(POLLIN), until: deadline)
             let wanted = min(count - buffer.readableBytes, 1 << 20)
-            let result = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { space in
-                Glibc.read(descriptor, space.baseAddress, wanted)
-            }
+            let result = buffer.appendRead(from: descriptor, count: wanted)
             if result > 0 { continue }
             if result == 0 {
                 if buffer.readableBytes == 0 { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import ImagingTypes
 import NIOCore
 import NIOPosix
 
@@ -76,9 +77,7 @@ public struct FileBlobStore: BlobStore {
                 let buffer = try await threadPool.runIfActive {
                     var buffer = ByteBuffer()
                     buffer.reserveCapacity(count)
-                    let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
-                        pread(fd, pointer.baseAddress, count, off_t(start))
-                    }
+                    let read = buffer.appendRead(from: fd, count: count, at: Int64(start))
                     guard read > 0 else { throw FileBlobStore.error(errno, "read \(path)") }
                     return buffer
                 }

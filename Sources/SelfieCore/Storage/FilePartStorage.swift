@@ -1,4 +1,5 @@
 import Foundation
+import ImagingTypes
 import NIOCore
 import NIOPosix
 
@@ -91,11 +92,7 @@ public struct FilePartStorage: PartStorage {
             guard fd >= 0 else { throw FileBlobStore.error(errno, "open \(path)") }
             defer { close(fd) }
             var buffer = ByteBuffer()
-            buffer.reserveCapacity(count)
-            let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
-                max(0, Glibc.read(fd, pointer.baseAddress!, count))
-            }
-            _ = read
+            guard buffer.appendRead(from: fd, count: count) >= 0 else { throw FileBlobStore.error(errno, "read \(path)") }
             return buffer
         }
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ImagingTypes
 import NIOCore
 import NIOPosix
 
@@ -93,9 +94,7 @@ final class S3PartSpool: @unchecked Sendable {
                     var buffer = ByteBufferAllocator().buffer(capacity: length)
                     while buffer.readableBytes < length {
                         let (already, wanted) = (buffer.readableBytes, length - buffer.readableBytes)
-                        let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { space in
-                            pread(descriptor, space.baseAddress, wanted, off_t(start + already))
-                        }
+                        let read = buffer.appendRead(from: descriptor, count: wanted, at: Int64(start + already))
                         if read < 0 && errno == EINTR { continue }
                         guard read > 0 else { throw BlobStoreError.unavailable("a spool file is shorter than written") }
                     }
