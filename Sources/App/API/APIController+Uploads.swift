@@ -65,7 +65,14 @@ extension APIController {
         var headers = tusHeaders(for: upload)
         headers[.location] = "\(publicURL)/api/uploads/\(upload.publicID)"
         if request.headers[.contentType] == Tus.offsetOctetStream {
-            try await append(request, to: upload, at: 0, context: context, answering: &headers)
+            do {
+                try await append(request, to: upload, at: 0, context: context, answering: &headers)
+            } catch {
+                // The refusal goes out without the upload's address, so the client starts again with
+                // a new POST: the upload it could never resume must not count against its limit.
+                await resumable.abandon(upload)
+                throw error
+            }
         }
         return Response(status: .created, headers: headers)
     }

@@ -246,6 +246,18 @@ public struct ResumableUploadService: Sendable {
         try await uploads.delete(upload)
     }
 
+    /// A creation whose first bytes were refused (`creation-with-upload`): the refusal carries no
+    /// address, so the client starts again with a new upload and this one could never be resumed or
+    /// deleted. It goes at once, even when the request was cut off, rather than counting against
+    /// the user's unfinished uploads until it expires.
+    public func abandon(_ upload: ResumableUpload) async {
+        do {
+            try await evenIfCancelled { try await terminate(upload) }
+        } catch {
+            logger.warning("an upload whose creation failed could not be removed; it expires", metadata: ["upload": "\(upload.publicID)", "error": "\(error)"])
+        }
+    }
+
     /// Removes the uploads whose time is up: incomplete ones (their parts, then their rows) and the
     /// records of finished ones (their photos stay); how many of both.
     public func purgeExpired(now: Date = .now) async throws -> Int {

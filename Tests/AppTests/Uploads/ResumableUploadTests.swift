@@ -225,6 +225,37 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a creation whose own bytes are refused (bad checksum, past the length) leaves no upload behind: the client has no address to resume it, so it must not count against the limit")
+    func refusedCreationLeavesNothing() async throws {
+        try await withTestApp(configure: { $0.uploads.unfinishedUploads = 2 }) { app in
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 20_000, seed: 3)
+            for _ in 0..<3 {
+                let wrongChecksum = try await tus.send(
+                    .post, "/api/uploads",
+                    headers: [
+                        TusTestClient.length: String(bytes.count), .contentType: "application/offset+octet-stream",
+                        HTTPField.Name("Upload-Checksum")!: "sha256 \(Data(repeating: 7, count: 32).base64EncodedString())",
+                    ],
+                    body: bytes
+                )
+                #expect(wrongChecksum.status.code == 460, "\(wrongChecksum.status) \(wrongChecksum.text)")
+                #expect(wrongChecksum.headers[.location] == nil)
+                let pastLength = try await tus.send(
+                    .post, "/api/uploads",
+                    headers: [TusTestClient.length: "1000", .contentType: "application/offset+octet-stream"],
+                    body: bytes
+                )
+                #expect(pastLength.status == .badRequest, "\(pastLength.status) \(pastLength.text)")
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 0)
+            #expect(app.filesInBlobStore().isEmpty, "\(app.filesInBlobStore())")
+            for _ in 0..<2 {
+                #expect(try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "1000"]).status == .created)
+            }
+        }
+    }
+
     @Test("at most MAX_UNFINISHED_UPLOADS and MAX_UNFINISHED_UPLOAD_BYTES per user (429), counted under the user's lock: two creations racing for the last place, one wins")
     func unfinishedLimits() async throws {
         try await withTestApp(configure: { config in
