@@ -167,6 +167,44 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("an address change asked for by a session that was then thrown out dies with it: the admin's 'revoke access', a disable and enable, the owner's 'sign out everywhere else'")
+    func addressChangeDiesWithTheSession() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let admin = try await app.signedInAdmin()
+            for remedy in ["revoke access", "disable and enable", "sign out everywhere else"] {
+                let owner = uniqueEmail("owner")
+                // The thief holds a session of the account (and knows its password): they ask to move
+                // it to their own address, and the link comes to them.
+                let thief = app.browser()
+                try await thief.signUp(email: owner)
+                let theirs = uniqueEmail("thief")
+                let asked = try await thief.submit("/account/email", from: "/account", [("email", theirs), ("current_password", "correct horse battery")])
+                #expect(asked.location == "/account?notice=email-change-requested")
+                let link = try await MailSink.waitForMessage(to: theirs, subject: "Confirm your new email address")
+                let id = try await app.userID(owner)
+                switch remedy {
+                case "revoke access":
+                    try await admin.submit("/admin/users/\(id)/revoke-access", from: "/admin/users/\(id)/revoke-access", [])
+                case "disable and enable":
+                    try await admin.submit("/admin/users/\(id)/disable", from: "/admin/users/\(id)/disable", [])
+                    try await admin.submit("/admin/users/\(id)/enable", from: "/admin/users/\(id)/enable", [])
+                default:
+                    let ownersBrowser = app.browser()
+                    #expect(try await ownersBrowser.signIn(email: owner).status == .seeOther)
+                    let ended = try await ownersBrowser.submit("/account/sessions/end-others", from: "/account", [])
+                    #expect(ended.status == .seeOther, "\(ended.status) \(ended.text)")
+                }
+                #expect(try await thief.get("/account").status == .seeOther, "\(remedy): the thief's session ended")
+                let used = try await app.browser().submit(
+                    "/account/email/confirm", from: "/signin", [("token", try link.token(in: "/account/email/confirm"))]
+                )
+                #expect(used.status == .gone, "\(remedy): \(used.status)")
+                let email: String = try await app.scalar("SELECT email FROM users WHERE id = \(id)")
+                #expect(email == owner, "\(remedy)")
+            }
+        }
+    }
+
     @Test("an address taken by another account before the link is used: a clear 409, nothing changes")
     func changeToTakenAddress() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

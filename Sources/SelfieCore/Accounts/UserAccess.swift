@@ -3,8 +3,8 @@ import PostgresNIO
 
 /// Statements several repositories run on their own connection, inside the transaction of the
 /// change that needs them: ending a user's ways in (every browser session but `keepingSession`,
-/// every API token, remembered browser and sign-in still waiting for its code), killing mailed
-/// links, and reading the ways in under the user's lock.
+/// every API token, remembered browser, sign-in still waiting for its code and address change
+/// still waiting for its link), killing mailed links, and reading the ways in under the user's lock.
 enum UserAccess {
     static func revokeAll(userID: Int64, keepingSession: Int64? = nil, on connection: PostgresConnection, logger: Logger)
         async throws
@@ -22,6 +22,9 @@ enum UserAccess {
         // A two-step set-up key shown but not yet confirmed may have been seen by a session that
         // just ended: the owner's next set-up draws a new one.
         try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NULL", logger: logger)
+        // An address change asked for by a session that just ended (a thief's, as likely as the
+        // owner's) would otherwise still move the account, and its reset mail, to the new address.
+        try await killLinks([.changeEmail], userID: userID, on: connection, logger: logger)
     }
 
     /// Kills the user's mailed links for `purposes` (a change that they would undo just happened).

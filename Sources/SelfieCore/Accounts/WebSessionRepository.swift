@@ -112,15 +112,17 @@ public struct WebSessionRepository: Sendable {
     }
 
     /// Ends every session of a user but `keeping` (nil: all), forgets the browsers that skip the
-    /// second factor ("sign out everywhere" must not leave a way back) and a two-step set-up key
-    /// not yet confirmed (an ended session may have seen it). Returns how many sessions ended.
+    /// second factor ("sign out everywhere" must not leave a way back), a two-step set-up key not
+    /// yet confirmed (an ended session may have seen it) and an address change still waiting for
+    /// its link (an ended session may have asked for it). Returns how many sessions ended.
     @discardableResult
     public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
         defer { access.forget(userID: userID) }
         let rows = try await client.query(
             """
             WITH forgotten AS (DELETE FROM remembered_browsers WHERE user_id = \(userID)),
-              unseen AS (DELETE FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NULL)
+              unseen AS (DELETE FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NULL),
+              unmoved AS (DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = \(EmailTokenPurpose.changeEmail.rawValue))
             DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keeping) RETURNING id
             """,
             logger: logger
