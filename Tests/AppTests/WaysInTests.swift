@@ -50,6 +50,23 @@ struct WaysInTests {
         }
     }
 
+    @Test("an admin's 'reset two-step verification and passkeys' is refused when the passkeys are the account's only way in: 409, nothing removed")
+    func adminResetKeepsTheLastWayIn() async throws {
+        try await withFakeProviders { app, fake in
+            let (browser, email) = try await providerAccountWithPasskey(app, fake, subject: "ways-admin")
+            let identityID: Int64 = try await app.scalar("SELECT id FROM user_identities")
+            #expect(try await browser.submit("/account/identities/\(identityID)/unlink", from: "/account", []).location == "/account?notice=identity-unlinked")
+            let userID = try await app.userID(email)
+            let admin = try await app.signedInAdmin()
+            let refused = try await admin.submit("/admin/users/\(userID)/reset-two-factor", from: "/admin/users/\(userID)/reset-two-factor", [])
+            #expect(refused.status == .conflict, "\(refused.status)")
+            #expect(refused.text.contains("only way to sign in"), "\(refused.text)")
+            #expect(try await ways(app, email) == 1, "the passkey stays")
+            #expect(try await app.auditCount("admin.two_factor_reset", target: userID) == 0)
+            #expect(try await browser.get("/account").status == .ok, "the owner is still signed in")
+        }
+    }
+
     @Test("unlinking the provider and removing the passkey at once: one wins, the account keeps a way in")
     func racingRemovals() async throws {
         try await withFakeProviders { app, fake in

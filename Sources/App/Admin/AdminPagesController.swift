@@ -376,6 +376,8 @@ struct AdminPagesController {
             try await service.perform(action, on: summary.user.id, by: context.admin, origin: context.origin(request))
         } catch AdminError.lastAdmin {
             throw Refusal(.conflict, "error-admin-is-last-admin", ["user": .text(summary.user.handle)])
+        } catch SecondFactorError.lastWayIn {
+            throw Refusal(.conflict, "error-admin-reset-last-way-in", ["user": .text(summary.user.handle)])
         }
         if action == .delete { return .seeOther(AdminPath.users(notice: .userDeleted)) }
         if action == .sendResetLink { return .seeOther(AdminPath.user(summary.user.id, notice: .resetLinkSent)) }

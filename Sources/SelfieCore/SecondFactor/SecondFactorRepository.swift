@@ -129,14 +129,26 @@ struct SecondFactorRepository: Sendable {
 
     /// Removes the app, its recovery codes and remembered browsers (and, for an admin's reset,
     /// the passkeys), together.
+    /// With `includingPasskeys`, refused (`SecondFactorError.lastWayIn`, nothing removed) when the
+    /// passkeys are the account's only way in: no password and no provider would be left.
     func removeAll(userID: Int64, includingPasskeys: Bool) async throws {
-        try await client.transaction(logger: logger) { connection in
-            try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID)", logger: logger)
-            try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
-            try await connection.query("DELETE FROM remembered_browsers WHERE user_id = \(userID)", logger: logger)
-            if includingPasskeys {
-                try await connection.query("DELETE FROM passkeys WHERE user_id = \(userID)", logger: logger)
+        let logger = self.logger
+        do {
+            try await client.transaction(logger: logger) { connection in
+                if includingPasskeys {
+                    let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger)
+                    if let waysIn, waysIn.passkeys > 0, waysIn.count == waysIn.passkeys { throw SecondFactorError.lastWayIn }
+                }
+                try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID)", logger: logger)
+                try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)
+                try await connection.query("DELETE FROM remembered_browsers WHERE user_id = \(userID)", logger: logger)
+                if includingPasskeys {
+                    try await connection.query("DELETE FROM passkeys WHERE user_id = \(userID)", logger: logger)
+                }
             }
+        } catch let error as TransactionError {
+            if let refusal = error.closureError as? SecondFactorError { throw refusal }
+            throw error
         }
     }
 

@@ -239,7 +239,9 @@ public struct SecondFactorService: Sendable {
     // MARK: Admin
 
     /// Removes the user's app, recovery codes, remembered browsers and passkeys, so they can sign
-    /// in with their password alone and set it up again.
+    /// in with their password (or provider) alone and set it up again. Refused with
+    /// `SecondFactorError.lastWayIn` when the passkeys are the only way in: it would lock the
+    /// account for good (no password to reset, perhaps no address).
     /// `admin` is nil for the command line.
     public func reset(_ user: User, by admin: User?, origin: RequestOrigin) async throws {
         try await store.removeAll(userID: user.id, includingPasskeys: true)
