@@ -231,6 +231,46 @@ struct SocialSignInAPITests {
         }
     }
 
+    @Test("a verified address links the provider to a two-step account only with the right code, and never to a disabled account")
+    func linkOnlyPastTheSecondFactor() async throws {
+        try await withFakeProviders { app, fake in
+            let api = APIClient(client: app.client)
+            func links(_ email: String) async throws -> Int {
+                try await app.scalar("SELECT count(*)::int FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.email = \(email)")
+            }
+            let email = uniqueEmail("two-step")
+            _ = try await api.signUp(email: email)
+            let browser = app.browser()
+            try await browser.signIn(email: email)
+            try await app.confirmAddress(of: email)
+            let (authenticator, _) = try await browser.enrolTOTP()
+
+            // Someone holding the address's provider account, without the code: refused, and nothing
+            // is left on the account (a link would sign them in once two-step is turned off).
+            let first = try await fake.idToken(audience: [iOSClientID], subject: "ts-1", email: email, emailVerified: true)
+            let owed = try await api.socialSignIn(["provider": "google", "id_token": first])
+            #expect(try owed.status == .unauthorized && (owed.json()["otp_required"] as? Bool) == true)
+            #expect(try await links(email) == 0)
+            #expect(try await app.auditCount("social.linked") == 0)
+
+            let second = try await fake.idToken(
+                audience: [iOSClientID], subject: "ts-1", issuedAt: .now.addingTimeInterval(-5), email: email, emailVerified: true
+            )
+            let withCode = try await api.socialSignIn(["provider": "google", "id_token": second, "otp": authenticator.code(offset: 1)])
+            #expect(withCode.status == .ok, "\(withCode.status) \(withCode.text)")
+            #expect(try await links(email) == 1)
+
+            let disabled = uniqueEmail("disabled")
+            _ = try await api.signUp(email: disabled)
+            try await app.confirmAddress(of: disabled)
+            try await app.db { try await $0.query("UPDATE users SET disabled = true WHERE email = \(disabled)") }
+            let third = try await fake.idToken(audience: [iOSClientID], subject: "dis-1", email: disabled, emailVerified: true)
+            let refused = try await api.socialSignIn(["provider": "google", "id_token": third])
+            #expect(refused.status == .forbidden, "\(refused.status) \(refused.text)")
+            #expect(try await links(disabled) == 0)
+        }
+    }
+
     @Test("a provider that cannot be reached is a 503 that says so, not a 500")
     func unreachableProvider() async throws {
         try await withTestApp(configure: { config in

@@ -60,8 +60,14 @@ public struct SignInService: Sendable {
         proof: SecondFactorProof = .init(),
         origin: RequestOrigin
     ) async throws -> (outcome: Outcome, created: Bool) {
-        let (account, created) = try await social.account(for: identity, mode: mode, origin: origin)
-        return (try await settle(account, proof: proof, codeCountsAsAttempt: true, origin: origin), created)
+        let (account, created, unlinked) = try await social.account(for: identity, mode: mode, origin: origin)
+        let outcome = try await settle(account, proof: proof, codeCountsAsAttempt: true, origin: origin)
+        // Matched by its verified address: linked only once the account is really signed in to. A
+        // browser that still owes its code signs in by the address again next time.
+        if unlinked, case .signedIn(let credentials) = outcome {
+            try await social.link(identity, to: credentials.user, origin: origin)
+        }
+        return (outcome, created)
     }
 
     /// A passkey's assertion: the device and its lock are two factors already.

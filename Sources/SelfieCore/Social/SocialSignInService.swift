@@ -132,22 +132,25 @@ public struct SocialSignInService: Sendable {
     // MARK: Accounts
 
     /// The account a verified identity signs in to: its linked account, else the account whose
-    /// verified email the provider asserts verified, else (if `mode` allows) a new account.
+    /// verified email the provider asserts verified (`unlinked`: the caller links the identity once
+    /// the account's second factor is passed, `link(_:to:origin:)`), else (if `mode` allows) a new
+    /// account.
     func account(for identity: SocialIdentity, mode: Mode = .signInOrSignUp, origin: RequestOrigin) async throws
-        -> (credentials: UserCredentials, created: Bool)
+        -> (credentials: UserCredentials, created: Bool, unlinked: Bool)
     {
         let name = providers.displayName(of: identity.provider)
         if let owner = try await identities.owner(of: identity) {
             guard mode != .signUpOnly else {
                 throw SocialAccountError.alreadyRegistered(providerName: name)
             }
-            return (try await signedIn(owner, with: identity, origin: origin), false)
+            return (try await signedIn(owner, with: identity, origin: origin), false, false)
         }
         if identity.emailVerified, let email = identity.email, let owner = try await users.verifiedEmailOwner(email) {
-            // Registering must not attach the identity to someone's account as a side effect.
+            // Registering must not attach the identity to someone's account as a side effect; nor
+            // may signing in before the account's second factor is passed (or to a disabled one):
+            // the link would let the provider's account in on its own once two-step is turned off.
             guard mode != .signUpOnly else { throw SocialAccountError.alreadyRegistered(providerName: name) }
-            try await link(identity, to: owner.user, origin: origin)
-            return (try await signedIn(owner, with: identity, origin: origin), false)
+            return (try await signedIn(owner, with: identity, origin: origin), false, true)
         }
         guard mode != .signInOnly else {
             throw SocialAccountError.notRegistered(providerName: name)
@@ -166,16 +169,16 @@ public struct SocialSignInService: Sendable {
         } catch UniqueValueTaken.email {
             // The same person signing in twice at once made the account with this address just now.
             if let owner = try await identities.owner(of: identity) {
-                return (try await signedIn(owner, with: identity, origin: origin), false)
+                return (try await signedIn(owner, with: identity, origin: origin), false, false)
             }
             throw SocialAccountError.emailInUse(email: identity.email ?? "", providerName: name)
         } catch IdentityError.linkedToAnotherAccount {
             // Someone signed in with the same identity at the same moment: use their account.
             guard let owner = try await identities.owner(of: identity) else { throw IdentityError.linkedToAnotherAccount }
-            return (try await signedIn(owner, with: identity, origin: origin), false)
+            return (try await signedIn(owner, with: identity, origin: origin), false, false)
         }
         await audit.record(.signedUp, actor: credentials.user.id, targetUser: credentials.user.id, target: "with \(name)", origin: origin)
-        return (try await signedIn(credentials, with: identity, origin: origin), true)
+        return (try await signedIn(credentials, with: identity, origin: origin), true, false)
     }
 
     private func signedIn(_ owner: UserCredentials, with identity: SocialIdentity, origin: RequestOrigin) async throws -> UserCredentials {
