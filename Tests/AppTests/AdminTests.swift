@@ -250,6 +250,39 @@ struct AdminTests {
         }
     }
 
+    @Test("an admin demoted while their action waits is refused when it runs (403, nothing changed, nothing audited)")
+    func demotedWhileActing() async throws {
+        try await withTestApp { app in
+            _ = try await app.signedInAdmin()
+            let second = uniqueEmail("second-admin")
+            let acting = try await app.signedInAdmin(email: second)
+            let actingID = try await app.userID(second)
+            let email = uniqueEmail("target")
+            try await app.browser().signUp(email: email)
+            let targetID = try await app.userID(email)
+            _ = try await acting.get("/admin/users/\(targetID)/disable")  // the page is read before the race
+
+            let action = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT id FROM users WHERE id = \(actingID) FOR UPDATE", logger: testLogger)
+                    let action = Task {
+                        try await acting.submit("/admin/users/\(targetID)/disable", from: "/admin/users/\(targetID)/disable", [])
+                    }
+                    // The second admin's request has passed its admin check and waits to write; the
+                    // first admin's demotion of them commits first.
+                    try await TestApp.untilSomeoneWaitsForALock(client)
+                    try await connection.query("UPDATE users SET role = 'user' WHERE id = \(actingID)", logger: testLogger)
+                    return action
+                }
+            }
+            let answer = try await action.value
+            #expect(answer.status == .forbidden, "\(answer.status)")
+            let disabled: Bool = try await app.scalar("SELECT disabled FROM users WHERE id = \(targetID)")
+            #expect(!disabled)
+            #expect(try await app.auditCount("admin.user_disabled", target: targetID) == 0)
+        }
+    }
+
     @Test("no user-facing form or API field can set a role")
     func roleCannotBeSetByUsers() async throws {
         try await withTestApp { app in

@@ -250,6 +250,7 @@ struct ErrorCopy {
     func adminError(_ error: AdminError) -> AppError {
         switch error {
         case .lastAdmin: self.error(.conflict, "error-admin-last-admin")
+        case .notAnAdmin: self.error(.forbidden, "error-admins-only")
         case .noSuchUser: self.error(.notFound, "error-admin-no-such-user")
         case .invalidKeyName: self.error(.unprocessableContent, "error-admin-key-name")
         case .keyNameReserved: self.error(.conflict, "error-admin-key-reserved")

@@ -40,6 +40,9 @@ public enum UserSort: String, Sendable {
 public enum AdminError: Error, Equatable, Sendable {
     /// The action would leave nobody to run the service.
     case lastAdmin
+    /// The one acting is no longer an enabled admin (another admin demoted or disabled them while
+    /// their request was on its way).
+    case notAnAdmin
     case noSuchUser
     /// An app key name must be 3 to 64 of `A–Z a–z 0–9 . _ -`.
     case invalidKeyName
@@ -152,7 +155,7 @@ public struct AdminRepository: Sendable {
     /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
     public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await changeGuardingLastAdmin(userID: userID, removesAdmin: disabled, audit: audit) { connection in
+        try await adminChange(userID: userID, removesAdmin: disabled, audit: audit) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
             if disabled { try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger) }
         }
@@ -161,7 +164,7 @@ public struct AdminRepository: Sendable {
     /// Refuses to demote the last admin.
     public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await changeGuardingLastAdmin(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
+        try await adminChange(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
             try await connection.query(
                 "UPDATE users SET role = \(role.rawValue), updated_at = now() WHERE id = \(userID)",
                 logger: logger
@@ -172,9 +175,8 @@ public struct AdminRepository: Sendable {
     /// Ends every session and token of the user.
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await client.transaction(logger: logger) { connection in
+        try await adminChange(userID: userID, removesAdmin: false, audit: audit) { connection in
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
-            try await connection.query(audit.insertQuery, logger: logger)
         }
     }
 
@@ -183,7 +185,7 @@ public struct AdminRepository: Sendable {
     public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
         defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
-        try await changeGuardingLastAdmin(userID: id, removesAdmin: true, audit: audit) { connection in
+        try await adminChange(userID: id, removesAdmin: true, audit: audit) { connection in
             // Originals and renditions (whose rows go with their photos at the end of the statement).
             for try await key in try await connection.query(
                 """
@@ -200,17 +202,20 @@ public struct AdminRepository: Sendable {
         return keys
     }
 
-    /// Runs `change` in a transaction that first locks every enabled admin, so two admins cannot
-    /// demote each other at the same moment and leave none.
     /// Sets the user's storage quota; uploads that would pass it are refused from now on (what is
     /// stored already stays, even above it).
     public func setQuota(_ quota: QuotaSetting, userID: Int64, audit: AuditRecord) async throws {
-        try await changeGuardingLastAdmin(userID: userID, removesAdmin: false, audit: audit) { connection in
+        try await adminChange(userID: userID, removesAdmin: false, audit: audit) { connection in
             try await connection.query("UPDATE users SET quota_bytes = \(quota.column) WHERE id = \(userID)", logger: logger)
         }
     }
 
-    private func changeGuardingLastAdmin(
+    /// Runs `change` and records `audit` in a transaction that first locks every enabled admin: the
+    /// one acting on another account (`audit.actor`; nil from the command line) must still be one of
+    /// them, and a change
+    /// that `removesAdmin` must leave one, so two admins cannot demote each other at the same moment
+    /// and leave none, nor act once demoted.
+    private func adminChange(
         userID: Int64,
         removesAdmin: Bool,
         audit: AuditRecord,
@@ -221,14 +226,14 @@ public struct AdminRepository: Sendable {
                 // The admins first, always in id order, then the target: two admins acting on each
                 // other at once queue up instead of deadlocking.
                 var admins: [Int64] = []
-                if removesAdmin {
-                    for try await id in try await connection.query(
-                        "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
-                        logger: logger
-                    ).decode(Int64.self) {
-                        admins.append(id)
-                    }
+                for try await id in try await connection.query(
+                    "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
+                    logger: logger
+                ).decode(Int64.self) {
+                    admins.append(id)
                 }
+                // (Someone acting on their own account, as deleting it, need not be an admin.)
+                if let actor = audit.actor, actor != userID, !admins.contains(actor) { throw AdminError.notAnAdmin }
                 var exists = false
                 for try await _ in try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
                     .decode(Int64.self)
