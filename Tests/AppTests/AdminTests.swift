@@ -426,6 +426,13 @@ struct AdminTests {
             #expect(filtered.contains("root@example.com"))
             let everything = try await admin.get("/admin/audit?user=\(id)").text
             #expect(everything.contains("<code>photo.uploaded</code>"))
+            #expect(try await admin.get("/admin/audit?user=&type=").text.contains("<code>photo.uploaded</code>"), "an empty box is no filter")
+            // A filter that cannot apply is refused, not ignored (the whole log under the typed value).
+            for typed in ["ada%40example.com", "%2042", "-1"] {
+                let refused = try await admin.get("/admin/audit?user=\(typed)")
+                #expect(refused.status == .badRequest, "\(typed): \(refused.status)")
+                #expect(refused.text.contains("The user parameter must be a whole number"))
+            }
 
             await #expect(throws: (any Error).self) { try await app.db { try await $0.query("DELETE FROM audit_events") } }
             await #expect(throws: (any Error).self) { try await app.db { try await $0.query("UPDATE audit_events SET event = 'x'") } }

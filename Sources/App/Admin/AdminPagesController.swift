@@ -559,7 +559,9 @@ struct AdminPagesController {
     func auditLog(_ request: Request, context: AdminContext) async throws -> Response {
         let query = request.uri.queryParameters
         let userFilter = String(query["user"] ?? "")
-        let userID = Int64(userFilter)
+        // An empty box is no filter; anything else must be a user's number (a filter that does
+        // not apply must not show the whole log under the typed value).
+        let userID = try userFilter.isEmpty ? nil : request.queryInteger("user", in: 1...Int64.max)
         let type = query["type"].map(String.init).flatMap { AuditEventType(rawValue: $0)?.rawValue }
         let before = try request.queryInteger("before", in: 1...Int64.max)
         let entries = try await service.auditEntries(userID: userID, type: type, before: before, limit: Self.pageSize + 1)
