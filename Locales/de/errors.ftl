@@ -70,6 +70,7 @@ error-photo-not-multipart = Schicke das Foto als multipart/form-data mit einem T
 error-photo-malformed = Der Upload war nicht lesbar. Bitte versuche es noch einmal.
 error-photo-missing = Wähle ein Foto zum Hochladen.
 error-photo-several = Schicke ein Foto pro Upload.
+error-photo-several-titles = Schicke eine Bildunterschrift pro Upload.
 error-photo-not-an-image = Nur JPEG-, PNG-, GIF-, WebP- und HEIC-Fotos können hochgeladen werden.
 error-photo-too-large = Dieses Foto ist zu groß: Die Grenze liegt bei { $limit }.
 error-photo-over-quota = Dieses Foto passt nicht mehr in deinen Speicher: { $available } von { $quota } frei. Lösche Fotos, die du nicht mehr brauchst, und leere den Papierkorb, um Platz zu schaffen.

@@ -71,6 +71,7 @@ error-photo-not-multipart = Send the photo as multipart/form-data with an `image
 error-photo-malformed = The upload could not be read. Please try again.
 error-photo-missing = Choose a photo to upload.
 error-photo-several = Send one photo per upload.
+error-photo-several-titles = Send one caption per upload.
 error-photo-not-an-image = Only JPEG, PNG, GIF, WebP and HEIC photos can be uploaded.
 error-photo-too-large = This photo is too large: the limit is { $limit }.
 error-photo-over-quota = This photo does not fit in your storage: { $available } left of { $quota }. Delete photos you no longer need and empty the trash to make room.

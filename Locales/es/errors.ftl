@@ -70,6 +70,7 @@ error-photo-not-multipart = Envía la foto como multipart/form-data con una part
 error-photo-malformed = No se ha podido leer la subida. Vuelve a intentarlo.
 error-photo-missing = Elige una foto para subir.
 error-photo-several = Envía una foto por subida.
+error-photo-several-titles = Envía un pie de foto por subida.
 error-photo-not-an-image = Solo se pueden subir fotos JPEG, PNG, GIF, WebP y HEIC.
 error-photo-too-large = Esta foto es demasiado grande: el límite es { $limit }.
 error-photo-over-quota = Esta foto no cabe en tu almacenamiento: quedan { $available } de { $quota }. Elimina las fotos que ya no necesites y vacía la papelera para hacer sitio.

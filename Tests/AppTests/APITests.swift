@@ -383,7 +383,7 @@ struct APIFailureTests {
         }
     }
 
-    @Test("a non-image upload is 415 and an oversize one 413, answered quickly; nothing stored; server healthy")
+    @Test("a non-image upload is 415, an oversize one 413 (answered quickly), one with two captions 400; nothing stored; server healthy")
     func badUploads() async throws {
         try await withTestApp(configure: { $0.maxUploadBytes = 200 * 1024 }) { app in
             let token = try await app.api.signedInUser()
@@ -397,6 +397,17 @@ struct APIFailureTests {
 
             let json = try await app.api.send(.post, "/api/upload_photo", body: "{}", authorization: "Token token=\(token)")
             #expect(try json.apiError().status == 415)
+
+            // A caption sent twice (after the photo was stored): refused, and the stored photo goes.
+            var twice = MultipartBody.iOS(image: TestImage.jpeg(), title: "first")
+            let end = "--\(MultipartBody.iOSBoundary)--\r\n"
+            twice.body.moveWriterIndex(to: twice.body.writerIndex - end.utf8.count)
+            twice.body.writeString("--\(MultipartBody.iOSBoundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nsecond\r\n" + end)
+            let captions = try await app.client.execute(
+                uri: "/api/upload_photo", method: .post,
+                headers: [.contentType: twice.contentType, .authorization: "Token token=\(token)"], body: twice.body
+            )
+            #expect(try captions.apiError() == (400, "Send one caption per upload."))
 
             #expect(try await app.photoCount() == 0)
             #expect(app.filesInBlobStore().isEmpty)

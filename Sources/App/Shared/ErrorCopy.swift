@@ -166,6 +166,7 @@ struct ErrorCopy {
         case .malformed: return self.error(.badRequest, "error-photo-malformed")
         case .missingImage: return self.error(.unprocessableContent, "error-photo-missing")
         case .severalImages: return self.error(.badRequest, "error-photo-several")
+        case .severalTitles: return self.error(.badRequest, "error-photo-several-titles")
         case .notAnImage: return self.error(.unsupportedMediaType, "error-photo-not-an-image")
         case .unprocessable(let problem): return AppError(.unprocessableContent, imageProblem(problem))
         case .tooLarge(let maximum):

@@ -7,6 +7,8 @@ public enum PhotoError: Error, Equatable, Sendable {
     /// No `image` part, or an empty one.
     case missingImage
     case severalImages
+    /// Two `title` parts: which one is the caption?
+    case severalTitles
     /// The bytes are not one of the accepted image formats (by their content, not their name).
     case notAnImage
     /// It looks like an image but cannot be made into one to show (damaged, cut short, too many

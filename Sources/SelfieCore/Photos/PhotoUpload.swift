@@ -157,6 +157,7 @@ private struct UploadState {
             guard stored == nil, writer == nil, sniffBuffer.readableBytes == 0 else { throw PhotoError.severalImages }
             return .image
         case "title":
+            guard title == nil, titleBuffer.readableBytes == 0 else { throw PhotoError.severalTitles }
             return .title
         default:
             return .ignored
