@@ -197,12 +197,16 @@ public struct ResumableUploadService: Sendable {
 
     /// Every byte is there: the part becomes a blob under a key of its sniffed type, then a photo.
     /// A refused file (not an image, over the quota…) leaves nothing: no part, no blob, no row.
+    /// Once the photo exists, the answer names it whatever else fails: an error would have the
+    /// client send the file again, and make a second photo.
     private func finish(_ upload: ResumableUpload, for user: User, origin: RequestOrigin) async throws -> Photo {
+        var blob: BlobKey?
         do {
             let head = try await parts.head(of: upload, count: PhotoUploadReader.sniffBytes)
             let sniffed = try await MediaSniffer.shared.mimeType(of: Array(head.readableBytesView))
             guard BlobKey.extensions[sniffed] != nil else { throw PhotoError.notAnImage }
             let key = try await parts.complete(upload, contentType: sniffed)
+            blob = key
             let digest: [UInt8]
             if let running = digests.hasher(for: upload.publicID, at: upload.length) {
                 digest = Array(running.finalize())
@@ -213,8 +217,16 @@ public struct ResumableUploadService: Sendable {
             let received = ReceivedPhoto(
                 blobKey: key, contentType: sniffed, byteSize: upload.length, title: upload.metadata.title, sha256: digest
             )
+            // From here the blob is `store`'s: it removes it when no row can have come of it.
+            blob = nil
             let photo = try await photos.store(received, for: user, origin: origin)
-            try await uploads.complete(upload, photoPublicID: photo.publicID, keptUntil: expiry(from: .now))
+            do {
+                try await uploads.complete(upload, photoPublicID: photo.publicID, keptUntil: expiry(from: .now))
+            } catch {
+                // The record keeps its lease until it expires (a PATCH meanwhile waits, 423); the
+                // photo is made and this answer names it.
+                logger.warning("a finished upload could not record its photo", metadata: ["upload": "\(upload.publicID)", "error": "\(error)"])
+            }
             if let albumID = upload.metadata.albumID {
                 // The photo is in the gallery either way; an album deleted meanwhile only loses it there.
                 do {
@@ -227,6 +239,8 @@ public struct ResumableUploadService: Sendable {
         } catch {
             digests.forget(upload.publicID)
             try? await parts.discard(upload)
+            // A blob made from the part before `store` had it (its digest could not be read back).
+            if let blob { try? await photos.blobs.delete(blob) }
             try? await uploads.delete(upload)
             throw error
         }

@@ -458,6 +458,35 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a photo made by the last PATCH is answered as made even when recording it on the upload fails (no error, so no second upload of it)")
+    func photoAnsweredWhenItsRecordFails() async throws {
+        try await withTestApp { app in
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 60_000, seed: 11)
+            let path = try await tus.create(length: bytes.count)
+            // The database refuses the statement that names the photo on the upload (a blink just then).
+            try await app.db { client in
+                try await client.query(
+                    """
+                    CREATE FUNCTION blink() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the database blinked'; END $$
+                    """
+                )
+                try await client.query(
+                    """
+                    CREATE TRIGGER blink BEFORE UPDATE OF photo_public_id ON resumable_uploads
+                    FOR EACH ROW WHEN (NEW.photo_public_id IS NOT NULL) EXECUTE FUNCTION blink()
+                    """
+                )
+            }
+            let last = try await tus.patch(path, at: 0, bytes)
+            #expect(last.status == .noContent, "\(last.status) \(last.text)")
+            let photoID = try #require(last.headers[TusTestClient.photoID])
+            #expect(try await app.photoCount() == 1)
+            let stored: String = try await app.scalar("SELECT public_id FROM photos")
+            #expect(stored == photoID)
+        }
+    }
+
     @Test("a finished upload's record answers HEAD until its time runs out; then the purge removes it and leaves its photo")
     func finishedRecordsPurged() async throws {
         try await withTestApp { app in
