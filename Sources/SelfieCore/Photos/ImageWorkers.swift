@@ -126,7 +126,12 @@ final class ImageWorkers: Sendable {
     }
 
     private func checkOut() async throws -> WorkerProcess {
-        if let worker = idle.withLock({ $0.popLast() }) { return worker }
+        // A worker that died while it waited (the kernel's OOM killer, an operator) is not handed a
+        // photo: it would cost that upload a 503.
+        while let worker = idle.withLock({ $0.popLast() }) {
+            guard let ending = worker.endingIfExited() else { return worker }
+            scopedLogger.current.warning("an idle image worker had ended", metadata: ["pid": "\(worker.pid)", "ended": "\(ending)"])
+        }
         let (settings, maxPixels) = (self.settings, self.maxPixels)
         return try await pool.runIfActive { try WorkerProcess.start(settings, maxPixels: maxPixels) }
     }
@@ -143,6 +148,12 @@ final class WorkerProcess: Sendable {
 
     enum Ending: Sendable, CustomStringConvertible {
         case exited(Int32), signalled(Int32), unknown
+
+        /// From `waitpid`'s status of a process that has ended.
+        init(waitStatus status: Int32) {
+            let signal = status & 0x7f
+            self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        }
         var description: String {
             switch self {
             case .exited(let status): "exit \(status)"
@@ -216,6 +227,15 @@ final class WorkerProcess: Sendable {
         return try ImageWorkWire.decodeReply(&body)
     }
 
+    /// How the worker ended if it has (reaped, its pipes closed); nil while it runs. Does not block.
+    func endingIfExited() -> Ending? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        close(input.descriptor)
+        close(output.descriptor)
+        return Ending(waitStatus: status)
+    }
+
     /// Ends the worker: how it ended if it had died already, else it is killed. Blocking (waits for it).
     @discardableResult
     func stop() -> Ending {
@@ -235,7 +255,6 @@ final class WorkerProcess: Sendable {
             return .signalled(SIGKILL)
         }
         guard reaped == pid else { return .unknown }
-        let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        return Ending(waitStatus: status)
     }
 }

@@ -113,6 +113,27 @@ struct ImageWorkerTests {
         #expect(refused.message == "The photo could not be processed just now. Please try again in a moment.")
     }
 
+    @Test("a worker that died while idle (the kernel's OOM killer, an operator) is replaced at the next upload, which goes through")
+    func idleWorkerDied() async throws {
+        let worker = try NamedWorker()
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+        }) { app in
+            let token = try await app.api.signedInUser()
+            #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "first").status == .ok)
+            let idle = worker.running()
+            #expect(idle.count == 1, "one worker waits for the next photo")
+            for pid in idle { kill(pid, SIGKILL) }
+            for _ in 0..<200 where !worker.running().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(worker.running().isEmpty)
+
+            let next = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(seed: 2), title: "second")
+            #expect(next.status == .ok, "\(next.status) \(next.text)")
+            #expect(try await app.photoCount() == 2)
+        }
+    }
+
     @Test("a worker that cannot be started (no such program) fails the upload with 503 and leaves nothing")
     func unstartableWorker() async throws {
         let folder = NSTemporaryDirectory() + "selfie-workers/\(UUID().uuidString)"
