@@ -9,8 +9,10 @@ import NIOCore
 /// → every metadata block stripped → encode), and stores each rendition as a blob of its own.
 ///
 /// Decoding is CPU-bound and memory-hungry (≈ 25 MB for a 12 MP JPEG, decoded at a reduced scale;
-/// ≈ 140 MB for a 12 MP HEIC, which libheif decodes whole), so at most one photo per core is
-/// processed at once — and a HEIC alone: a burst of uploads waits instead of exhausting memory.
+/// ≈ 140 MB for a 12 MP HEIC, which libheif decodes whole; up to ≈ 1 GB for a 100 MP interlaced
+/// 16-bit PNG from a 760 KB file, ≈ 490 MB for a 100 MP GIF), so at most one photo per core is
+/// processed at once — and a HEIC, PNG or GIF alone: a burst of uploads waits instead of exhausting
+/// memory (cores × `IMAGE_WORKER_MEMORY_MB`).
 /// That memory is the worker's; the server holds neither the original nor its pixels.
 public struct RenditionMaker: Sendable {
     let workers: ImageWorkers
@@ -24,12 +26,16 @@ public struct RenditionMaker: Sendable {
         self.scopedLogger = ScopedLogger(logger)
     }
 
-    /// One photo per core at once; a HEIC (or AVIF) takes every turn.
+    /// One photo per core at once; a format decoded whole takes every turn.
     private static let turns = AsyncSemaphore(permits: System.coreCount)
+
+    /// Formats whose decoders cannot shrink on load, so a small file may take the whole picture's
+    /// memory at full depth: libheif's HEIC, an interlaced (or 16-bit) PNG, a GIF's frames.
+    static let decodedWhole: Set<String> = ["image/heic", "image/png", "image/gif"]
 
     /// How many turns decoding the original takes.
     static func weight(of original: BlobKey) -> Int {
-        original.contentType == "image/heic" ? turns.permits : 1
+        decodedWhole.contains(original.contentType) ? turns.permits : 1
     }
 
     /// What the pipeline made: the original's upright size and the stored renditions.

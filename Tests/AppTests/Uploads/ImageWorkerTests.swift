@@ -2,6 +2,7 @@
 import CProcessControl
 @testable import SelfieCore
 import Foundation
+import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -111,6 +112,13 @@ struct ImageWorkerTests {
         let refused = try await upload { kill($0, SIGKILL) }
         #expect(refused.status == 503)
         #expect(refused.message == "The photo could not be processed just now. Please try again in a moment.")
+    }
+
+    @Test("a format decoded whole (HEIC, PNG, GIF: a 760 KB interlaced PNG can take 1 GB) takes every turn, so one is decoded at a time; JPEG and WebP one turn each")
+    func decodedWholeTakesEveryTurn() throws {
+        for (type, turns) in [("image/heic", System.coreCount), ("image/png", System.coreCount), ("image/gif", System.coreCount), ("image/jpeg", 1), ("image/webp", 1)] {
+            #expect(RenditionMaker.weight(of: try #require(BlobKey.random(contentType: type))) == turns, "\(type)")
+        }
     }
 
     @Test("a worker that died while idle (the kernel's OOM killer, an operator) is replaced at the next upload, which goes through")
