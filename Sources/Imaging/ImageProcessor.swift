@@ -18,6 +18,12 @@ public struct ImageProcessor: Sendable {
         self.renditions = renditions
     }
 
+    /// Starts libvips now rather than at the first photo (it loads its modules from files): the
+    /// worker does this before it takes its own access to files away.
+    public static func start() throws(ImageError) {
+        try Libvips.start()
+    }
+
     /// Reads the header only (no pixel is decoded) and applies the limits. Blocking, but fast (< 1 ms typical).
     /// Cannot see truncation (the header is intact); `process` does.
     public func probe(_ bytes: ByteBuffer) throws(ImageError) -> ImageProbe {

@@ -2,11 +2,15 @@
 // libheif through libvips). The server starts a few of them and sends each photo through a pipe
 // (see ImageWorkWire); a decoder that crashes or runs wild takes down this process, not the server.
 //
-//   selfie-image-worker --max-pixels N --memory-limit-mb M
+//   selfie-image-worker --max-pixels N --memory-limit-mb M [--check-containment]
 //
 // It reads requests from stdin and writes replies to stdout until stdin closes. Before the first
 // request it limits itself: address space (`--memory-limit-mb`), no core files, few descriptors, no
-// new privileges. It is started with an empty environment, so no secret of the server's reaches it.
+// new privileges; and once libvips has loaded what it needs, no file it has not opened (Landlock:
+// not the server's `.env`, not `/proc/<server>/environ`, not the photos in the store), no socket,
+// no other program, no other process's memory (seccomp). It is started with an empty environment,
+// so no secret of the server's reaches it. `--check-containment` tries each of those once contained,
+// prints what happened, and exits (the tests' view of a worker from the inside).
 
 import CMalloc
 import CProcessControl
@@ -20,10 +24,15 @@ import Glibc
 struct Arguments {
     var maxPixels = ImageLimits().maxPixels
     var memoryLimitMB = 1024
+    var checkContainment = false
 
     init(_ arguments: ArraySlice<String>) {
         var rest = arguments
         while let name = rest.popFirst() {
+            if name == "--check-containment" {
+                checkContainment = true
+                continue
+            }
             let value = rest.popFirst().flatMap { Int($0) }
             switch (name, value) {
             case ("--max-pixels", let value?) where value > 0: maxPixels = value
@@ -59,12 +68,58 @@ func limitSelf(memoryLimitMB: Int) {
     if cprocess_forbid_new_privileges() != 0 { fail("PR_SET_NO_NEW_PRIVS failed: errno \(errno)") }
 }
 
+/// What a decoder made to misbehave would reach for next, taken away for good: every file and
+/// directory not open yet, sockets, other programs, other processes' memory. After libvips has
+/// started (it loads its modules from files). A kernel without Landlock keeps files reachable, and
+/// says so on stderr; one without seccomp stops the worker (the server's next start fails the upload).
+func containSelf() {
+    switch cprocess_forbid_opening_files() {
+    case -1: fail("Landlock failed: errno \(errno)")
+    case 0: FileHandleOutput.standardError("selfie-image-worker: this kernel has no Landlock: files stay reachable\n")
+    default: break
+    }
+    if cprocess_forbid_reaching_out() != 0 { fail("seccomp failed: errno \(errno)") }
+}
+
+/// `--check-containment`: each thing a contained worker must not do, tried, one line each
+/// (`<what>: allowed` or `<what>: refused <errno>`).
+func checkContainment() -> Never {
+    func report(_ what: String, _ result: Int32) {
+        let outcome = result >= 0 ? "allowed" : "refused \(errno)"
+        var line = Array("\(what): \(outcome)\n".utf8)
+        _ = line.withUnsafeMutableBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+    }
+    for path in ["/etc/hostname", "/proc/\(getppid())/environ", "/proc/self/status", "/tmp"] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        report("open \(path)", descriptor)
+        if descriptor >= 0 { close(descriptor) }
+    }
+    let created = open("/tmp/selfie-image-worker-\(getpid())", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    report("create a file", created)
+    for (name, family) in [("socket inet", AF_INET), ("socket inet6", AF_INET6), ("socket unix", AF_UNIX)] {
+        let socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        report(name, socket)
+        if socket >= 0 { close(socket) }
+    }
+    report("signal the server", kill(getppid(), 0))
+    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+    report("run a program", execv("/bin/true", &argv))
+    exit(0)
+}
+
 let arguments = Arguments(CommandLine.arguments.dropFirst())
 // Ctrl-C in a terminal reaches the whole process group: the worker ends when the server closes its stdin.
 signal(SIGINT, SIG_IGN)
 limitSelf(memoryLimitMB: arguments.memoryLimitMB)
 // Few threads allocate here; fewer arenas keep the resident size close to what is in use.
 mallopt(M_ARENA_MAX, 2)
+do {
+    try ImageProcessor.start()
+} catch {
+    fail("\(error)")
+}
+containSelf()
+if arguments.checkContainment { checkContainment() }
 
 let processor = ImageProcessor(limits: ImageLimits(maxPixels: arguments.maxPixels))
 let input = ImageWorkPipe(descriptor: 0)

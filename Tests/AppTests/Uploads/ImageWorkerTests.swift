@@ -174,7 +174,7 @@ struct ImageWorkerTests {
         #expect(refused.after < .seconds(20), "\(refused.after)")
     }
 
-    @Test("a worker limits itself: address space, no core files, no new privileges, and no secret of the server's in its environment")
+    @Test("a worker limits itself: address space, no core files, no new privileges, a seccomp filter, and no secret of the server's in its environment")
     func workerIsContained() async throws {
         try await withWaitingWorker(settings: { $0.memoryLimitMB = 768 }) { pid in
             let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
@@ -183,8 +183,31 @@ struct ImageWorkerTests {
             #expect(line("Max core file size").split(separator: " ").contains("0"), "\(line("Max core file size"))")
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
             #expect(status.contains("NoNewPrivs:\t1"))
+            #expect(status.contains("Seccomp:\t2"), "filtered system calls (seccomp mode 2) in the worker that made the photo")
             let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
             #expect(environment.isEmpty, "the worker's environment: \(String(decoding: environment, as: UTF8.self))")
+        }
+    }
+
+    @Test("a worker contained from the inside: no file it had not opened (not the server's environment, not /tmp), no socket of any kind, no signal to the server, no other program")
+    func workerReachesNothing() throws {
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: ImageWorkerSettings().resolvedExecutable)
+        worker.arguments = ["--check-containment"]
+        worker.environment = [:]
+        let output = Pipe()
+        worker.standardOutput = output
+        worker.standardInput = FileHandle.nullDevice
+        try worker.run()
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 0, "\(report)")
+        let lines = report.split(separator: "\n").map(String.init)
+        let tried = ["open /etc/hostname", "open /proc/\(getpid())/environ", "open /proc/self/status", "open /tmp", "create a file",
+                     "socket inet", "socket inet6", "socket unix", "signal the server", "run a program"]
+        #expect(lines.map { $0.components(separatedBy: ": ").first ?? "" } == tried, "\(report)")
+        for line in lines {
+            #expect(line.contains(": refused "), "\(line)")
         }
     }
 
