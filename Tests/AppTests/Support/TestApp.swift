@@ -105,11 +105,14 @@ func withTestApp<T: Sendable>(
             if case .filesystem(let directory) = config.blobStore { try? FileManager.default.removeItem(atPath: directory) }
         }
         let blobs = try makeBlobStore(config, logger: testLogger)
-        let result = try await app.test(.live) { client in
-            StuckTestWatch.enter("running its body")
-            let result = try await body(TestApp(client: client, database: database, config: config, blobs: blobs))
-            StuckTestWatch.enter("shutting its app down")
-            return result
+        let result = try await ShutdownLimit.bounding { finished in
+            try await app.test(.live) { client in
+                StuckTestWatch.enter("running its body")
+                let result = try await body(TestApp(client: client, database: database, config: config, blobs: blobs))
+                StuckTestWatch.enter("shutting its app down")
+                finished(result)
+                return result
+            }
         }
         StuckTestWatch.enter("leaving its app")
         return result
