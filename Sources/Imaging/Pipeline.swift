@@ -1,4 +1,3 @@
-import Dispatch
 import NIOCore
 import Synchronization
 
@@ -35,12 +34,12 @@ struct Pipeline {
         let results = ResultSlots(count: 2)
         nonisolated(unsafe) let (pipeline, shared) = (self, master)
         let rest = Array(largestFirst.dropFirst())
-        DispatchQueue.concurrentPerform(iterations: 2) { job in
-            results[job] = Result { () throws(ImageError) in
-                let spec = pipeline.specs[largest]
-                return job == 0
-                    ? [largest: pipeline.rendition(spec, of: shared, bytes: try pipeline.encode(shared, as: spec.format))]
-                    : try pipeline.smallerRenditions(rest, from: shared, encodedAlready: spec.format)
+        let spec = specs[largest]
+        runAlongside {
+            results[1] = Result { () throws(ImageError) in try pipeline.smallerRenditions(rest, from: shared, encodedAlready: spec.format) }
+        } _: {
+            results[0] = Result { () throws(ImageError) in
+                [largest: pipeline.rendition(spec, of: shared, bytes: try pipeline.encode(shared, as: spec.format))]
             }
         }
         var made: [Int: Rendition] = try results[0].get()
@@ -147,7 +146,7 @@ struct Pipeline {
     }
 }
 
-/// One result per job of a `concurrentPerform`, each written by its own job.
+/// One result per job of `runAlongside`, each written by its own job.
 private final class ResultSlots: Sendable {
     private let slots: Mutex<[Result<[Int: Rendition], ImageError>]>
 

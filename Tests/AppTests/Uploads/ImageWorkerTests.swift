@@ -184,6 +184,12 @@ struct ImageWorkerTests {
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
             #expect(status.contains("NoNewPrivs:\t1"))
             #expect(status.contains("Seccomp:\t2"), "filtered system calls (seccomp mode 2) in the worker that made the photo")
+            // No libdispatch thread pool: its monitor reads /proc/<thread>/stat, which a contained
+            // worker cannot open, and crashed it (SIGILL) about once in a thousand photos.
+            let threads = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap {
+                try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            #expect(!threads.isEmpty && !threads.contains { $0.contains("qos") }, "\(threads)")
             let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
             #expect(environment.isEmpty, "the worker's environment: \(String(decoding: environment, as: UTF8.self))")
         }
