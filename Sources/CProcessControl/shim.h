@@ -45,7 +45,9 @@ static inline int cprocess_same_open_file(pid_t pid1, pid_t pid2, int fd1, int f
 /// 0 when the kernel has no Landlock, -1 (errno set) when it failed.
 static inline int cprocess_forbid_opening_files(void) {
     long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1U /* LANDLOCK_CREATE_RULESET_VERSION */);
-    if (abi < 0) return (errno == ENOSYS || errno == EOPNOTSUPP) ? 0 : -1;
+    // EPERM: a container's or a unit's seccomp profile that predates Landlock (Docker before 23,
+    // systemd's @system-service before 2024) refuses the call itself: as for a kernel without it.
+    if (abi < 0) return (errno == ENOSYS || errno == EOPNOTSUPP || errno == EPERM) ? 0 : -1;
     // handled_access_fs, handled_access_net (ABI 4), scoped (ABI 6): as the kernel's
     // struct landlock_ruleset_attr, given only as long as the running ABI knows it.
     uint64_t attr[3] = {0, 0, 0};
