@@ -283,6 +283,72 @@ struct AdminTests {
         }
     }
 
+    /// What a demoted admin's in-flight request tries, on their own account or another's.
+    enum LateAction: String, CaseIterable, CustomTestStringConvertible {
+        case promoteSelf, quotaOnSelf, revokeOwnAccess, resetTwoFactor, sendResetLink, revokeLinks, createAppKey, revokeAppKey
+
+        var testDescription: String { rawValue }
+
+        /// The form to post, from the page it is on, for the acting admin `me` and another user `other`.
+        func form(me: Int64, other: Int64) -> (action: String, page: String, fields: [(String, String)]) {
+            switch self {
+            case .promoteSelf: ("/admin/users/\(me)/promote", "/admin/users/\(me)/promote", [])
+            case .quotaOnSelf: ("/admin/users/\(me)/quota", "/admin/users/\(me)", [("quota", "none")])
+            case .revokeOwnAccess: ("/admin/users/\(me)/revoke-access", "/admin/users/\(me)/revoke-access", [])
+            case .resetTwoFactor: ("/admin/users/\(other)/reset-two-factor", "/admin/users/\(other)/reset-two-factor", [])
+            case .sendResetLink: ("/admin/users/\(other)/send-reset-link", "/admin/users/\(other)/send-reset-link", [])
+            case .revokeLinks: ("/admin/users/\(other)/revoke-links", "/admin/users/\(other)/revoke-links", [])
+            case .createAppKey: ("/admin/api-keys", "/admin/api-keys", [("name", "late-key")])
+            case .revokeAppKey: ("/admin/api-keys/early-key/revoke", "/admin/api-keys/early-key/revoke", [])
+            }
+        }
+
+        /// Whether what the action would have changed is as it was.
+        func leftAlone(_ app: TestApp, me: Int64, other: Int64) async throws -> Bool {
+            switch self {
+            case .promoteSelf: try await app.scalar("SELECT role FROM users WHERE id = \(me)", as: String.self) == "user"
+            case .quotaOnSelf: try await app.scalar("SELECT quota_bytes IS NULL FROM users WHERE id = \(me)", as: Bool.self)
+            case .revokeOwnAccess: try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(me)", as: Int.self) > 0
+            case .resetTwoFactor: try await app.auditCount("admin.two_factor_reset") == 0
+            case .sendResetLink: try await app.scalar("SELECT count(*)::int FROM email_tokens WHERE user_id = \(other) AND purpose = 'reset_password'", as: Int.self) == 0
+            case .revokeLinks: try await app.auditCount("admin.share_links_revoked") == 0
+            case .createAppKey: try await app.scalar("SELECT count(*)::int FROM app_keys WHERE name = 'late-key'", as: Int.self) == 0
+            case .revokeAppKey: try await app.scalar("SELECT revoked_at IS NULL FROM app_keys WHERE name = 'early-key'", as: Bool.self)
+            }
+        }
+    }
+
+    @Test("an admin demoted while their action waits cannot act once it runs, on their own account or another's", arguments: LateAction.allCases)
+    func demotedWhileActingAgain(_ late: LateAction) async throws {
+        try await withTestApp { app in
+            let first = try await app.signedInAdmin()
+            _ = try await first.submit("/admin/api-keys", from: "/admin/api-keys", [("name", "early-key")])
+            let second = uniqueEmail("second-admin")
+            let acting = try await app.signedInAdmin(email: second)
+            let me = try await app.userID(second)
+            let email = uniqueEmail("target")
+            try await app.browser().signUp(email: email)
+            let other = try await app.userID(email)
+            let form = late.form(me: me, other: other)
+            let auditedBefore: Int64 = try await app.scalar("SELECT coalesce(max(id), 0) FROM audit_events")
+
+            let request = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT id FROM users WHERE id = \(me) FOR UPDATE", logger: testLogger)
+                    let request = Task { try await acting.submit(form.action, from: form.page, form.fields) }
+                    try await TestApp.untilSomeoneWaitsForALock(client)
+                    try await connection.query("UPDATE users SET role = 'user' WHERE id = \(me)", logger: testLogger)
+                    return request
+                }
+            }
+            let answer = try await request.value
+            #expect(answer.status == .forbidden, "\(answer.status)")
+            #expect(try await late.leftAlone(app, me: me, other: other))
+            let audited: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE id > \(auditedBefore) AND actor_id = \(me)")
+            #expect(audited == 0)
+        }
+    }
+
     @Test("no user-facing form or API field can set a role")
     func roleCannotBeSetByUsers() async throws {
         try await withTestApp { app in

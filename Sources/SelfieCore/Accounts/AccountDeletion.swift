@@ -38,7 +38,7 @@ public struct AccountDeletion: Sendable {
         let record = AuditRecord(type: .accountDeleted, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         let keys: [BlobKey]
         do {
-            keys = try await admin.deleteUser(id: user.id, audit: record)
+            keys = try await admin.deleteUser(id: user.id, act: .deletingOwnAccount(record, userID: user.id))
         } catch AdminError.lastAdmin {
             throw AccountError.lastAdministrator
         }

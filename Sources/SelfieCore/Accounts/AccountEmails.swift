@@ -71,10 +71,11 @@ public struct AccountEmails: Sendable {
         _ purpose: EmailTokenPurpose,
         to recipient: MailRecipient,
         userID: Int64,
-        notice: (String) -> MailNotice
+        notice: (String) -> MailNotice,
+        as act: AdminAct? = nil
     ) async throws -> String {
         let token = RandomToken.urlSafe()
-        try await tokens.create(purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox)
+        try await tokens.create(purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox, as: act)
         outbox.nudge()
         return token
     }
@@ -146,14 +147,13 @@ public struct AccountEmails: Sendable {
     @discardableResult
     public func issuePasswordReset(for user: User, mailed: Bool, by admin: User?, origin: RequestOrigin) async throws -> String {
         guard let email = user.email, !user.isDisabled else { throw AccountError.linkNotValid }
-        let token: String
+        let record = AuditRecord(type: .passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
         if mailed {
-            token = try await mailLink(.resetPassword, to: MailRecipient(address: email, name: user.fullName, language: user.preferences.language), userID: user.id, notice: MailNotice.passwordReset(token:))
-        } else {
-            token = RandomToken.urlSafe()
-            try await tokens.create(.resetPassword, userID: user.id, email: email, token: token)
+            let recipient = MailRecipient(address: email, name: user.fullName, language: user.preferences.language)
+            return try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:), as: AdminAct(record))
         }
-        await audit.record(.passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
+        let token = RandomToken.urlSafe()
+        try await tokens.create(.resetPassword, userID: user.id, email: email, token: token, as: AdminAct(record))
         return token
     }
 

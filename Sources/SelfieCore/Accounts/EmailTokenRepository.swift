@@ -39,19 +39,20 @@ struct EmailTokenRepository: Sendable {
         token: String,
         mailing message: MailNotice,
         to recipient: MailRecipient,
-        through outbox: MailOutboxRepository
+        through outbox: MailOutboxRepository,
+        as act: AdminAct? = nil
     ) async throws {
         let logger = self.logger
-        try await client.transaction(logger: logger) { connection in
+        try await client.transaction(as: act, logger: logger) { connection, _ in
             try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
             try await outbox.enqueue(message, to: recipient, on: connection)
         }
     }
 
     /// Stores a new token that is not mailed (an admin hands the link over).
-    func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String) async throws {
+    func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, as act: AdminAct) async throws {
         let logger = self.logger
-        try await client.withConnection { connection in
+        try await client.transaction(as: act, logger: logger) { connection, _ in
             try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
         }
     }

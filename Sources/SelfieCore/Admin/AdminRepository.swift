@@ -155,7 +155,7 @@ public struct AdminRepository: Sendable {
     /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
     public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await adminChange(userID: userID, removesAdmin: disabled, audit: audit) { connection in
+        try await change(userID: userID, AdminAct(audit, removingAdmin: disabled ? userID : nil)) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
             if disabled { try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger) }
         }
@@ -164,7 +164,7 @@ public struct AdminRepository: Sendable {
     /// Refuses to demote the last admin.
     public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await adminChange(userID: userID, removesAdmin: role != .admin, audit: audit) { connection in
+        try await change(userID: userID, AdminAct(audit, removingAdmin: role == .admin ? nil : userID)) { connection in
             try await connection.query(
                 "UPDATE users SET role = \(role.rawValue), updated_at = now() WHERE id = \(userID)",
                 logger: logger
@@ -175,17 +175,17 @@ public struct AdminRepository: Sendable {
     /// Ends every session and token of the user.
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await adminChange(userID: userID, removesAdmin: false, audit: audit) { connection in
+        try await change(userID: userID, AdminAct(audit)) { connection in
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
         }
     }
 
     /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
-    /// Refuses to delete the last admin.
-    public func deleteUser(id: Int64, audit: AuditRecord) async throws -> [BlobKey] {
+    /// Refuses to delete the last admin. `act`: an admin's, or the owner's (`AdminAct.deletingOwnAccount`).
+    func deleteUser(id: Int64, act: AdminAct) async throws -> [BlobKey] {
         defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
-        try await adminChange(userID: id, removesAdmin: true, audit: audit) { connection in
+        try await change(userID: id, act) { connection in
             // Originals and renditions (whose rows go with their photos at the end of the statement).
             for try await key in try await connection.query(
                 """
@@ -205,49 +205,17 @@ public struct AdminRepository: Sendable {
     /// Sets the user's storage quota; uploads that would pass it are refused from now on (what is
     /// stored already stays, even above it).
     public func setQuota(_ quota: QuotaSetting, userID: Int64, audit: AuditRecord) async throws {
-        try await adminChange(userID: userID, removesAdmin: false, audit: audit) { connection in
+        try await change(userID: userID, AdminAct(audit)) { connection in
             try await connection.query("UPDATE users SET quota_bytes = \(quota.column) WHERE id = \(userID)", logger: logger)
         }
     }
 
-    /// Runs `change` and records `audit` in a transaction that first locks every enabled admin: the
-    /// one acting on another account (`audit.actor`; nil from the command line) must still be one of
-    /// them, and a change
-    /// that `removesAdmin` must leave one, so two admins cannot demote each other at the same moment
-    /// and leave none, nor act once demoted.
-    private func adminChange(
-        userID: Int64,
-        removesAdmin: Bool,
-        audit: AuditRecord,
-        _ change: (PostgresConnection) async throws -> Void
-    ) async throws {
-        do {
-            try await client.transaction(logger: logger) { connection in
-                // The admins first, always in id order, then the target: two admins acting on each
-                // other at once queue up instead of deadlocking.
-                var admins: [Int64] = []
-                for try await id in try await connection.query(
-                    "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
-                    logger: logger
-                ).decode(Int64.self) {
-                    admins.append(id)
-                }
-                // (Someone acting on their own account, as deleting it, need not be an admin.)
-                if let actor = audit.actor, actor != userID, !admins.contains(actor) { throw AdminError.notAnAdmin }
-                var exists = false
-                for try await _ in try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
-                    .decode(Int64.self)
-                {
-                    exists = true
-                }
-                guard exists else { throw AdminError.noSuchUser }
-                if removesAdmin, admins == [userID] { throw AdminError.lastAdmin }
-                try await change(connection)
-                try await connection.query(audit.insertQuery, logger: logger)
-            }
-        } catch let error as TransactionError {
-            if let adminError = error.closureError as? AdminError { throw adminError }
-            throw error
+    /// Runs `change` on the user, locked (`AdminError.noSuchUser` when there is none), as `act`.
+    private func change(userID: Int64, _ act: AdminAct, _ change: (PostgresConnection) async throws -> Void) async throws {
+        try await client.transaction(as: act, logger: logger) { connection, _ in
+            let rows = try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            guard try await rows.collect().count == 1 else { throw AdminError.noSuchUser }
+            try await change(connection)
         }
     }
 

@@ -85,11 +85,11 @@ public struct AdminService: Sendable {
         case .sendResetLink:
             try await emails.issuePasswordReset(for: target, mailed: true, by: actor, origin: origin)
         case .resetSecondFactor:
-            try await secondFactor.reset(target, by: actor, origin: origin)
+            try await secondFactor.reset(target, as: AdminAct(record))
         case .revokeLinks:
             _ = try await sharing.revokeAll(ofUserID: userID, audit: record)
         case .delete:
-            await blobs.deleteRowless(try await admin.deleteUser(id: userID, audit: record), logger: logger)
+            await blobs.deleteRowless(try await admin.deleteUser(id: userID, act: AdminAct(record, removingAdmin: userID)), logger: logger)
         }
     }
 
@@ -172,15 +172,13 @@ public struct AdminService: Sendable {
             throw AdminError.keyNameReserved
         }
         let password = RandomToken.urlSafe(byteCount: 24)
-        try await appKeys.keys.create(name: name, passwordDigest: AppKey(name: name, password: password).passwordDigest, createdBy: actor.id)
-        await audit.record(.appKeyCreated, actor: actor.id, targetUser: nil, target: name, origin: origin)
+        let record = AuditRecord(type: .appKeyCreated, actor: actor.id, targetUser: nil, target: name, origin: origin)
+        try await appKeys.keys.create(name: name, passwordDigest: AppKey(name: name, password: password).passwordDigest, as: AdminAct(record))
         return password
     }
 
     public func revokeAppKey(name: String, by actor: User, origin: RequestOrigin) async throws {
-        guard try await appKeys.keys.revoke(name: name) else {
-            throw AdminError.noSuchKey
-        }
-        await audit.record(.appKeyRevoked, actor: actor.id, targetUser: nil, target: name, origin: origin)
+        let record = AuditRecord(type: .appKeyRevoked, actor: actor.id, targetUser: nil, target: name, origin: origin)
+        try await appKeys.keys.revoke(name: name, as: AdminAct(record))
     }
 }

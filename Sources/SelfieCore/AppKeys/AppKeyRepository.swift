@@ -26,23 +26,30 @@ public struct AppKeyRepository: Sendable {
     }
 
     /// Adds a key; `AdminError.keyNameTaken` when a key (revoked or not) has the name.
-    public func create(name: String, passwordDigest: [UInt8], createdBy: Int64?) async throws {
+    func create(name: String, passwordDigest: [UInt8], as act: AdminAct) async throws {
+        let logger = self.logger
         do {
-            try await client.query(
-                "INSERT INTO app_keys (name, password_digest, created_by) VALUES (\(name), \(ByteBuffer(bytes: passwordDigest)), \(createdBy))",
-                logger: logger
-            )
-        } catch let error as PSQLError where error.isUniqueViolation() {
+            try await client.transaction(as: act, logger: logger) { connection, _ in
+                try await connection.query(
+                    "INSERT INTO app_keys (name, password_digest, created_by) VALUES (\(name), \(ByteBuffer(bytes: passwordDigest)), \(act.record.actor))",
+                    logger: logger
+                )
+            }
+        } catch let error as TransactionError where (error.closureError as? PSQLError)?.isUniqueViolation() == true {
             throw AdminError.keyNameTaken
         }
     }
 
-    public func revoke(name: String) async throws -> Bool {
-        let rows = try await client.query(
-            "UPDATE app_keys SET revoked_at = now() WHERE name = \(name) AND revoked_at IS NULL RETURNING id",
-            logger: logger
-        )
-        return try await rows.collect().count == 1
+    /// Revokes the key; `AdminError.noSuchKey` when no active key has the name.
+    func revoke(name: String, as act: AdminAct) async throws {
+        let logger = self.logger
+        try await client.transaction(as: act, logger: logger) { connection, _ in
+            let rows = try await connection.query(
+                "UPDATE app_keys SET revoked_at = now() WHERE name = \(name) AND revoked_at IS NULL RETURNING id",
+                logger: logger
+            )
+            guard try await rows.collect().count == 1 else { throw AdminError.noSuchKey }
+        }
     }
 
     /// The key if it exists and is not revoked.

@@ -131,10 +131,10 @@ struct SecondFactorRepository: Sendable {
     /// the passkeys), together.
     /// With `includingPasskeys`, refused (`SecondFactorError.lastWayIn`, nothing removed) when the
     /// passkeys are the account's only way in: no password and no provider would be left.
-    func removeAll(userID: Int64, includingPasskeys: Bool) async throws {
+    func removeAll(userID: Int64, includingPasskeys: Bool, as act: AdminAct? = nil) async throws {
         let logger = self.logger
         do {
-            try await client.transaction(logger: logger) { connection in
+            try await client.transaction(as: act, logger: logger) { connection, _ in
                 if includingPasskeys {
                     let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger)
                     if let waysIn, waysIn.passkeys > 0, waysIn.count == waysIn.passkeys { throw SecondFactorError.lastWayIn }

@@ -243,9 +243,8 @@ public struct SecondFactorService: Sendable {
     /// `SecondFactorError.lastWayIn` when the passkeys are the only way in: it would lock the
     /// account for good (no password to reset, perhaps no address).
     /// `admin` is nil for the command line.
-    public func reset(_ user: User, by admin: User?, origin: RequestOrigin) async throws {
-        try await store.removeAll(userID: user.id, includingPasskeys: true)
-        await audit.record(.twoFactorReset, actor: admin?.id, targetUser: user.id, target: user.handle, origin: origin)
+    func reset(_ user: User, as act: AdminAct) async throws {
+        try await store.removeAll(userID: user.id, includingPasskeys: true, as: act)
         await emails.notify(user, .securityChange(.twoFactorReset))
     }
 

@@ -112,13 +112,11 @@ public struct ShareLinkRepository: Sendable {
 
     /// Deletes every link of the user with the audit event of it, in one transaction; how many
     /// there were.
-    func deleteAll(userID: Int64, audit record: AuditRecord) async throws -> Int {
+    func deleteAll(userID: Int64, as act: AdminAct) async throws -> Int {
         let logger = self.logger
-        return try await client.transaction(logger: logger) { connection in
+        return try await client.transaction(as: act, logger: logger) { connection, record in
             let count = try await connection.query("DELETE FROM share_links WHERE user_id = \(userID) RETURNING 1", logger: logger).collect().count
-            var audited = record
-            audited.target = "\(count) link(s)"
-            try await connection.query(audited.insertQuery, logger: logger)
+            record?.target = "\(count) link(s)"
             return count
         }
     }

@@ -128,7 +128,7 @@ public struct ShareLinkService: Sendable {
     /// Ends every link of a user (an administrator's "turn off every link"), in one transaction
     /// with its audit event; how many there were.
     func revokeAll(ofUserID userID: Int64, audit record: AuditRecord) async throws -> Int {
-        try await links.deleteAll(userID: userID, audit: record)
+        try await links.deleteAll(userID: userID, as: AdminAct(record))
     }
 
     // MARK: The visitor's
