@@ -123,6 +123,37 @@ struct SocialSignInWebTests {
         }
     }
 
+    @Test("an account with two-step found by its address links the provider once its code is given, so the provider still finds it after the address changes")
+    func twoStepAccountLinksAfterItsCode() async throws {
+        try await withFakeProviders { app, fake in
+            let email = uniqueEmail("two-step-web")
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let (authenticator, _) = try await owner.enrolTOTP()
+            fake.setPerson(.init(subject: "web-two-step", email: email, emailVerified: true, name: "Tess Two-Step"))
+
+            let browser = app.browser()
+            let owed = try await browser.get(try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin"))
+            #expect(owed.location == "/signin/code", "\(owed.status) \(owed.text)")
+            let links: Int = try await app.scalar("SELECT count(*)::int FROM user_identities")
+            #expect(links == 0, "nothing is linked while the code is owed")
+            let signedIn = try await browser.submitCode(authenticator.code(offset: 1))
+            #expect(signedIn.status == .seeOther && browser.cookies["selfie_session"]?.isEmpty == false)
+            let linked: Int = try await app.scalar("SELECT count(*)::int FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.email = \(email)")
+            #expect(linked == 1)
+            #expect(try await app.auditCount("social.linked") == 1)
+
+            // The account moves to another address; the provider's person is still the same one.
+            try await app.db { try await $0.query("UPDATE users SET email = \(uniqueEmail("moved")) WHERE email = \(email)") }
+            let again = app.browser()
+            let back = try await again.get(try await goThroughProvider(again, start: "/auth/google/start", from: "/signin"))
+            #expect(back.location == "/signin/code", "the linked account, which still owes its code: \(back.status) \(back.text)")
+            let accounts: Int = try await app.scalar("SELECT count(*)::int FROM users")
+            #expect(accounts == 1, "no second account for the same person")
+        }
+    }
+
     @Test("a signed-in user links Google from the account page, sees it listed (a notice is mailed), and unlinks it")
     func linkAndUnlink() async throws {
         try await withFakeProviders(configure: { try $0.useMailSink() }) { app, fake in

@@ -49,7 +49,7 @@ struct SecondFactorPagesController {
         let remember = form.remember != nil
         let credentials: UserCredentials
         do {
-            credentials = try await webSignIn.signIn.complete(pending.credentials, code: form.code, origin: context.origin(request))
+            credentials = try await webSignIn.signIn.complete(pending, code: form.code, origin: context.origin(request))
         } catch let error as SecondFactorError where error == .incorrectCode || error == .codeRequired {
             context.logger.notice("second-factor code refused", metadata: ["ip": "\(context.remoteAddress)"])
             let page = CodePage(error: ErrorCopy(words: pages.words(for: context)).secondFactorError(error).message, remember: remember)
@@ -65,7 +65,7 @@ struct SecondFactorPagesController {
     }
 
     /// The cookie's token and the sign-in it parks, or nil when there is none (or it expired).
-    private func parkedSignIn(_ request: Request) async throws -> (token: String, pending: (credentials: UserCredentials, returnTo: String))? {
+    private func parkedSignIn(_ request: Request) async throws -> (token: String, pending: SignInService.ParkedSignIn)? {
         guard let token = request.cookies[BrowserCookies.pendingSignInName]?.value,
             let pending = try await webSignIn.signIn.parked(token: token)
         else { return nil }

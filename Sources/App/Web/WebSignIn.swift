@@ -21,9 +21,9 @@ struct WebSignIn: Sendable {
         context: WebRequestContext
     ) async throws -> Response {
         switch outcome {
-        case .needsSecondFactor(let credentials):
+        case .needsSecondFactor(let credentials, let identity):
             var response = Response.seeOther(WebPath.signInCode)
-            response.setCookie(cookies.pendingSignIn(try await signIn.park(credentials, returnTo: location)))
+            response.setCookie(cookies.pendingSignIn(try await signIn.park(credentials, linking: identity, returnTo: location)))
             return response
         case .signedIn(let credentials):
             let token = try await signIn.startSession(

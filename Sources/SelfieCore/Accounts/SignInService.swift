@@ -23,11 +23,21 @@ public struct SignInService: Sendable {
         /// Ready for a session or a token.
         case signedIn(UserCredentials)
         /// The password (or provider) was right; the account's second factor is still owed.
-        case needsSecondFactor(UserCredentials)
+        /// `linking`: the provider's identity that found the account by its address, to link once
+        /// the code is given.
+        case needsSecondFactor(UserCredentials, linking: SocialIdentity?)
 
         init(_ credentials: UserCredentials) {
-            self = credentials.secondFactor.allowsSignIn ? .signedIn(credentials) : .needsSecondFactor(credentials)
+            self = credentials.secondFactor.allowsSignIn ? .signedIn(credentials) : .needsSecondFactor(credentials, linking: nil)
         }
+    }
+
+    /// A sign-in parked while its code is owed (the browser's code step).
+    public struct ParkedSignIn: Sendable {
+        /// The account as it is now, with the password that was checked when it was parked.
+        public let credentials: UserCredentials
+        public let returnTo: String
+        let linking: SocialIdentity?
     }
 
     /// What a way in may bring along for the second factor: a code sent with the password (the
@@ -62,12 +72,16 @@ public struct SignInService: Sendable {
     ) async throws -> (outcome: Outcome, created: Bool) {
         let (account, created, unlinked) = try await social.account(for: identity, mode: mode, origin: origin)
         let outcome = try await settle(account, proof: proof, codeCountsAsAttempt: true, origin: origin)
-        // Matched by its verified address: linked only once the account is really signed in to. A
-        // browser that still owes its code signs in by the address again next time.
-        if unlinked, case .signedIn(let credentials) = outcome {
+        guard unlinked else { return (outcome, created) }
+        // Matched by its verified address: linked only once the account is really signed in to
+        // (here, or when the parked sign-in's code is given).
+        switch outcome {
+        case .signedIn(let credentials):
             try await social.link(identity, to: credentials.user, origin: origin)
+            return (outcome, created)
+        case .needsSecondFactor(let credentials, _):
+            return (.needsSecondFactor(credentials, linking: identity), created)
         }
-        return (outcome, created)
     }
 
     /// A passkey's assertion: the device and its lock are two factors already.
@@ -93,10 +107,12 @@ public struct SignInService: Sendable {
         try await emails.resetPassword(token: token, new: newPassword, confirmation: confirmation, origin: origin)
     }
 
-    /// The code step of a pending sign-in (a code or a recovery code), which counts toward the
-    /// account's lockout.
-    public func complete(_ pending: UserCredentials, code: String?, origin: RequestOrigin) async throws -> UserCredentials {
-        try await secondFactor.completeSignIn(pending, code: code, countsAsAttempt: true, origin: origin)
+    /// The code step of a parked sign-in (a code or a recovery code), which counts toward the
+    /// account's lockout; the provider's identity it brought is linked once it is complete.
+    public func complete(_ parked: ParkedSignIn, code: String?, origin: RequestOrigin) async throws -> UserCredentials {
+        let credentials = try await secondFactor.completeSignIn(parked.credentials, code: code, countsAsAttempt: true, origin: origin)
+        if let identity = parked.linking { try await social.link(identity, to: credentials.user, origin: origin) }
+        return credentials
     }
 
     private func settle(_ credentials: UserCredentials, proof: SecondFactorProof, codeCountsAsAttempt: Bool, origin: RequestOrigin) async throws -> Outcome {
@@ -126,13 +142,14 @@ public struct SignInService: Sendable {
 
     // MARK: Parked sign-ins and remembered browsers (the browser's code step)
 
-    /// Parks a sign-in that owes its code; returns the token for the browser's cookie.
-    public func park(_ credentials: UserCredentials, returnTo: String) async throws -> String {
-        try await secondFactor.startPending(credentials, returnTo: returnTo)
+    /// Parks a sign-in that owes its code (with the identity to link once it is given); returns
+    /// the token for the browser's cookie.
+    public func park(_ credentials: UserCredentials, linking identity: SocialIdentity?, returnTo: String) async throws -> String {
+        try await secondFactor.startPending(credentials, linking: identity, returnTo: returnTo)
     }
 
     /// The parked sign-in of a cookie's token (the account as it is now), or nil when it expired.
-    public func parked(token: String) async throws -> (credentials: UserCredentials, returnTo: String)? {
+    public func parked(token: String) async throws -> ParkedSignIn? {
         do {
             return try await secondFactor.pending(token: token)
         } catch SecondFactorError.signInExpired {

@@ -14,6 +14,8 @@ struct PendingSignIn: Sendable {
     let userID: Int64
     let passwordHash: String?
     let returnTo: String
+    /// The provider's identity to link once the code is given (it found the account by address).
+    let linking: SocialIdentity?
 }
 
 /// The tables of the authenticator app, recovery codes, remembered browsers and pending sign-ins.
@@ -179,11 +181,14 @@ struct SecondFactorRepository: Sendable {
 
     // MARK: Pending sign-ins
 
-    func createPending(tokenHash: [UInt8], userID: Int64, passwordHash: String?, returnTo: String, expiresAt: Date) async throws {
+    func createPending(tokenHash: [UInt8], _ pending: PendingSignIn, expiresAt: Date) async throws {
+        let link = pending.linking
         try await client.query(
             """
-            INSERT INTO pending_sign_ins (token_hash, user_id, password_hash, return_to, expires_at)
-            VALUES (\(ByteBuffer(bytes: tokenHash)), \(userID), \(passwordHash), \(returnTo), \(expiresAt))
+            INSERT INTO pending_sign_ins (token_hash, user_id, password_hash, return_to, expires_at,
+                                          link_provider, link_issuer, link_subject, link_email, link_name)
+            VALUES (\(ByteBuffer(bytes: tokenHash)), \(pending.userID), \(pending.passwordHash), \(pending.returnTo), \(expiresAt),
+                    \(link?.provider), \(link?.issuer), \(link?.subject), \(link?.email), \(link?.name))
             """,
             logger: logger
         )
@@ -191,11 +196,21 @@ struct SecondFactorRepository: Sendable {
 
     func pending(tokenHash: [UInt8]) async throws -> PendingSignIn? {
         let rows = try await client.query(
-            "SELECT user_id, password_hash, return_to FROM pending_sign_ins WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND expires_at > now()",
+            """
+            SELECT user_id, password_hash, return_to, link_provider, link_issuer, link_subject, link_email, link_name
+            FROM pending_sign_ins WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND expires_at > now()
+            """,
             logger: logger
         )
-        for try await (userID, passwordHash, returnTo) in rows.decode((Int64, String?, String).self) {
-            return PendingSignIn(userID: userID, passwordHash: passwordHash, returnTo: returnTo)
+        for try await (userID, passwordHash, returnTo, provider, issuer, subject, email, name)
+            in rows.decode((Int64, String?, String, String?, String?, String?, String?, String?).self)
+        {
+            var linking: SocialIdentity?
+            if let provider, let issuer, let subject {
+                // Parked only when the provider vouched for the address (`emailVerified`).
+                linking = SocialIdentity(provider: provider, issuer: issuer, subject: subject, email: email, emailVerified: true, name: name)
+            }
+            return PendingSignIn(userID: userID, passwordHash: passwordHash, returnTo: returnTo, linking: linking)
         }
         return nil
     }

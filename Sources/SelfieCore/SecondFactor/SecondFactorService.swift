@@ -210,26 +210,24 @@ public struct SecondFactorService: Sendable {
     // MARK: Pending sign-ins
 
     /// Parks a sign-in whose code is outstanding; returns the token for the browser's cookie.
-    func startPending(_ credentials: UserCredentials, returnTo: String) async throws -> String {
+    func startPending(_ credentials: UserCredentials, linking identity: SocialIdentity?, returnTo: String) async throws -> String {
         let token = RandomToken.urlSafe()
         try await store.createPending(
             tokenHash: RandomToken.hash(token),
-            userID: credentials.user.id,
-            passwordHash: credentials.passwordHash,
-            returnTo: returnTo,
+            PendingSignIn(userID: credentials.user.id, passwordHash: credentials.passwordHash, returnTo: returnTo, linking: identity),
             expiresAt: Date.now.addingTimeInterval(Self.pendingSignInLifetime)
         )
         return token
     }
 
     /// The parked sign-in of a cookie token: the account (as it is now, with the password that was
-    /// checked then) and where to go after.
-    func pending(token: String) async throws -> (credentials: UserCredentials, returnTo: String) {
+    /// checked then), where to go after, and the identity to link once it is complete.
+    func pending(token: String) async throws -> SignInService.ParkedSignIn {
         guard !token.isEmpty, let pending = try await store.pending(tokenHash: RandomToken.hash(token)),
             let current = try await users.credentials(forID: pending.userID), !current.user.isDisabled
         else { throw SecondFactorError.signInExpired }
         let credentials = UserCredentials(user: current.user, passwordHash: pending.passwordHash, secondFactor: current.secondFactor)
-        return (credentials, pending.returnTo)
+        return SignInService.ParkedSignIn(credentials: credentials, returnTo: pending.returnTo, linking: pending.linking)
     }
 
     func finishPending(token: String) async throws {
