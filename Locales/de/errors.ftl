@@ -142,5 +142,5 @@ error-too-many-links-today = Wir haben dir heute schon mehrere Links geschickt. 
 error-admins-only = Diese Seite ist für Personen mit Verwaltungsrechten.
 error-admin-quota-choice = Wähle das Standardkontingent, keine Grenze oder eine Zahl in MB.
 error-admin-is-last-admin = { $user } ist die letzte Person mit Verwaltungsrechten. Gib sie zuerst jemand anderem.
-error-admin-reset-last-way-in = Passkeys sind die einzige Möglichkeit, sich bei { $user } anzumelden: Ohne sie wäre das Konto für immer gesperrt. Sie bleiben; deaktiviere das Konto, wenn ein Passkey gestohlen wurde.
+error-admin-reset-last-way-in = Passkeys sind die einzige Möglichkeit, sich bei { $user } anzumelden, und das Konto hat keine E-Mail-Adresse für einen Link zum Zurücksetzen: Ohne sie wäre das Konto für immer gesperrt. Sie bleiben; deaktiviere das Konto, wenn ein Passkey gestohlen wurde.
 error-admin-no-user = Diese Person gibt es nicht.

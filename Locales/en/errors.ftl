@@ -143,5 +143,5 @@ error-too-many-links-today = We have already sent several links today. Use one o
 error-admins-only = This page is for administrators.
 error-admin-quota-choice = Choose the default quota, no limit, or a number of MB.
 error-admin-is-last-admin = { $user } is the last administrator. Make someone else an admin first.
-error-admin-reset-last-way-in = Passkeys are the only way to sign in to { $user }: removing them would lock the account for good. It keeps them; disable the account if a passkey was stolen.
+error-admin-reset-last-way-in = Passkeys are the only way to sign in to { $user }, and it has no email address for a reset link: removing them would lock the account for good. It keeps them; disable the account if a passkey was stolen.
 error-admin-no-user = There is no such user.

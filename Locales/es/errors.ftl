@@ -142,5 +142,5 @@ error-too-many-links-today = Hoy ya te hemos enviado varios enlaces. Usa uno de 
 error-admins-only = Esta página es para quienes administran.
 error-admin-quota-choice = Elige la cuota predeterminada, sin límite o un número de MB.
 error-admin-is-last-admin = { $user } es la última persona con permisos de administración. Dáselos primero a otra persona.
-error-admin-reset-last-way-in = Las llaves de acceso son la única forma de iniciar sesión en { $user }: sin ellas la cuenta quedaría bloqueada para siempre. Se conservan; desactiva la cuenta si robaron una llave.
+error-admin-reset-last-way-in = Las llaves de acceso son la única forma de iniciar sesión en { $user } y la cuenta no tiene correo para un enlace de restablecimiento: sin ellas la cuenta quedaría bloqueada para siempre. Se conservan; desactiva la cuenta si robaron una llave.
 error-admin-no-user = Esa persona no existe.

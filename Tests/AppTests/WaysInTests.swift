@@ -50,20 +50,51 @@ struct WaysInTests {
         }
     }
 
-    @Test("an admin's 'reset two-step verification and passkeys' is refused when the passkeys are the account's only way in: 409, nothing removed")
+    @Test("an admin's reset of two-step and passkeys is refused only when the passkeys are the last way in and no address can bring the owner back")
     func adminResetKeepsTheLastWayIn() async throws {
-        try await withFakeProviders { app, fake in
-            let (browser, email) = try await providerAccountWithPasskey(app, fake, subject: "ways-admin")
-            let identityID: Int64 = try await app.scalar("SELECT id FROM user_identities")
-            #expect(try await browser.submit("/account/identities/\(identityID)/unlink", from: "/account", []).location == "/account?notice=identity-unlinked")
-            let userID = try await app.userID(email)
+        try await withFakeProviders(configure: { try $0.useMailSink() }) { app, fake in
             let admin = try await app.signedInAdmin()
-            let refused = try await admin.submit("/admin/users/\(userID)/reset-two-factor", from: "/admin/users/\(userID)/reset-two-factor", [])
+            func passkeyOnly(subject: String, email: String?) async throws -> (Browser, userID: Int64) {
+                fake.setPerson(.init(subject: subject, email: email, emailVerified: true, name: "Wanda Ways"))
+                let browser = app.browser()
+                let callback = try await SocialSignInWebTests().goThroughProvider(browser, start: "/auth/google/start", from: "/signin")
+                #expect(try await browser.get(callback).status == .seeOther)
+                #expect(try await TestPasskey().add(in: browser).location == "/account?notice=passkey-added")
+                let userID: Int64 = try await app.scalar("SELECT user_id FROM user_identities WHERE subject = \(subject)")
+                let identityID: Int64 = try await app.scalar("SELECT id FROM user_identities WHERE subject = \(subject)")
+                let unlinked = try await browser.submit("/account/identities/\(identityID)/unlink", from: "/account", [])
+                #expect(unlinked.location == "/account?notice=identity-unlinked")
+                return (browser, userID)
+            }
+            func passkeys(_ userID: Int64) async throws -> Int {
+                try await app.scalar("SELECT count(*)::int FROM passkeys WHERE user_id = \(userID)")
+            }
+
+            // No address, no password, no provider: the passkey is all there is.
+            let (owner, addressless) = try await passkeyOnly(subject: "ways-admin-no-address", email: nil)
+            let refused = try await admin.submit("/admin/users/\(addressless)/reset-two-factor", from: "/admin/users/\(addressless)/reset-two-factor", [])
             #expect(refused.status == .conflict, "\(refused.status)")
             #expect(refused.text.contains("only way to sign in"), "\(refused.text)")
-            #expect(try await ways(app, email) == 1, "the passkey stays")
-            #expect(try await app.auditCount("admin.two_factor_reset", target: userID) == 0)
-            #expect(try await browser.get("/account").status == .ok, "the owner is still signed in")
+            #expect(try await passkeys(addressless) == 1, "the passkey stays")
+            #expect(try await app.auditCount("admin.two_factor_reset", target: addressless) == 0)
+            #expect(try await owner.get("/account").status == .ok, "the owner is still signed in")
+
+            // With an address, the owner gets back in through a reset link: the reset goes ahead.
+            let email = uniqueEmail("ways-admin")
+            let (_, addressed) = try await passkeyOnly(subject: "ways-admin-address", email: email)
+            let reset = try await admin.submit("/admin/users/\(addressed)/reset-two-factor", from: "/admin/users/\(addressed)/reset-two-factor", [])
+            #expect(reset.status == .seeOther, "\(reset.status) \(reset.text)")
+            #expect(try await passkeys(addressed) == 0)
+            let stranger = app.browser()
+            try await stranger.submit("/password/forgot", from: "/password/forgot", [("email", email)])
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")
+            let link = try mail.link(to: "/password/reset")
+            let chosen = try await stranger.submit(
+                "/password/reset", from: link,
+                [("token", try mail.token(in: "/password/reset")), ("new_password", "back in again 1"), ("new_password_confirmation", "back in again 1")]
+            )
+            #expect(chosen.status == .seeOther, "\(chosen.status) \(chosen.text)")
+            #expect(try await stranger.signIn(email: email, password: "back in again 1").location == "/gallery", "the owner is back in")
         }
     }
 

@@ -157,7 +157,7 @@ public struct AccountService: Sendable {
 
     /// The account's ways in (password, linked providers, passkeys).
     public func waysIn(of user: User) async throws -> WaysIn {
-        try await users.waysIn(userID: user.id) ?? WaysIn(password: false, identities: 0, passkeys: 0)
+        try await users.waysIn(userID: user.id) ?? WaysIn(password: false, identities: 0, passkeys: 0, address: false)
     }
 
     /// Whether the user has a password (an account made through a provider may not, yet).

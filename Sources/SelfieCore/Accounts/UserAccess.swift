@@ -53,14 +53,15 @@ enum UserAccess {
         """
         SELECT u.password_hash IS NOT NULL AND (u.email IS NOT NULL OR u.username IS NOT NULL),
                (SELECT count(*)::int FROM user_identities i WHERE i.user_id = u.id),
-               (SELECT count(*)::int FROM passkeys p WHERE p.user_id = u.id)
+               (SELECT count(*)::int FROM passkeys p WHERE p.user_id = u.id),
+               u.email IS NOT NULL
         FROM users u WHERE u.id = \(userID)
         """
     }
 
     private static func firstWaysIn(in rows: PostgresRowSequence) async throws -> WaysIn? {
-        for try await (password, identities, passkeys) in rows.decode((Bool, Int, Int).self) {
-            return WaysIn(password: password, identities: identities, passkeys: passkeys)
+        for try await (password, identities, passkeys, address) in rows.decode((Bool, Int, Int, Bool).self) {
+            return WaysIn(password: password, identities: identities, passkeys: passkeys, address: address)
         }
         return nil
     }

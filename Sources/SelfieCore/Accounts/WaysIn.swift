@@ -9,15 +9,22 @@ public struct WaysIn: Sendable, Equatable {
     public let password: Bool
     public let identities: Int
     public let passkeys: Int
+    /// An email address: not a way in of its own, but a reset link mailed to it sets a password.
+    public let address: Bool
 
-    public init(password: Bool, identities: Int, passkeys: Int) {
+    public init(password: Bool, identities: Int, passkeys: Int, address: Bool) {
         self.password = password
         self.identities = identities
         self.passkeys = passkeys
+        self.address = address
     }
 
     public var count: Int { (password ? 1 : 0) + identities + passkeys }
 
     /// Whether one provider or passkey can go and still leave a way in.
     public var canLoseOne: Bool { count > 1 }
+
+    /// Whether removing every passkey would shut the owner out for good: they are the only way in,
+    /// and no address could bring a reset link.
+    var passkeysAreLastResort: Bool { passkeys > 0 && count == passkeys && !address }
 }

@@ -139,7 +139,7 @@ struct SecondFactorRepository: Sendable {
             try await client.transaction(as: act, logger: logger) { connection, _ in
                 if includingPasskeys {
                     let waysIn = try await UserAccess.lockWaysIn(userID: userID, on: connection, logger: logger)
-                    if let waysIn, waysIn.passkeys > 0, waysIn.count == waysIn.passkeys { throw SecondFactorError.lastWayIn }
+                    if let waysIn, waysIn.passkeysAreLastResort { throw SecondFactorError.lastWayIn }
                 }
                 try await connection.query("DELETE FROM totp_factors WHERE user_id = \(userID)", logger: logger)
                 try await connection.query("DELETE FROM recovery_codes WHERE user_id = \(userID)", logger: logger)

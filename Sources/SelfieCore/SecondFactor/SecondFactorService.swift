@@ -238,9 +238,9 @@ public struct SecondFactorService: Sendable {
 
     /// Removes the user's app, recovery codes, remembered browsers and passkeys, so they can sign
     /// in with their password (or provider) alone and set it up again. Refused with
-    /// `SecondFactorError.lastWayIn` when the passkeys are the only way in: it would lock the
-    /// account for good (no password to reset, perhaps no address).
-    /// `admin` is nil for the command line.
+    /// `SecondFactorError.lastWayIn` when the passkeys are the only way in and the account has no
+    /// address for a reset link: it would lock the account for good. `act` is the admin's (or the
+    /// command line's).
     func reset(_ user: User, as act: AdminAct) async throws {
         try await store.removeAll(userID: user.id, includingPasskeys: true, as: act)
         await emails.notify(user, .securityChange(.twoFactorReset))
