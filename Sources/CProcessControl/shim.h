@@ -31,6 +31,18 @@ static inline int cprocess_same_open_file(pid_t pid1, pid_t pid2, int fd1, int f
 
 // MARK: The image worker's containment
 
+#include <sys/resource.h>
+
+// System calls that reach another process, which the worker's `--check-containment` tries (glibc
+// has no wrapper for the first two, and declares prlimit only for _GNU_SOURCE). Each returns the
+// call's result (-1 with errno set).
+static inline int cprocess_signal_thread(pid_t tgid, pid_t tid, int signal) { return (int)syscall(SYS_tgkill, tgid, tid, signal); }
+static inline int cprocess_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+static inline int cprocess_read_open_file_limit(pid_t pid) {
+    struct rlimit limit;
+    return (int)syscall(SYS_prlimit64, pid, RLIMIT_NOFILE, NULL, &limit);
+}
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,8 +82,12 @@ static inline int cprocess_forbid_opening_files(void) {
 /// A seccomp filter that refuses (EACCES), for good, the system calls a decoder made to misbehave
 /// would need to reach out: making a socket of any kind (UDP and unix sockets too, which Landlock
 /// does not cover), io_uring (which can make sockets without the socket call), running another
-/// program, and reading or writing another process's memory. Everything else is allowed. Returns 0,
-/// or -1 (errno set); on an architecture it does not know, it installs nothing and returns 0.
+/// program, reading or writing another process's memory, and reaching another process at all —
+/// a signal (kill, tgkill, sigqueue: allowed to this process only; tkill names a thread of any
+/// process), a pidfd, another process's resource limits (prlimit: allowed on 0, this process) —
+/// which Landlock covers only from ABI 6 (Linux 6.12) and never for pidfds and limits. Everything
+/// else is allowed. Returns 0, or -1 (errno set); on an architecture it does not know, it installs
+/// nothing and returns 0.
 static inline int cprocess_forbid_reaching_out(void) {
 #if defined(__x86_64__)
 #define CPROCESS_AUDIT_ARCH AUDIT_ARCH_X86_64
@@ -79,27 +95,56 @@ static inline int cprocess_forbid_reaching_out(void) {
 #define CPROCESS_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #endif
 #ifdef CPROCESS_AUDIT_ARCH
-    struct sock_filter filter[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CPROCESS_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), // another ABI's calls (x86's 32-bit int 0x80)
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#if defined(__x86_64__)
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 7, 0),
-#else
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffff, 7, 0), // keeps the jump offsets below the same
-#endif
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 6, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 5, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 4, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 3, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 1, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    const uint32_t refused[] = {
+        SYS_socket, SYS_io_uring_setup, SYS_execve, SYS_execveat, SYS_ptrace, SYS_process_vm_readv,
+        SYS_process_vm_writev, SYS_tkill, SYS_pidfd_open, SYS_pidfd_getfd, SYS_pidfd_send_signal,
     };
-    struct sock_fprog program = { .len = (unsigned short)(sizeof(filter) / sizeof(filter[0])), .filter = filter };
+    // Allowed when their first argument, a process id, is this process's (or 0, for prlimit).
+    const uint32_t aimed[] = { SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo };
+    enum {
+        REFUSED = sizeof(refused) / sizeof(refused[0]),
+        AIMED = sizeof(aimed) / sizeof(aimed[0]),
+        // Where each part starts (BPF jumps only forward): the architecture and number (4), the
+        // refused numbers, the aimed ones, prlimit, then their process-id checks, then the answers.
+        REFUSED_AT = 4,
+        AIMED_AT = REFUSED_AT + REFUSED,
+        PRLIMIT_AT = AIMED_AT + AIMED,
+        AIMED_CHECK_AT = PRLIMIT_AT + 1,     // this process
+        PRLIMIT_CHECK_AT = AIMED_CHECK_AT + 2, // 0 or this process
+        ALLOW_AT = PRLIMIT_CHECK_AT + 3,
+        REFUSE_AT = ALLOW_AT + 1,
+        KILL_AT = REFUSE_AT + 1,
+        LENGTH = KILL_AT + 1,
+    };
+    struct sock_filter filter[LENGTH];
+    uint32_t self = (uint32_t)getpid();
+    int at = 0;
+    // Adds an instruction; a jump's offsets count from the instruction after it.
+#define CPROCESS_ADD(instruction) (filter[at] = (struct sock_filter)instruction, at++)
+#define CPROCESS_TO(target) ((unsigned char)((target) - at - 1))
+    CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CPROCESS_AUDIT_ARCH, 0, CPROCESS_TO(KILL_AT)));
+    CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+#if defined(__x86_64__)
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, CPROCESS_TO(REFUSE_AT), 0));
+#else
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffff, CPROCESS_TO(REFUSE_AT), 0)); // no such number: keeps the layout
+#endif
+    for (int i = 0; i < REFUSED; i++) CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, refused[i], CPROCESS_TO(REFUSE_AT), 0));
+    for (int i = 0; i < AIMED; i++) CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, aimed[i], CPROCESS_TO(AIMED_CHECK_AT), 0));
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prlimit64, CPROCESS_TO(PRLIMIT_CHECK_AT), CPROCESS_TO(ALLOW_AT)));
+    // The process id is an int: the low 32 bits of the argument (little-endian).
+    CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, CPROCESS_TO(ALLOW_AT), CPROCESS_TO(REFUSE_AT)));
+    CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, CPROCESS_TO(ALLOW_AT), 0));
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, CPROCESS_TO(ALLOW_AT), CPROCESS_TO(REFUSE_AT)));
+    CPROCESS_ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    CPROCESS_ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)));
+    CPROCESS_ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS)); // another ABI's calls (x86's int 0x80)
+#undef CPROCESS_TO
+#undef CPROCESS_ADD
+    struct sock_fprog program = { .len = (unsigned short)at, .filter = filter };
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0);
 #else
     return 0;

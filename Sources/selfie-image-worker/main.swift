@@ -102,8 +102,14 @@ func checkContainment() -> Never {
         if socket >= 0 { close(socket) }
     }
     report("signal the server", kill(getppid(), 0))
+    report("signal its process group", kill(0, 0))
+    report("signal a thread", cprocess_signal_thread(getppid(), getppid(), 0))
+    report("pidfd of the server", cprocess_pidfd_open(getppid()))
+    report("limits of the server", cprocess_read_open_file_limit(getppid()))
     var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
     report("run a program", execv("/bin/true", &argv))
+    report("signal itself", kill(getpid(), 0))
+    report("limits of itself", cprocess_read_open_file_limit(0))
     exit(0)
 }
 
