@@ -9,10 +9,11 @@ import NIOCore
 /// → every metadata block stripped → encode), and stores each rendition as a blob of its own.
 ///
 /// Decoding is CPU-bound and memory-hungry (≈ 25 MB for a 12 MP JPEG, decoded at a reduced scale;
-/// ≈ 140 MB for a 12 MP HEIC, which libheif decodes whole; up to ≈ 1 GB for a 100 MP interlaced
-/// 16-bit PNG from a 760 KB file, ≈ 490 MB for a 100 MP GIF), so at most one photo per core is
-/// processed at once — and a HEIC, PNG or GIF alone: a burst of uploads waits instead of exhausting
-/// memory (cores × `IMAGE_WORKER_MEMORY_MB`).
+/// ≈ 140 MB for a 12 MP HEIC, which libheif decodes whole; ≈ 445 MB for a 64 MP interlaced 16-bit
+/// PNG from a 400 KB file, up to ≈ 1 GB at 100 MP, against ≈ 100 MB for the same PNG not interlaced,
+/// which is decoded row by row; ≈ 490 MB for a 100 MP GIF), so at most one photo per core is
+/// processed at once — and a HEIC, an interlaced PNG or a GIF alone: a burst of uploads waits
+/// instead of exhausting memory (cores × `IMAGE_WORKER_MEMORY_MB`).
 /// That memory is the worker's; the server holds neither the original nor its pixels.
 public struct RenditionMaker: Sendable {
     let workers: ImageWorkers
@@ -30,12 +31,29 @@ public struct RenditionMaker: Sendable {
     private static let turns = AsyncSemaphore(permits: System.coreCount)
 
     /// Formats whose decoders cannot shrink on load, so a small file may take the whole picture's
-    /// memory at full depth: libheif's HEIC, an interlaced (or 16-bit) PNG, a GIF's frames.
-    static let decodedWhole: Set<String> = ["image/heic", "image/png", "image/gif"]
+    /// memory at full depth: libheif's HEIC, a GIF's frames.
+    static let decodedWhole: Set<String> = ["image/heic", "image/gif"]
 
-    /// How many turns decoding the original takes.
-    static func weight(of original: BlobKey) -> Int {
-        decodedWhole.contains(original.contentType) ? turns.permits : 1
+    /// How many turns decoding the original takes: every one for a format decoded whole, and for a
+    /// PNG unless its header says it is not interlaced (Adam7 needs every row before the first is
+    /// whole; a plain PNG streams). A PNG whose header cannot be read counts as interlaced.
+    static func weight(of original: BlobKey, in blobs: any BlobStore) async -> Int {
+        switch original.contentType {
+        case _ where decodedWhole.contains(original.contentType): return turns.permits
+        case "image/png":
+            // Signature (8), IHDR's length and type (8), width, height (8), depth, colour type,
+            // compression, filter, interlace method.
+            let interlaceAt = 28
+            var bytes = ByteBuffer()
+            guard let head = try? await blobs.read(original, range: .from(0, through: interlaceAt)),
+                (try? await head.body.write({ chunk in bytes.writeImmutableBuffer(chunk) })) != nil,
+                bytes.readableBytes == interlaceAt + 1,
+                bytes.getString(at: 12, length: 4) == "IHDR",
+                bytes.getInteger(at: interlaceAt, as: UInt8.self) == 0
+            else { return turns.permits }
+            return 1
+        default: return 1
+        }
     }
 
     /// What the pipeline made: the original's upright size and the stored renditions.
@@ -50,7 +68,7 @@ public struct RenditionMaker: Sendable {
     /// Makes and stores every rendition of the original under `original`. A photo the pipeline
     /// refuses is `PhotoError.unprocessable`; on any failure no rendition is left in the store.
     public func make(from original: BlobKey, byteSize: Int64) async throws -> Made {
-        try await Self.turns.withPermits(Self.weight(of: original)) {
+        try await Self.turns.withPermits(await Self.weight(of: original, in: blobs)) {
             let processed: ProcessedImage
             switch try await ask(.renditions, about: original, byteSize: byteSize) {
             case .processed(let image): processed = image
