@@ -216,7 +216,7 @@ struct SecondFactorTests {
     @Test("wrong codes count toward the account's lockout; knowing the password does not reset it")
     func wrongCodesLockTheAccount() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
-            let (email, owner, authenticator) = try await app.ownerWithTwoStep()
+            let (email, _, authenticator) = try await app.ownerWithTwoStep()
 
             let attacker = app.browser()
             try await attacker.signIn(email: email)  // 1: the password, counted until a code is right
