@@ -31,17 +31,14 @@ static inline int cprocess_same_open_file(pid_t pid1, pid_t pid2, int fd1, int f
 
 // MARK: The image worker's containment
 
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/resource.h>
 
-// System calls that reach another process, which the worker's `--check-containment` tries (glibc
-// has no wrapper for the first two, and declares prlimit only for _GNU_SOURCE). Each returns the
-// call's result (-1 with errno set).
-static inline int cprocess_signal_thread(pid_t tgid, pid_t tid, int signal) { return (int)syscall(SYS_tgkill, tgid, tid, signal); }
-static inline int cprocess_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
-static inline int cprocess_read_open_file_limit(pid_t pid) {
-    struct rlimit limit;
-    return (int)syscall(SYS_prlimit64, pid, RLIMIT_NOFILE, NULL, &limit);
-}
+// `--check-containment` tries system calls glibc has no wrapper for, or declares only for
+// _GNU_SOURCE (prlimit, sched_setaffinity), or that are variadic (fcntl, ioctl): syscall(2) with up
+// to five arguments, the call's result (-1 with errno set).
+static inline long cprocess_syscall(long number, long a, long b, long c, long d, long e) { return syscall(number, a, b, c, d, e); }
 
 #include <errno.h>
 #include <stddef.h>
@@ -82,12 +79,15 @@ static inline int cprocess_forbid_opening_files(void) {
 /// A seccomp filter that refuses (EACCES), for good, the system calls a decoder made to misbehave
 /// would need to reach out: making a socket of any kind (UDP and unix sockets too, which Landlock
 /// does not cover), io_uring (which can make sockets without the socket call), running another
-/// program, reading or writing another process's memory, and reaching another process at all —
-/// a signal (kill, tgkill, sigqueue: allowed to this process only; tkill names a thread of any
-/// process), a pidfd, another process's resource limits (prlimit: allowed on 0, this process) —
-/// which Landlock covers only from ABI 6 (Linux 6.12) and never for pidfds and limits. Everything
-/// else is allowed. Returns 0, or -1 (errno set); on an architecture it does not know, it installs
-/// nothing and returns 0.
+/// program, reading another process's memory (process_vm_*, perf_event_open's stack samples), and
+/// acting on another process, which runs as the same user: a signal (kill, tgkill, sigqueue:
+/// allowed to this process only; tkill names a thread of any process), a signal sent for it by a
+/// file's owner (fcntl F_SETOWN, the FIOSETOWN/SIOCSPGRP/TIOCSPGRP ioctls), a pidfd, kcmp, another
+/// process's limits, scheduling, CPUs, priority or memory placement (prlimit, sched_set*,
+/// migrate_pages, move_pages: allowed on 0 or this process; setpriority, ioprio_set: refused).
+/// Landlock covers signals only from ABI 6 (Linux 6.12), and none of the rest. Everything else is
+/// allowed. Returns 0, or -1 (errno set); on an architecture it does not know, it installs nothing
+/// and returns 0.
 static inline int cprocess_forbid_reaching_out(void) {
 #if defined(__x86_64__)
 #define CPROCESS_AUDIT_ARCH AUDIT_ARCH_X86_64
@@ -97,21 +97,33 @@ static inline int cprocess_forbid_reaching_out(void) {
 #ifdef CPROCESS_AUDIT_ARCH
     const uint32_t refused[] = {
         SYS_socket, SYS_io_uring_setup, SYS_execve, SYS_execveat, SYS_ptrace, SYS_process_vm_readv,
-        SYS_process_vm_writev, SYS_tkill, SYS_pidfd_open, SYS_pidfd_getfd, SYS_pidfd_send_signal,
+        SYS_process_vm_writev, SYS_perf_event_open, SYS_tkill, SYS_pidfd_open, SYS_pidfd_getfd,
+        SYS_pidfd_send_signal, SYS_kcmp, SYS_setpriority, SYS_ioprio_set,
     };
-    // Allowed when their first argument, a process id, is this process's (or 0, for prlimit).
-    const uint32_t aimed[] = { SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo };
+    // Allowed when their first argument, a process id, is this process's.
+    const uint32_t atSelf[] = { SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo };
+    // Allowed when their first argument is this process's id or 0 (this process).
+    const uint32_t atSelfOrZero[] = {
+        SYS_prlimit64, SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam, SYS_sched_setattr,
+        SYS_migrate_pages, SYS_move_pages,
+    };
+    // Refused when their second argument (fcntl's command, ioctl's request) is one of these.
+    const uint32_t ownerCommands[] = { F_SETOWN, 15 /* F_SETOWN_EX */ };
+    const uint32_t ownerRequests[] = { 0x8901 /* FIOSETOWN */, 0x8902 /* SIOCSPGRP */, 0x5410 /* TIOCSPGRP */ };
     enum {
         REFUSED = sizeof(refused) / sizeof(refused[0]),
-        AIMED = sizeof(aimed) / sizeof(aimed[0]),
+        AT_SELF = sizeof(atSelf) / sizeof(atSelf[0]),
+        AT_SELF_OR_ZERO = sizeof(atSelfOrZero) / sizeof(atSelfOrZero[0]),
+        COMMANDS = sizeof(ownerCommands) / sizeof(ownerCommands[0]),
+        REQUESTS = sizeof(ownerRequests) / sizeof(ownerRequests[0]),
         // Where each part starts (BPF jumps only forward): the architecture and number (4), the
-        // refused numbers, the aimed ones, prlimit, then their process-id checks, then the answers.
-        REFUSED_AT = 4,
-        AIMED_AT = REFUSED_AT + REFUSED,
-        PRLIMIT_AT = AIMED_AT + AIMED,
-        AIMED_CHECK_AT = PRLIMIT_AT + 1,     // this process
-        PRLIMIT_CHECK_AT = AIMED_CHECK_AT + 2, // 0 or this process
-        ALLOW_AT = PRLIMIT_CHECK_AT + 3,
+        // numbers (each list, then fcntl and ioctl), the checks of their arguments, the answers.
+        NUMBERS_AT = 4,
+        SELF_CHECK_AT = NUMBERS_AT + REFUSED + AT_SELF + AT_SELF_OR_ZERO + 2,
+        SELF_OR_ZERO_CHECK_AT = SELF_CHECK_AT + 2,
+        FCNTL_CHECK_AT = SELF_OR_ZERO_CHECK_AT + 3,
+        IOCTL_CHECK_AT = FCNTL_CHECK_AT + 1 + COMMANDS,
+        ALLOW_AT = IOCTL_CHECK_AT + 1 + REQUESTS,
         REFUSE_AT = ALLOW_AT + 1,
         KILL_AT = REFUSE_AT + 1,
         LENGTH = KILL_AT + 1,
@@ -122,28 +134,44 @@ static inline int cprocess_forbid_reaching_out(void) {
     // Adds an instruction; a jump's offsets count from the instruction after it.
 #define CPROCESS_ADD(instruction) (filter[at] = (struct sock_filter)instruction, at++)
 #define CPROCESS_TO(target) ((unsigned char)((target) - at - 1))
+#define CPROCESS_IF(value, target) CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), CPROCESS_TO(target), 0))
+    // A process id, a command or a request is an int: the low 32 bits of the argument (little-endian).
+#define CPROCESS_LOAD_ARGUMENT(index) CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[index])))
     CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
     CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CPROCESS_AUDIT_ARCH, 0, CPROCESS_TO(KILL_AT)));
     CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
 #if defined(__x86_64__)
     CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, CPROCESS_TO(REFUSE_AT), 0));
 #else
-    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffff, CPROCESS_TO(REFUSE_AT), 0)); // no such number: keeps the layout
+    CPROCESS_IF(0xffffffff, REFUSE_AT); // no such number: keeps the layout
 #endif
-    for (int i = 0; i < REFUSED; i++) CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, refused[i], CPROCESS_TO(REFUSE_AT), 0));
-    for (int i = 0; i < AIMED; i++) CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, aimed[i], CPROCESS_TO(AIMED_CHECK_AT), 0));
-    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prlimit64, CPROCESS_TO(PRLIMIT_CHECK_AT), CPROCESS_TO(ALLOW_AT)));
-    // The process id is an int: the low 32 bits of the argument (little-endian).
-    CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    for (int i = 0; i < REFUSED; i++) CPROCESS_IF(refused[i], REFUSE_AT);
+    for (int i = 0; i < AT_SELF; i++) CPROCESS_IF(atSelf[i], SELF_CHECK_AT);
+    for (int i = 0; i < AT_SELF_OR_ZERO; i++) CPROCESS_IF(atSelfOrZero[i], SELF_OR_ZERO_CHECK_AT);
+    CPROCESS_IF(SYS_fcntl, FCNTL_CHECK_AT);
+    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, CPROCESS_TO(IOCTL_CHECK_AT), CPROCESS_TO(ALLOW_AT)));
+    // SELF_CHECK_AT
+    CPROCESS_LOAD_ARGUMENT(0);
     CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, CPROCESS_TO(ALLOW_AT), CPROCESS_TO(REFUSE_AT)));
-    CPROCESS_ADD(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
-    CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, CPROCESS_TO(ALLOW_AT), 0));
+    // SELF_OR_ZERO_CHECK_AT
+    CPROCESS_LOAD_ARGUMENT(0);
+    CPROCESS_IF(0, ALLOW_AT);
     CPROCESS_ADD(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, CPROCESS_TO(ALLOW_AT), CPROCESS_TO(REFUSE_AT)));
+    // FCNTL_CHECK_AT, IOCTL_CHECK_AT: a refused command or request, else allowed.
+    CPROCESS_LOAD_ARGUMENT(1);
+    for (int i = 0; i < COMMANDS; i++) CPROCESS_IF(ownerCommands[i], REFUSE_AT);
+    filter[at - 1].jf = CPROCESS_TO(ALLOW_AT) + 1; // the last command's other way: allowed
+    CPROCESS_LOAD_ARGUMENT(1);
+    for (int i = 0; i < REQUESTS; i++) CPROCESS_IF(ownerRequests[i], REFUSE_AT);
+    // (the last request's other way falls through to ALLOW_AT)
     CPROCESS_ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     CPROCESS_ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)));
     CPROCESS_ADD(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS)); // another ABI's calls (x86's int 0x80)
+#undef CPROCESS_LOAD_ARGUMENT
+#undef CPROCESS_IF
 #undef CPROCESS_TO
 #undef CPROCESS_ADD
+    if (at != LENGTH) { errno = EINVAL; return -1; } // the layout above and the instructions disagree
     struct sock_fprog program = { .len = (unsigned short)at, .filter = filter };
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0);
 #else

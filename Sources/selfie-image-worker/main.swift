@@ -101,15 +101,47 @@ func checkContainment() -> Never {
         report(name, socket)
         if socket >= 0 { close(socket) }
     }
-    report("signal the server", kill(getppid(), 0))
-    report("signal its process group", kill(0, 0))
-    report("signal a thread", cprocess_signal_thread(getppid(), getppid(), 0))
-    report("pidfd of the server", cprocess_pidfd_open(getppid()))
-    report("limits of the server", cprocess_read_open_file_limit(getppid()))
-    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-    report("run a program", execv("/bin/true", &argv))
-    report("signal itself", kill(getpid(), 0))
-    report("limits of itself", cprocess_read_open_file_limit(0))
+    let server = Int(getppid()), me = Int(getpid()), myThread = Int(cprocess_syscall(Int(SYS_gettid), 0, 0, 0, 0, 0))
+    func call(_ number: Int32, _ a: Int = 0, _ b: Int = 0, _ c: Int = 0, _ d: Int = 0, _ e: Int = 0) -> Int32 {
+        Int32(truncatingIfNeeded: cprocess_syscall(Int(number), a, b, c, d, e))
+    }
+    var signalInfo = [UInt8](repeating: 0, count: 128)
+    var limit = rlimit()
+    var cpus = [UInt8](repeating: 0, count: 128)
+    var pipeEnds: [Int32] = [-1, -1]
+    _ = pipe(&pipeEnds)
+    signalInfo.withUnsafeMutableBytes { info in
+        withUnsafeMutablePointer(to: &limit) { limit in
+            cpus.withUnsafeMutableBytes { cpus in
+                let (info, limit, cpus) = (Int(bitPattern: info.baseAddress), Int(bitPattern: limit), Int(bitPattern: cpus.baseAddress))
+                report("signal the server", kill(getppid(), 0))
+                report("signal its process group", kill(0, 0))
+                report("signal a thread of the server", call(SYS_tgkill, server, server))
+                report("signal a thread by its id", call(SYS_tkill, server))
+                report("queue a signal for the server", call(SYS_rt_sigqueueinfo, server, 0, info))
+                report("pidfd of the server", call(SYS_pidfd_open, server))
+                report("signal through a pidfd", call(SYS_pidfd_send_signal, 0))
+                report("limits of the server", call(SYS_prlimit64, server, Int(RLIMIT_NOFILE.rawValue), 0, limit))
+                _ = call(SYS_sched_getaffinity, server, 128, cpus)
+                report("CPUs of the server", call(SYS_sched_setaffinity, server, 128, cpus))
+                report("priority of the server", call(SYS_setpriority, Int(PRIO_PROCESS.rawValue), server, Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(server)))))
+                report("stack of the server", call(SYS_perf_event_open, 0, server, -1, -1, 0))
+                report("the server as a pipe's owner", call(SYS_fcntl, Int(pipeEnds[0]), Int(F_SETOWN), server))
+                report("the server as a pipe's owner by ioctl", call(SYS_ioctl, Int(pipeEnds[0]), 0x8901 /* FIOSETOWN */, limit))
+                report("compare the server's files", call(SYS_kcmp, server, me, 0 /* KCMP_FILE */, 0, 0))
+                var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+                report("run a program", execv("/bin/true", &argv))
+                // What it needs of itself stays allowed.
+                report("signal itself", kill(getpid(), 0))
+                report("signal its own thread", call(SYS_tgkill, me, myThread))
+                report("limits of itself", call(SYS_prlimit64, 0, Int(RLIMIT_NOFILE.rawValue), 0, limit))
+                report("limits of itself by its id", call(SYS_prlimit64, me, Int(RLIMIT_NOFILE.rawValue), 0, limit))
+                _ = call(SYS_sched_getaffinity, 0, 128, cpus)
+                report("its own CPUs", call(SYS_sched_setaffinity, 0, 128, cpus))
+                report("its own pipe's flags", call(SYS_fcntl, Int(pipeEnds[0]), Int(F_GETFL)))
+            }
+        }
+    }
     exit(0)
 }
 
