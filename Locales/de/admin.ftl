@@ -118,7 +118,7 @@ admin-then-delete = { $count ->
 }
 admin-then-promote = Die Person kann diese Verwaltungsseiten benutzen.
 admin-then-demote = Die Person kann diese Verwaltungsseiten nicht mehr benutzen.
-admin-then-reset-second-factor = Authenticator-App, Wiederherstellungscodes, gemerkte Browser und Passkeys werden entfernt: Bis die Person sie neu einrichtet, genügt ihr Passwort allein zur Anmeldung. Tu das nur, wenn du sicher bist, dass sie es ist (sie hat ihr Handy verloren).
+admin-then-reset-second-factor = Authenticator-App, Wiederherstellungscodes, gemerkte Browser und Passkeys werden entfernt: Bis die Person sie neu einrichtet, genügt ihr Passwort allein zur Anmeldung (ohne Passwort wählt sie eins über einen Link zum Zurücksetzen an ihre Adresse). Tu das nur, wenn du sicher bist, dass sie es ist (sie hat ihr Handy verloren).
 admin-then-revoke-links = Alle Alben und Fotos, die die Person geteilt hat, lassen sich sofort nicht mehr über ihre Links öffnen. Ihre Fotos und Alben bleiben; sie kann wieder teilen.
 admin-then-send-reset-link = Ein Link zum Festlegen eines neuen Passworts geht an { $address }; er funktioniert einmal, eine Stunde lang. Das bisherige Passwort gilt weiter, bis der Link benutzt wird.
 admin-their-address = die Adresse der Person

@@ -88,6 +88,6 @@ mail-security-passkey-removed = Der Passkey „{ $name }“ wurde von deinem Kon
 mail-security-provider-unlinked-subject = Eine Anmeldemethode wurde von deinem Selfie-Konto getrennt
 mail-security-provider-unlinked = { $name } wurde von deinem Konto getrennt; damit kann man sich nicht mehr anmelden.
 mail-security-two-factor-reset-subject = Die Verwaltung hat die Bestätigung in zwei Schritten für dein Selfie-Konto zurückgesetzt
-mail-security-two-factor-reset = Jemand aus der Verwaltung hat deine Authenticator-App und deine Passkeys entfernt: Du meldest dich jetzt allein mit deinem Passwort an und kannst beides neu einrichten.
+mail-security-two-factor-reset = Jemand aus der Verwaltung hat deine Authenticator-App und deine Passkeys entfernt: Du meldest dich jetzt allein mit deinem Passwort an und kannst beides neu einrichten. Noch kein Passwort? Wähle eins über „Passwort vergessen?“ auf der Anmeldeseite: Der Link geht an diese Adresse.
 mail-security-unknown-subject = Die Sicherheitseinstellungen deines Selfie-Kontos haben sich geändert
 mail-security-unknown = Eine Sicherheitseinstellung deines Kontos hat sich geändert.

@@ -118,7 +118,7 @@ admin-then-delete = { $count ->
 }
 admin-then-promote = They will be able to use these admin pages.
 admin-then-demote = They will no longer be able to use these admin pages.
-admin-then-reset-second-factor = Their authenticator app, recovery codes, remembered browsers and passkeys are removed: their password alone signs them in until they set it up again. Do this only once you are sure it is them (they lost their phone).
+admin-then-reset-second-factor = Their authenticator app, recovery codes, remembered browsers and passkeys are removed: their password alone signs them in until they set it up again (without a password, they choose one through a reset link to their address). Do this only once you are sure it is them (they lost their phone).
 admin-then-revoke-links = Every album and photo they shared stops opening for whoever has the link, at once. Their photos and albums stay; they can share again.
 admin-then-send-reset-link = A link to choose a new password goes to { $address }; it works once, for one hour. Their current password keeps working until they use it.
 admin-their-address = their address

@@ -87,6 +87,6 @@ mail-security-passkey-removed = The passkey { $name } was removed from your acco
 mail-security-provider-unlinked-subject = A sign-in method was unlinked from your Selfie account
 mail-security-provider-unlinked = { $name } was unlinked from your account and can no longer sign in to it.
 mail-security-two-factor-reset-subject = An administrator reset two-step verification on your Selfie account
-mail-security-two-factor-reset = An administrator removed your authenticator app and passkeys: you can sign in with your password alone and set them up again.
+mail-security-two-factor-reset = An administrator removed your authenticator app and passkeys: you can sign in with your password alone and set them up again. No password yet? Choose one with “Forgot your password?” on the sign-in page: the link goes to this address.
 mail-security-unknown-subject = Your Selfie account's security settings changed
 mail-security-unknown = A security setting of your account changed.

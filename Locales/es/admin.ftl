@@ -118,7 +118,7 @@ admin-then-delete = { $count ->
 }
 admin-then-promote = Podrá usar estas páginas de administración.
 admin-then-demote = Ya no podrá usar estas páginas de administración.
-admin-then-reset-second-factor = Se eliminan su app de autenticación, sus códigos de recuperación, los navegadores recordados y sus llaves de acceso: solo su contraseña le da acceso hasta que lo vuelva a configurar. Hazlo solo cuando estés seguro de que es esa persona (perdió su móvil).
+admin-then-reset-second-factor = Se eliminan su app de autenticación, sus códigos de recuperación, los navegadores recordados y sus llaves de acceso: solo su contraseña le da acceso hasta que lo vuelva a configurar (sin contraseña, elige una con un enlace de restablecimiento a su dirección). Hazlo solo cuando estés seguro de que es esa persona (perdió su móvil).
 admin-then-revoke-links = Todos los álbumes y fotos que compartió dejan de abrirse al instante para quien tenga el enlace. Sus fotos y álbumes se quedan; puede volver a compartir.
 admin-then-send-reset-link = Se envía a { $address } un enlace para elegir una contraseña nueva; funciona una vez, durante una hora. Su contraseña actual sigue funcionando hasta que lo use.
 admin-their-address = su dirección

@@ -88,6 +88,6 @@ mail-security-passkey-removed = Se ha eliminado de tu cuenta la llave de acceso 
 mail-security-provider-unlinked-subject = Se ha desvinculado un método de inicio de sesión de tu cuenta de Selfie
 mail-security-provider-unlinked = Se ha desvinculado { $name } de tu cuenta y ya no sirve para iniciar sesión en ella.
 mail-security-two-factor-reset-subject = La administración ha restablecido la verificación en dos pasos de tu cuenta de Selfie
-mail-security-two-factor-reset = Alguien de la administración ha quitado tu app de autenticación y tus llaves de acceso: puedes iniciar sesión solo con tu contraseña y volver a configurarlas.
+mail-security-two-factor-reset = Alguien de la administración ha quitado tu app de autenticación y tus llaves de acceso: puedes iniciar sesión solo con tu contraseña y volver a configurarlas. ¿Aún no tienes contraseña? Elige una con «¿Has olvidado tu contraseña?» en la página de inicio de sesión: el enlace llega a esta dirección.
 mail-security-unknown-subject = Ha cambiado la configuración de seguridad de tu cuenta de Selfie
 mail-security-unknown = Ha cambiado un ajuste de seguridad de tu cuenta.

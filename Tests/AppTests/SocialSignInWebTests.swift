@@ -130,19 +130,28 @@ struct SocialSignInWebTests {
             let owner = app.browser()
             try await owner.signUp(email: email)
             try await app.confirmAddress(of: email)
-            let (authenticator, _) = try await owner.enrolTOTP()
+            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
             fake.setPerson(.init(subject: "web-two-step", email: email, emailVerified: true, name: "Tess Two-Step"))
 
             let browser = app.browser()
             let owed = try await browser.get(try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin"))
             #expect(owed.location == "/signin/code", "\(owed.status) \(owed.text)")
+            // A second browser of theirs parks the same sign-in before the first completes.
+            let laptop = app.browser()
+            #expect(try await laptop.get(try await goThroughProvider(laptop, start: "/auth/google/start", from: "/signin")).location == "/signin/code")
             let links: Int = try await app.scalar("SELECT count(*)::int FROM user_identities")
             #expect(links == 0, "nothing is linked while the code is owed")
+            #expect(try await browser.submitCode("000000").status == .unauthorized)
+            let afterAWrongCode: Int = try await app.scalar("SELECT count(*)::int FROM user_identities")
+            #expect(afterAWrongCode == 0, "nor after a wrong code")
             let signedIn = try await browser.submitCode(authenticator.code(offset: 1))
             #expect(signedIn.status == .seeOther && browser.cookies["selfie_session"]?.isEmpty == false)
             let linked: Int = try await app.scalar("SELECT count(*)::int FROM user_identities i JOIN users u ON u.id = i.user_id WHERE u.email = \(email)")
             #expect(linked == 1)
             #expect(try await app.auditCount("social.linked") == 1)
+            let alsoSignedIn = try await laptop.submitCode(try #require(recoveryCodes.first))
+            #expect(alsoSignedIn.status == .seeOther && laptop.cookies["selfie_session"]?.isEmpty == false)
+            #expect(try await app.auditCount("social.linked") == 1, "linked once: the second completion finds the link made")
 
             // The account moves to another address; the provider's person is still the same one.
             try await app.db { try await $0.query("UPDATE users SET email = \(uniqueEmail("moved")) WHERE email = \(email)") }

@@ -85,6 +85,8 @@ struct WaysInTests {
             let reset = try await admin.submit("/admin/users/\(addressed)/reset-two-factor", from: "/admin/users/\(addressed)/reset-two-factor", [])
             #expect(reset.status == .seeOther, "\(reset.status) \(reset.text)")
             #expect(try await passkeys(addressed) == 0)
+            let told = try await MailSink.waitForMessage(to: email, subject: "An administrator reset two-step verification on your Selfie account")
+            #expect(told.text.contains("No password yet? Choose one with “Forgot your password?”"), "\(told.text)")
             let stranger = app.browser()
             try await stranger.submit("/password/forgot", from: "/password/forgot", [("email", email)])
             let mail = try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password")

@@ -111,7 +111,7 @@ public struct SignInService: Sendable {
     /// account's lockout; the provider's identity it brought is linked once it is complete.
     public func complete(_ parked: ParkedSignIn, code: String?, origin: RequestOrigin) async throws -> UserCredentials {
         let credentials = try await secondFactor.completeSignIn(parked.credentials, code: code, countsAsAttempt: true, origin: origin)
-        if let identity = parked.linking { try await social.link(identity, to: credentials.user, origin: origin) }
+        if let identity = parked.linking { await social.linkAfterSignIn(identity, to: credentials.user, origin: origin) }
         return credentials
     }
 

@@ -243,7 +243,9 @@ extension AdminAct {
     fileprivate func begin(on connection: PostgresConnection, logger: Logger) async throws {
         var admins: [Int64] = []
         for try await id in try await connection.query(
-            "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
+            // NO KEY: as exclusive among admin acts, and against a change of role or of disabled,
+            // but a foreign key's check (an admin's new session, token or photo) need not wait.
+            "SELECT id FROM users WHERE role = 'admin' AND NOT disabled ORDER BY id FOR NO KEY UPDATE",
             logger: logger
         ).decode(Int64.self) {
             admins.append(id)

@@ -88,7 +88,9 @@ public struct IdentityRepository: Sendable {
     }
 
     /// Links the identity to the user (nothing happens if it already is).
-    public func link(_ identity: SocialIdentity, to userID: Int64) async throws {
+    /// Whether the link is new (false: it existed already, and was only touched).
+    @discardableResult
+    public func link(_ identity: SocialIdentity, to userID: Int64) async throws -> Bool {
         try await client.withConnection { connection in
             try await Self.link(identity, to: userID, on: connection, logger: logger)
         }
@@ -96,19 +98,24 @@ public struct IdentityRepository: Sendable {
 
     /// The one INSERT of a link: a link that exists already is only touched, and if it belongs
     /// to someone else this throws `linkedToAnotherAccount`.
-    private static func link(_ identity: SocialIdentity, to userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+    @discardableResult
+    private static func link(_ identity: SocialIdentity, to userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        // xmax is 0 on a row the INSERT made, the updating transaction's id on one it touched.
         let rows = try await connection.query(
             """
             INSERT INTO user_identities (user_id, provider, issuer, subject, email, display_name)
             VALUES (\(userID), \(identity.provider), \(identity.issuer), \(identity.subject), \(identity.email), \(identity.name))
             ON CONFLICT (provider, issuer, subject) DO UPDATE SET last_used_at = now()
-            RETURNING user_id
+            RETURNING user_id, xmax = 0
             """,
             logger: logger
         )
-        for try await owner in rows.decode(Int64.self) where owner != userID {
-            throw IdentityError.linkedToAnotherAccount
+        var made = false
+        for try await (owner, inserted) in rows.decode((Int64, Bool).self) {
+            if owner != userID { throw IdentityError.linkedToAnotherAccount }
+            made = inserted
         }
+        return made
     }
 
     public func identities(of userID: Int64) async throws -> [LinkedIdentity] {

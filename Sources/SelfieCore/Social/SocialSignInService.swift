@@ -193,13 +193,27 @@ public struct SocialSignInService: Sendable {
     public func link(_ identity: SocialIdentity, to user: User, origin: RequestOrigin) async throws {
         try user.requireProvenAddress()
         let name = providers.displayName(of: identity.provider)
+        let made: Bool
         do {
-            try await identities.link(identity, to: user.id)
+            made = try await identities.link(identity, to: user.id)
         } catch IdentityError.linkedToAnotherAccount {
             throw SocialAccountError.linkedToAnotherAccount(providerName: name)
         }
+        // Linked already (a second sign-in that completed with the same identity): nothing new to tell.
+        guard made else { return }
         await audit.record(.identityLinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
         await emails.notify(user, .providerLinked(providerName: name))
+    }
+
+    /// `link`, once a parked sign-in is complete: its code is used up, so a link that cannot be made
+    /// (the identity went to another account meanwhile, the address is no longer proven) does not
+    /// undo the sign-in; it is logged, and the provider finds the account by its address next time.
+    func linkAfterSignIn(_ identity: SocialIdentity, to user: User, origin: RequestOrigin) async {
+        do {
+            try await link(identity, to: user, origin: origin)
+        } catch {
+            logger.notice("a provider's identity could not be linked after the code step", metadata: ["provider": "\(identity.provider)", "error": "\(error)"])
+        }
     }
 
     public func unlink(identityID: Int64, of user: User, origin: RequestOrigin) async throws {
