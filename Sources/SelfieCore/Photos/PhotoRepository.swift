@@ -333,10 +333,16 @@ public struct PhotoRepository: Sendable {
         )
     }
 
-    /// Photos in anyone's trash since before `cutoff`, the oldest first, `limit` at most.
-    func trashed(before cutoff: Date, limit: Int) async throws -> [Photo] {
-        try await fetch(
-            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.trashed_at < \(cutoff) ORDER BY p.trashed_at, p.id LIMIT \(limit)"
+    /// Photos in anyone's trash since before `cutoff`, the oldest first (after the photo `after`
+    /// when given: its time in the trash and id), `limit` at most.
+    func trashed(before cutoff: Date, after: (trashedAt: Date, id: Int64)?, limit: Int) async throws -> [Photo] {
+        let start = after ?? (.distantPast, 0)
+        return try await fetch(
+            """
+            SELECT \(unescaped: Self.columns) FROM photos p
+            WHERE p.trashed_at < \(cutoff) AND (p.trashed_at, p.id) > (\(start.trashedAt), \(start.id))
+            ORDER BY p.trashed_at, p.id LIMIT \(limit)
+            """
         )
     }
 

@@ -285,18 +285,32 @@ public struct PhotoService: Sendable {
     /// instances. With the trash turned off (0 days) it takes nothing: what the trash held stays,
     /// so that one instance started with `TRASH_DAYS=0` by mistake (a rolling deploy) cannot
     /// delete everyone's trash for good; its owner can still delete it from `/trash`.
+    /// A photo whose blobs the store does not delete keeps its row (no blob is left without one)
+    /// and is tried again at the next purge; the others go on without it.
     public func purgeExpiredTrash(now: Date = .now) async throws -> Int {
         guard trashDays > 0 else { return 0 }
         let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400 - Self.purgeMargin)
         var purged = 0
+        var after: (trashedAt: Date, id: Int64)?
         while true {
-            let batch = try await photos.trashed(before: cutoff, limit: 100)
-            guard !batch.isEmpty else { return purged }
+            let batch = try await photos.trashed(before: cutoff, after: after, limit: 100)
+            guard let last = batch.last, let lastTrashed = last.trashedAt else { return purged }
+            after = (lastTrashed, last.id)
+            var blobsGone: [Photo] = []
             for photo in batch {
-                for key in photo.blobKeys { try await blobs.delete(key) }
+                do {
+                    for key in photo.blobKeys { try await blobs.delete(key) }
+                    blobsGone.append(photo)
+                } catch {
+                    logger.error(
+                        "a photo in the trash could not be deleted from the store; it stays and is tried again at the next purge",
+                        metadata: ["photo": "\(photo.publicID)", "error": "\(error)"]
+                    )
+                }
             }
-            purged += try await photos.deleteTrashed(ids: batch.map(\.id), before: cutoff)
-            logger.info("deleted \(batch.count) photo(s) from the trash for good", metadata: ["photos": "\(batch.map(\.publicID))"])
+            guard !blobsGone.isEmpty else { continue }
+            purged += try await photos.deleteTrashed(ids: blobsGone.map(\.id), before: cutoff)
+            logger.info("deleted \(blobsGone.count) photo(s) from the trash for good", metadata: ["photos": "\(blobsGone.map(\.publicID))"])
         }
     }
 

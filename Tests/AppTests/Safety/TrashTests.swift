@@ -185,6 +185,38 @@ struct TrashTests {
         }
     }
 
+    @Test("a blob the store will not delete holds back its own photo only: the purge goes on with every other expired photo, and tries that one again next time")
+    func purgeGoesOnPastABlobThatWillNotGo() async throws {
+        try await Self.withTrash { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            var uploaded: [String] = []
+            for seed in 20..<23 { uploaded.append(try await owner.uploadPhoto(TestImage.jpeg(size: 1200, seed: UInt64(seed)))) }
+            let ids = uploaded
+            for id in ids { _ = try await owner.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", []) }
+            // The oldest in the trash first: the one that will not go is first in the purge's batch.
+            try await app.db { try await $0.query("UPDATE photos SET trashed_at = now() - interval '40 days' WHERE public_id = \(ids[0])") }
+            try await app.db { try await $0.query("UPDATE photos SET trashed_at = now() - interval '35 days' WHERE public_id <> \(ids[0])") }
+            let stuckKey: String = try await app.scalar("SELECT blob_key FROM photos WHERE public_id = \(ids[0])")
+            // A directory with something in it where the original's file was: unlink(2) refuses it.
+            let store = try #require(app.blobs as? FileBlobStore)
+            let path = store.path(for: try #require(BlobKey(stuckKey)))
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.createDirectory(atPath: path + "/held", withIntermediateDirectories: true)
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let purged = try await core.whileRunning { try await core.photos.purgeExpiredTrash() }
+            #expect(purged == 2, "the other two went")
+            let left: [String] = try await app.db { try await $0.query("SELECT public_id FROM photos").collect().map { try $0.decode(String.self) } }
+            #expect(left == [ids[0]], "the one whose blob stayed keeps its row, to be tried again")
+
+            try FileManager.default.removeItem(atPath: path)
+            let again = try CoreServices(forWeb: app.config, logger: testLogger)
+            #expect(try await again.whileRunning { try await again.photos.purgeExpiredTrash() } == 1)
+            #expect(try await app.photoCount() == 0 && app.filesInBlobStore().isEmpty)
+        }
+    }
+
     @Test("TRASH_DAYS=0 deletes at once, as before; the setting is checked")
     func noTrash() async throws {
         try await withTestApp { app in
