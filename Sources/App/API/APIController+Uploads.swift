@@ -107,8 +107,10 @@ extension APIController {
     /// `DELETE`: the upload ends; its bytes go.
     func terminateUpload(_ request: Request, context: UploaderContext) async throws -> Response {
         try requireTusVersion(request)
-        let upload = try await mapped { try await resumable.upload(try context.parameters.require("id"), of: context.user) }
-        try await resumable.terminate(upload)
+        try await mapped {
+            let upload = try await resumable.upload(try context.parameters.require("id"), of: context.user)
+            try await resumable.terminate(upload)
+        }
         return Response(status: .noContent, headers: [Tus.resumable: Tus.version])
     }
 

@@ -159,6 +159,15 @@ public struct ResumableUploadRepository: Sendable {
         try await client.query("DELETE FROM resumable_uploads WHERE id = \(upload.id)", logger: logger)
     }
 
+    /// Deletes the record unless a PATCH holds it (bytes arriving, or its photo being made); false
+    /// when one does.
+    func deleteUnlessHeld(_ upload: ResumableUpload) async throws -> Bool {
+        try await client.query(
+            "DELETE FROM resumable_uploads WHERE id = \(upload.id) AND (lease_until IS NULL OR lease_until < now()) RETURNING 1",
+            logger: logger
+        ).collect().count == 1
+    }
+
     /// What unfinished resumable uploads hold, for the sweep to leave alone: their ids (part
     /// files are named by them) and their S3 multipart upload ids.
     public func heldParts() async throws -> Set<String> {

@@ -253,11 +253,14 @@ public struct ResumableUploadService: Sendable {
         return Array(hasher.finalize())
     }
 
-    /// Ends an upload before it is complete: its bytes and its row go.
+    /// Ends an upload before it is complete: its row and its bytes go. `ResumableUploadError.busy`
+    /// while a PATCH holds it: its last bytes may be in and its photo being made, which must not
+    /// happen after the client was told the upload is gone.
     public func terminate(_ upload: ResumableUpload) async throws {
+        guard try await uploads.deleteUnlessHeld(upload) else { throw ResumableUploadError.busy }
         digests.forget(upload.publicID)
+        // A part left by a failure here is no upload's any more: the sweep removes it.
         try await parts.discard(upload)
-        try await uploads.delete(upload)
     }
 
     /// A creation whose first bytes were refused (`creation-with-upload`): the refusal carries no

@@ -149,6 +149,14 @@ struct ResumableUploadTests {
             let stranger = try await app.tus()
             #expect(try await stranger.send(.head, path).status == .notFound)
             #expect(try await stranger.send(.delete, path).status == .notFound)
+            // A PATCH holds the upload (its last bytes in, its photo being made): a DELETE meanwhile
+            // waits its turn (423) rather than pulling the record from under it, which let the photo
+            // be made after the client was told the upload was gone.
+            let publicID = try #require(path.split(separator: "/").last.map(String.init))
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET lease_token = 'held', lease_until = now() + interval '1 minute' WHERE public_id = \(publicID)") }
+            #expect(try await tus.send(.delete, path).status.code == 423)
+            #expect(try await tus.send(.head, path).status == .ok, "still there")
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET lease_token = NULL, lease_until = NULL WHERE public_id = \(publicID)") }
             #expect(try await tus.send(.delete, path).status == .noContent)
             #expect(try await tus.send(.head, path).status == .notFound)
             #expect(app.filesInBlobStore().isEmpty, "no part file is left: \(app.filesInBlobStore())")
