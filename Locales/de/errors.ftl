@@ -117,6 +117,7 @@ error-social-last-way-in = Das ist deine einzige Möglichkeit, dich anzumelden. 
 error-social-flow-expired = Diese Anmeldung ist abgelaufen oder wurde schon benutzt. Bitte fang noch einmal an.
 
 error-admin-last-admin = Das ist die letzte Person mit Verwaltungsrechten. Gib sie zuerst jemand anderem.
+error-admin-unconfirmed-address = Dieses Konto hat seine Adresse nicht bestätigt und kann deshalb nicht zur Verwaltung gehören: Jeder kann sich mit einer fremden Adresse registrieren. Es muss zuerst den Bestätigungslink öffnen.
 error-admin-no-such-user = Diese Person gibt es (nicht mehr).
 error-admin-key-name = Verwende für den Namen 3 bis 64 Buchstaben, Ziffern, Punkte, Bindestriche oder Unterstriche.
 error-admin-key-reserved = Dieser Name gehört zum Schlüssel aus der Umgebung.

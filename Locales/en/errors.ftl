@@ -118,6 +118,7 @@ error-social-last-way-in = This is the only way you can sign in. Set a password 
 error-social-flow-expired = This sign-in has expired or was already used. Please start again.
 
 error-admin-last-admin = This is the last administrator. Make someone else an admin first.
+error-admin-unconfirmed-address = This account has not confirmed its address, so it cannot be made an admin: anyone can sign up with an address that is not theirs. It must open the confirmation link first.
 error-admin-no-such-user = There is no such user (any more).
 error-admin-key-name = Use 3 to 64 letters, digits, dots, dashes or underscores for the name.
 error-admin-key-reserved = That name belongs to the key from the environment.

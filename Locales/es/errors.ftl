@@ -117,6 +117,7 @@ error-social-last-way-in = Es tu única forma de iniciar sesión. Crea primero u
 error-social-flow-expired = Este inicio de sesión ha caducado o ya se usó. Empieza de nuevo.
 
 error-admin-last-admin = Es la última persona con permisos de administración. Dáselos primero a otra persona.
+error-admin-unconfirmed-address = Esta cuenta no ha confirmado su dirección, así que no puede ser administradora: cualquiera puede registrarse con una dirección que no es suya. Primero debe abrir el enlace de confirmación.
 error-admin-no-such-user = Esa persona no existe (o ya no).
 error-admin-key-name = Usa para el nombre de 3 a 64 letras, cifras, puntos, guiones o guiones bajos.
 error-admin-key-reserved = Ese nombre pertenece a la clave del entorno.

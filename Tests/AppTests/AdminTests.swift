@@ -242,6 +242,7 @@ struct AdminTests {
 
             let second = uniqueEmail("second")
             try await app.browser().signUp(email: second)
+            try await app.confirmAddress(of: second)
             let secondID = try await app.userID(second)
             try await admin.submit("/admin/users/\(secondID)/promote", from: "/admin/users/\(secondID)/promote", [])
             let demoted = try await admin.submit("/admin/users/\(id)/demote", from: "/admin/users/\(id)/demote", [])
@@ -349,6 +350,27 @@ struct AdminTests {
         }
     }
 
+    @Test("attack: an account whose address is not confirmed cannot be made an admin (whoever typed boss@ first would be), on the page or the command line; once confirmed it can")
+    func promotionNeedsAConfirmedAddress() async throws {
+        try await withTestApp { app in
+            let admin = try await app.signedInAdmin()
+            let claimed = uniqueEmail("boss")
+            try await app.browser().signUp(email: claimed)
+            let id = try await app.userID(claimed)
+            let refused = try await admin.submit("/admin/users/\(id)/promote", from: "/admin/users/\(id)/promote", [])
+            #expect(refused.status == .conflict, "\(refused.status)")
+            #expect(refused.text.contains("has not confirmed its address"), "\(refused.text)")
+            let commands = AdminCommands(config: app.config, logger: testLogger)
+            await #expect(throws: AdminCommandError.self) { try await commands.setRole(.admin, email: claimed) }
+            let role: String = try await app.scalar("SELECT role FROM users WHERE id = \(id)")
+            #expect(role == "user")
+            #expect(try await app.auditCount("admin.user_promoted", target: id) == 0)
+
+            try await app.confirmAddress(of: claimed)
+            #expect(try await commands.setRole(.admin, email: claimed) == ["\(claimed) is now an admin."])
+        }
+    }
+
     @Test("no user-facing form or API field can set a role")
     func roleCannotBeSetByUsers() async throws {
         try await withTestApp { app in
@@ -392,6 +414,7 @@ struct AdminTests {
             }
 
             try await app.browser().signUp(email: "helper@example.com")
+            try await app.confirmAddress(of: "helper@example.com")
             #expect(try await commands.setRole(.admin, email: "Helper@Example.com") == ["helper@example.com is now an admin."])
             #expect(try await commands.setRole(.user, email: "boss@example.com") == ["boss@example.com is no longer an admin."])
             #expect(try await app.auditCount("admin.user_created") == 1)
@@ -464,6 +487,7 @@ struct AdminTests {
             try await app.api.send(.get, "/api/clear_token", authorization: "Token token=\(token)")
             try await admin.submit("/admin/users/\(id)/disable", from: "/admin/users/\(id)/disable", [])
             try await admin.submit("/admin/users/\(id)/enable", from: "/admin/users/\(id)/enable", [])
+            try await app.confirmAddress(of: email)
             try await admin.submit("/admin/users/\(id)/promote", from: "/admin/users/\(id)/promote", [])
             try await admin.submit("/admin/users/\(id)/demote", from: "/admin/users/\(id)/demote", [])
             try await admin.submit("/admin/users/\(id)/revoke-access", from: "/admin/users/\(id)/revoke-access", [])

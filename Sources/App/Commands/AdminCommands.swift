@@ -43,6 +43,8 @@ public struct AdminCommands: Sendable {
                 throw AdminCommandError("There is no user with the email \(email).")
             } catch AdminError.lastAdmin {
                 throw AdminCommandError("\(email) is the last administrator. Promote someone else first.")
+            } catch AdminError.unconfirmedAddress {
+                throw AdminCommandError("\(email) has not confirmed its address (anyone can sign up with an address): it must open the link mailed to it first.")
             }
         }
         return [role == .admin ? "\(user.handle) is now an admin." : "\(user.handle) is no longer an admin."]

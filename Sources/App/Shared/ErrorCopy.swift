@@ -258,6 +258,7 @@ struct ErrorCopy {
         case .keyNameTaken: self.error(.conflict, "error-admin-key-taken")
         case .invalidQuota: self.error(.unprocessableContent, "error-admin-quota")
         case .noSuchKey: self.error(.notFound, "error-admin-no-such-key")
+        case .unconfirmedAddress: self.error(.conflict, "error-admin-unconfirmed-address")
         }
     }
 }

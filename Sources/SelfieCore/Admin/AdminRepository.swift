@@ -51,6 +51,9 @@ public enum AdminError: Error, Equatable, Sendable {
     case keyNameTaken
     /// No active app key of that name (the environment's key cannot be revoked).
     case noSuchKey
+    /// Only an account whose address is confirmed (or that has none) can be made an admin: anyone
+    /// can sign up with an address that is not theirs, and would be promoted by it.
+    case unconfirmedAddress
     /// A quota must be a positive number of bytes (or the default, or no limit).
     case invalidQuota
 }
@@ -161,14 +164,18 @@ public struct AdminRepository: Sendable {
         }
     }
 
-    /// Refuses to demote the last admin.
+    /// Refuses to demote the last admin, and to promote an account whose address is not confirmed.
     public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
         try await change(userID: userID, AdminAct(audit, removingAdmin: role == .admin ? nil : userID)) { connection in
-            try await connection.query(
-                "UPDATE users SET role = \(role.rawValue), updated_at = now() WHERE id = \(userID)",
+            let changed = try await connection.query(
+                """
+                UPDATE users SET role = \(role.rawValue), updated_at = now()
+                WHERE id = \(userID) AND (\(role != .admin) OR email IS NULL OR email_verified) RETURNING 1
+                """,
                 logger: logger
-            )
+            ).collect().count
+            guard changed == 1 else { throw AdminError.unconfirmedAddress }
         }
     }
 
