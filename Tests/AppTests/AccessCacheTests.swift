@@ -213,6 +213,7 @@ struct AccessCacheTests {
             let promotedEmail = uniqueEmail("promoted")
             let promoted = app.browser()
             try await promoted.signUp(email: promotedEmail)
+            try await app.confirmAddress(of: promotedEmail)
             #expect(try await promoted.get("/admin").status == .forbidden)
             let promotedID = try await app.userID(promotedEmail)
             try await admin.submit("/admin/users/\(promotedID)/promote", from: "/admin/users/\(promotedID)/promote", [])
