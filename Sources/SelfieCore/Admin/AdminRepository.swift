@@ -158,7 +158,7 @@ public struct AdminRepository: Sendable {
     /// Disables (ending every session and token at once) or enables. Refuses to disable the last admin.
     public func setDisabled(_ disabled: Bool, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await change(userID: userID, AdminAct(audit, removingAdmin: disabled ? userID : nil)) { connection in
+        try await changeUser(userID, as: AdminAct(audit, removingAdmin: disabled ? userID : nil)) { connection in
             try await connection.query("UPDATE users SET disabled = \(disabled), updated_at = now() WHERE id = \(userID)", logger: logger)
             if disabled { try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger) }
         }
@@ -167,7 +167,7 @@ public struct AdminRepository: Sendable {
     /// Refuses to demote the last admin, and to promote an account whose address is not confirmed.
     public func setRole(_ role: User.Role, userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await change(userID: userID, AdminAct(audit, removingAdmin: role == .admin ? nil : userID)) { connection in
+        try await changeUser(userID, as: AdminAct(audit, removingAdmin: role == .admin ? nil : userID)) { connection in
             let changed = try await connection.query(
                 """
                 UPDATE users SET role = \(role.rawValue), updated_at = now()
@@ -182,7 +182,7 @@ public struct AdminRepository: Sendable {
     /// Ends every session and token of the user.
     public func revokeAccess(userID: Int64, audit: AuditRecord) async throws {
         defer { access.forget(userID: userID) }
-        try await change(userID: userID, AdminAct(audit)) { connection in
+        try await changeUser(userID, as: AdminAct(audit)) { connection in
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
         }
     }
@@ -192,7 +192,7 @@ public struct AdminRepository: Sendable {
     func deleteUser(id: Int64, act: AdminAct) async throws -> [BlobKey] {
         defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
-        try await change(userID: id, act) { connection in
+        try await changeUser(id, as: act) { connection in
             // Originals and renditions (whose rows go with their photos at the end of the statement).
             for try await key in try await connection.query(
                 """
@@ -212,17 +212,17 @@ public struct AdminRepository: Sendable {
     /// Sets the user's storage quota; uploads that would pass it are refused from now on (what is
     /// stored already stays, even above it).
     public func setQuota(_ quota: QuotaSetting, userID: Int64, audit: AuditRecord) async throws {
-        try await change(userID: userID, AdminAct(audit)) { connection in
+        try await changeUser(userID, as: AdminAct(audit)) { connection in
             try await connection.query("UPDATE users SET quota_bytes = \(quota.column) WHERE id = \(userID)", logger: logger)
         }
     }
 
     /// Runs `change` on the user, locked (`AdminError.noSuchUser` when there is none), as `act`.
-    private func change(userID: Int64, _ act: AdminAct, _ change: (PostgresConnection) async throws -> Void) async throws {
+    private func changeUser(_ userID: Int64, as act: AdminAct, _ body: (PostgresConnection) async throws -> Void) async throws {
         try await client.transaction(as: act, logger: logger) { connection, _ in
             let rows = try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
             guard try await rows.collect().count == 1 else { throw AdminError.noSuchUser }
-            try await change(connection)
+            try await body(connection)
         }
     }
 

@@ -132,7 +132,8 @@ struct SecondFactorRepository: Sendable {
     /// Removes the app, its recovery codes and remembered browsers (and, for an admin's reset,
     /// the passkeys), together.
     /// With `includingPasskeys`, refused (`SecondFactorError.lastWayIn`, nothing removed) when the
-    /// passkeys are the account's only way in: no password and no provider would be left.
+    /// passkeys are the account's only way in and it has no address for a reset link
+    /// (`WaysIn.passkeysAreLastResort`). `act`: an admin's reset, checked and audited with it.
     func removeAll(userID: Int64, includingPasskeys: Bool, as act: AdminAct? = nil) async throws {
         let logger = self.logger
         do {
