@@ -32,9 +32,11 @@ error-last-administrator = Du bist die letzte Person mit Verwaltungsrechten. Gib
 error-confirm-its-you = Zu deiner Sicherheit: Bestätige, dass du es bist. Melde dich noch einmal an (es ist eine Weile her) und versuche es dann erneut.
 error-export-in-progress = Eine Kopie deiner Daten wird gerade heruntergeladen. Warte, bis das fertig ist, und versuche es dann noch einmal.
 error-confirm-address-first = Bestätige zuerst deine E-Mail-Adresse: Öffne den Link, den wir dir geschickt haben (deine Kontoseite kann ihn noch einmal schicken).
+error-sign-in-to-use-link = Melde dich in diesem Browser bei dem Konto an, für das der Link ist, und öffne den Link dann noch einmal.
 
 error-field-name-missing = Gib deinen Namen ein.
 error-field-missing = Das ist ein Pflichtfeld.
+error-field-current-password-missing = Gib zum Bestätigen dein Selfie-Passwort ein.
 error-field-too-long = Verwende höchstens { $maximum } Zeichen.
 error-field-name-characters = Verwende nur Buchstaben, Leerzeichen und Satzzeichen.
 error-field-control-characters = Verwende nur Buchstaben, Ziffern, Leerzeichen und Symbole (keine Steuerzeichen).

@@ -33,9 +33,11 @@ error-last-administrator = You are the last administrator. Make someone else an 
 error-confirm-its-you = For your safety, confirm it's you: sign in again (it has been a while), then try once more.
 error-export-in-progress = A copy of your data is already being downloaded. Wait until it has finished, then try again.
 error-confirm-address-first = Confirm your email address first: open the link we mailed you (your account page can send it again).
+error-sign-in-to-use-link = Sign in to the account this link is for, in this browser, then use the link again.
 
 error-field-name-missing = Enter your name.
 error-field-missing = This is required.
+error-field-current-password-missing = Enter your Selfie password to confirm.
 error-field-too-long = Use at most { $maximum } characters.
 error-field-name-characters = Use letters, spaces and punctuation only.
 error-field-control-characters = Use letters, digits, spaces and symbols only (no control characters).

@@ -32,9 +32,11 @@ error-last-administrator = Eres la última persona con permisos de administraci�
 error-confirm-its-you = Por tu seguridad, confirma que eres tú: vuelve a iniciar sesión (ha pasado un rato) y luego inténtalo de nuevo.
 error-export-in-progress = Ya se está descargando una copia de tus datos. Espera a que termine y vuelve a intentarlo.
 error-confirm-address-first = Primero confirma tu dirección de correo: abre el enlace que te enviamos (tu página de cuenta puede enviarlo de nuevo).
+error-sign-in-to-use-link = Inicia sesión en este navegador con la cuenta para la que es este enlace y vuelve a usar el enlace.
 
 error-field-name-missing = Escribe tu nombre.
 error-field-missing = Este campo es obligatorio.
+error-field-current-password-missing = Escribe tu contraseña de Selfie para confirmar.
 error-field-too-long = Usa como máximo { $maximum } caracteres.
 error-field-name-characters = Usa solo letras, espacios y signos de puntuación.
 error-field-control-characters = Usa solo letras, cifras, espacios y símbolos (sin caracteres de control).

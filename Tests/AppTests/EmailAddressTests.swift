@@ -45,17 +45,123 @@ struct EmailAddressTests {
         }
     }
 
-    @Test("a link opened where nobody is signed in confirms the address and asks to sign in; it signs no one in")
+    @Test("a link opened where nobody is signed in asks for the account's password; with it the address is confirmed, and no one is signed in")
     func confirmSignedOut() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in
             let email = uniqueEmail("elsewhere")
             _ = try await app.browser().submitSignUp(email: email)
             let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
             let phone = app.browser()
-            let confirmed = try await phone.submit("/verify-email", from: try mail.link(to: "/verify-email"), [("token", try mail.token(in: "/verify-email"))])
+            let link = try mail.link(to: "/verify-email")
+            let page = try await phone.get(link)
+            #expect(page.text.contains(#"name="current_password""#))
+            let confirmed = try await phone.submit(
+                "/verify-email", from: link, [("token", try mail.token(in: "/verify-email")), ("current_password", "correct horse battery")]
+            )
             #expect(confirmed.location == "/signin?notice=email-verified-sign-in")
             #expect(phone.cookies["selfie_session"] == nil)
             #expect(try await app.scalar("SELECT email_verified FROM users WHERE email = \(email)", as: Bool.self))
+
+            // Or the page's sign-in, which comes back to the link: signed in, a button is enough.
+            let other = uniqueEmail("elsewhere-again")
+            _ = try await app.browser().submitSignUp(email: other)
+            let otherLink = try await MailSink.waitForMessage(to: other, subject: "Confirm your email address").link(to: "/verify-email")
+            let laptop = app.browser()
+            #expect(try await laptop.get(otherLink).text.contains("/signin?next=\(PercentEncoding.encode(otherLink))"))
+            let signedIn = try await laptop.signIn(email: other, next: otherLink)
+            #expect(signedIn.location == otherLink)
+            let back = try await laptop.get(otherLink)
+            #expect(back.status == .ok && !back.text.contains(#"name="current_password""#), "signed in, no password asked")
+            let token = try #require(URLComponents(string: otherLink)?.queryItems?.first { $0.name == "token" }?.value)
+            #expect(try await laptop.submit("/verify-email", from: otherLink, [("token", token)]).location == "/gallery?notice=email-verified")
+        }
+    }
+
+    @Test("attack: the inbox alone confirms nothing. Someone who signed up with another person's address cannot get it confirmed by that person's click; the account's holder can (signed in to it, or with its password)")
+    func confirmingNeedsTheAccount() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let victim = uniqueEmail("victim")
+            let impostor = app.browser()
+            try await impostor.signUp(email: victim, password: "impostor password")
+            try await impostor.submit("/account/verify-email/resend", from: "/gallery", [])
+            let mail = try await MailSink.waitForMessage(to: victim, subject: "Confirm your email address", count: 2)
+            let link = try mail.link(to: "/verify-email")
+            let token = try mail.token(in: "/verify-email")
+            func verified() async throws -> Bool { try await app.scalar("SELECT email_verified FROM users WHERE email = \(victim)") }
+
+            // The address's owner, who never signed up, follows the mail and presses the button.
+            let inbox = app.browser()
+            let page = try await inbox.get(link)
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"name="current_password""#), "the page asks for the account's password")
+            #expect(page.text.contains("If you did not sign up"), "and says what to do if it is not theirs")
+            let pressed = try await inbox.submit("/verify-email", from: link, [("token", token)])
+            #expect(pressed.status == .unprocessableContent, "\(pressed.status)")
+            #expect(pressed.text.contains("Enter your Selfie password to confirm."))
+            let guessed = try await inbox.submit("/verify-email", from: link, [("token", token), ("current_password", "my own password")])
+            #expect(guessed.status == .unprocessableContent)
+            #expect(guessed.text.contains("This is not your current password."))
+            #expect(try await verified() == false)
+
+            // A browser signed in to another account proves nothing about this one.
+            let neighbour = app.browser()
+            try await neighbour.signUp(email: uniqueEmail("neighbour"))
+            let elsewhere = try await neighbour.submit("/verify-email", from: link, [("token", token)])
+            #expect(elsewhere.status == .unprocessableContent)
+            #expect(try await verified() == false)
+            #expect(try await TestPasskey().add(in: impostor).status == .forbidden, "so the impostor still cannot add a passkey a reset would keep")
+            #expect(try await app.auditCount("email.verified") == 0)
+
+            // The link itself still works for the account's holder: with its password, or signed in.
+            let holder = try await impostor.submit("/verify-email", from: link, [("token", token)])
+            #expect(holder.location == "/gallery?notice=email-verified")
+            #expect(try await verified())
+        }
+    }
+
+    @Test("an account without a password confirms a link only signed in: the page leads to sign-in and back, a press without it is a 403")
+    func passwordlessConfirmsSignedIn() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("keyonly")
+            _ = try await app.browser().submitSignUp(email: email)
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
+            try await app.db { try await $0.query("UPDATE users SET password_hash = NULL WHERE email = \(email)") }
+            let link = try mail.link(to: "/verify-email")
+            let visitor = app.browser()
+            let page = try await visitor.get(link)
+            #expect(page.status == .ok)
+            #expect(!page.text.contains(#"name="current_password""#))
+            #expect(page.text.contains("/signin?next=\(PercentEncoding.encode(link))"), "a sign-in that comes back to the link")
+            let pressed = try await visitor.submit("/verify-email", from: link, [("token", try mail.token(in: "/verify-email")), ("current_password", "anything at all")])
+            #expect(pressed.status == .forbidden)
+            #expect(pressed.text.contains("Sign in to the account this link is for"))
+            #expect(try await app.scalar("SELECT email_verified FROM users WHERE email = \(email)", as: Bool.self) == false)
+        }
+    }
+
+    @Test("attack: a new address is not taken on by its inbox alone: the change link asks for the account too")
+    func changeNeedsTheAccount() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let old = uniqueEmail("owner")
+            let someoneElses = uniqueEmail("someone")
+            let owner = app.browser()
+            try await owner.signUp(email: old)
+            try await owner.submit("/account/email", from: "/account", [("email", someoneElses), ("current_password", "correct horse battery")])
+            let mail = try await MailSink.waitForMessage(to: someoneElses, subject: "Confirm your new email address")
+            let link = try mail.link(to: "/account/email/confirm")
+            let token = try mail.token(in: "/account/email/confirm")
+
+            let inbox = app.browser()
+            #expect(try await inbox.get(link).text.contains(#"name="current_password""#))
+            let pressed = try await inbox.submit("/account/email/confirm", from: link, [("token", token)])
+            #expect(pressed.status == .unprocessableContent)
+            #expect(try await app.scalar("SELECT email FROM users WHERE id = \(try await app.userID(old))", as: String.self) == old)
+
+            let withPassword = try await app.browser().submit(
+                "/account/email/confirm", from: link, [("token", token), ("current_password", "correct horse battery")]
+            )
+            #expect(withPassword.location == "/signin?notice=email-changed-sign-in")
+            #expect(try await app.scalar("SELECT email FROM users WHERE id = \(try await app.userID(someoneElses))", as: String.self) == someoneElses)
         }
     }
 
@@ -111,7 +217,10 @@ struct EmailAddressTests {
             #expect(try await app.browser().signIn(email: email, password: "wrong password 1").status == .unauthorized, "a wrong password says nothing more")
 
             let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address", count: 3)
-            try await app.browser().submit("/verify-email", from: try mail.link(to: "/verify-email"), [("token", try mail.token(in: "/verify-email"))])
+            try await app.browser().submit(
+                "/verify-email", from: try mail.link(to: "/verify-email"),
+                [("token", try mail.token(in: "/verify-email")), ("current_password", "correct horse battery")]
+            )
             #expect(try await app.browser().signIn(email: email).status == .seeOther)
             #expect(try await app.api.signIn(email: email).status == .ok)
 

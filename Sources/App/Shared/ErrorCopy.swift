@@ -108,6 +108,7 @@ struct ErrorCopy {
         case .confirmItsYou: self.error(.forbidden, "error-confirm-its-you")
         case .exportInProgress: self.error(.conflict, "error-export-in-progress")
         case .confirmAddressFirst: self.error(.forbidden, "error-confirm-address-first")
+        case .signInToUseLink: self.error(.forbidden, "error-sign-in-to-use-link")
         }
     }
 
@@ -115,6 +116,7 @@ struct ErrorCopy {
     func message(for field: Field, _ problem: FieldProblem) -> String {
         switch (field, problem) {
         case (.fullName, .missing): words("error-field-name-missing")
+        case (.currentPassword, .missing): words("error-field-current-password-missing")
         case (_, .missing): words("error-field-missing")
         case (_, .tooLong(let maximum)): words("error-field-too-long", ["maximum": .text(String(maximum))])
         case (.fullName, .controlCharacters): words("error-field-name-characters")

@@ -25,35 +25,107 @@ struct MailLinkPagesController {
         signedIn.post(RouterPath(WebPath.resendVerification), use: resendVerification)
     }
 
-    struct TokenForm: Decodable {
+    struct ConfirmationForm: Decodable {
         var token: String?
+        var currentPassword: String?
+
+        enum CodingKeys: String, CodingKey {
+            case token
+            case currentPassword = "current_password"
+        }
+
+        func holder(_ context: WebRequestContext) -> LinkHolder {
+            LinkHolder(signedInAs: context.session?.user.id, password: currentPassword)
+        }
+    }
+
+    /// The words of one kind of confirmation link's page.
+    private struct ConfirmationCopy {
+        let path: String
+        let heading: String
+        let intro: String
+        let button: String
+    }
+
+    private static let confirmAddress = ConfirmationCopy(
+        path: WebPath.verifyEmail, heading: "message-confirm-email", intro: "message-confirm-email-intro", button: "message-confirm-email-button"
+    )
+    private static let confirmNewAddress = ConfirmationCopy(
+        path: WebPath.confirmEmailChange, heading: "message-confirm-new-email", intro: "message-confirm-new-email-intro",
+        button: "message-confirm-new-email-button"
+    )
+
+    /// A confirmation link's page (see `AccountEmails.requireHolder`): a button where this browser
+    /// is signed in to the link's account; elsewhere the account's password with it (and a
+    /// sign-in), or for an account without a password only the sign-in, which comes back here.
+    private func confirmationPage(
+        _ link: ConfirmationLink,
+        token: String,
+        copy: ConfirmationCopy,
+        passwordError: String? = nil,
+        request: Request,
+        context: WebRequestContext
+    ) throws -> Response {
+        let words = pages.words(for: context)
+        let email: [String: MessageArgument] = ["email": .text(link.email)]
+        let signIn = MessagePage.Link(
+            href: WebPath.signIn(returningTo: "\(copy.path)?token=\(PercentEncoding.encode(token))"), label: words("message-confirm-link-sign-in-button")
+        )
+        var page = MessagePage(heading: words(copy.heading), paragraphs: [words(copy.intro, email)])
+        let button = MessagePage.Button(action: copy.path, token: token, label: words(copy.button, email))
+        if link.signedIn {
+            page.button = button
+        } else if link.accountHasPassword {
+            page.paragraphs.append(words("message-confirm-link-password"))
+            page.button = button
+            page.button?.password = .init(label: words("field-current-password"), error: passwordError)
+            page.links = [signIn]
+        } else {
+            page.paragraphs.append(words("message-confirm-link-sign-in"))
+            page.links = [signIn]
+        }
+        return try pages.renderMessage(page, context: context, status: passwordError == nil ? .ok : .unprocessableContent)
+            .response(from: request, context: context)
+    }
+
+    /// The link's page again with the password's problem next to its field.
+    private func confirmationRefused(
+        _ problems: InvalidFields,
+        link: ConfirmationLink?,
+        token: String,
+        copy: ConfirmationCopy,
+        request: Request,
+        context: WebRequestContext
+    ) throws -> Response {
+        guard let link else { return try linkNotValid(request, context: context) }
+        let error = ErrorCopy(words: pages.words(for: context)).messages(for: problems)[Field.currentPassword.rawValue]
+        return try confirmationPage(link, token: token, copy: copy, passwordError: error, request: request, context: context)
     }
 
     // MARK: Confirming an address
 
     func showVerifyEmail(_ request: Request, context: WebRequestContext) async throws -> Response {
         let token = request.uri.queryParameters["token"].map(String.init) ?? ""
-        guard let email = try await emails.verificationTarget(token: token) else { return try linkNotValid(request, context: context) }
-        let words = pages.words(for: context)
-        let page = MessagePage(
-            heading: words("message-confirm-email"),
-            paragraphs: [words("message-confirm-email-intro", ["email": .text(email)])],
-            button: .init(action: WebPath.verifyEmail, token: token, label: words("message-confirm-email-button", ["email": .text(email)]))
-        )
-        return try pages.renderMessage(page, context: context)
-            .response(from: request, context: context)
+        guard let link = try await emails.verificationTarget(token: token, signedInAs: context.session?.user.id) else {
+            return try linkNotValid(request, context: context)
+        }
+        return try confirmationPage(link, token: token, copy: Self.confirmAddress, request: request, context: context)
     }
 
     func verifyEmail(_ request: Request, context: WebRequestContext) async throws -> Response {
-        let form = try await URLEncodedFormDecoder().decode(TokenForm.self, from: request, context: context)
+        let form = try await URLEncodedFormDecoder().decode(ConfirmationForm.self, from: request, context: context)
+        let token = form.token ?? ""
         do {
-            let userID = try await emails.verifyEmail(token: form.token ?? "", origin: context.origin(request))
+            let userID = try await emails.verifyEmail(token: token, by: form.holder(context), origin: context.origin(request))
             // The link confirms an address; it does not sign anyone in (a password or a second
             // factor still does that).
             if context.session?.user.id == userID { return .seeOther(WebPath.gallery(notice: .emailVerified)) }
             return .seeOther(WebPath.signIn(notice: .emailVerifiedSignIn))
         } catch AccountError.linkNotValid {
             return try linkNotValid(request, context: context)
+        } catch let problems as InvalidFields {
+            let link = try await emails.verificationTarget(token: token, signedInAs: context.session?.user.id)
+            return try confirmationRefused(problems, link: link, token: token, copy: Self.confirmAddress, request: request, context: context)
         }
     }
 
@@ -166,27 +238,26 @@ struct MailLinkPagesController {
 
     func showConfirmEmailChange(_ request: Request, context: WebRequestContext) async throws -> Response {
         let token = request.uri.queryParameters["token"].map(String.init) ?? ""
-        guard let email = try await emails.emailChangeTarget(token: token) else { return try linkNotValid(request, context: context) }
-        let words = pages.words(for: context)
-        let page = MessagePage(
-            heading: words("message-confirm-new-email"),
-            paragraphs: [words("message-confirm-new-email-intro", ["email": .text(email)])],
-            button: .init(action: WebPath.confirmEmailChange, token: token, label: words("message-confirm-new-email-button", ["email": .text(email)]))
-        )
-        return try pages.renderMessage(page, context: context)
-            .response(from: request, context: context)
+        guard let link = try await emails.emailChangeTarget(token: token, signedInAs: context.session?.user.id) else {
+            return try linkNotValid(request, context: context)
+        }
+        return try confirmationPage(link, token: token, copy: Self.confirmNewAddress, request: request, context: context)
     }
 
     func confirmEmailChange(_ request: Request, context: WebRequestContext) async throws -> Response {
-        let form = try await URLEncodedFormDecoder().decode(TokenForm.self, from: request, context: context)
+        let form = try await URLEncodedFormDecoder().decode(ConfirmationForm.self, from: request, context: context)
+        let token = form.token ?? ""
         do {
-            let user = try await emails.confirmEmailChange(token: form.token ?? "", origin: context.origin(request))
+            let user = try await emails.confirmEmailChange(token: token, by: form.holder(context), origin: context.origin(request))
             if context.session?.user.id == user.id { return .seeOther(WebPath.account(notice: .emailChanged)) }
             return .seeOther(WebPath.signIn(notice: .emailChangedSignIn))
         } catch AccountError.linkNotValid {
             return try linkNotValid(request, context: context)
         } catch let problems as InvalidFields where problems[.email] == .taken {
             throw Refusal(.conflict, "error-address-taken-meanwhile")
+        } catch let problems as InvalidFields {
+            let link = try await emails.emailChangeTarget(token: token, signedInAs: context.session?.user.id)
+            return try confirmationRefused(problems, link: link, token: token, copy: Self.confirmNewAddress, request: request, context: context)
         }
     }
 
@@ -216,6 +287,13 @@ struct MessagePage: Sendable {
         let action: String
         let token: String
         let label: String
+        /// A password to type with it (a confirmation link opened where its account is not signed in).
+        var password: PasswordField?
+    }
+
+    struct PasswordField: Sendable {
+        let label: String
+        let error: String?
     }
 
     struct Link: Sendable {
@@ -224,7 +302,7 @@ struct MessagePage: Sendable {
     }
 
     let heading: String
-    let paragraphs: [String]
+    var paragraphs: [String]
     var button: Button?
     var links: [Link] = []
 }

@@ -103,19 +103,48 @@ public struct AccountEmails: Sendable {
     }
 
     /// The address a confirmation link is for, while it works (the page that asks to confirm it).
-    public func verificationTarget(token: String) async throws -> String? {
-        try await tokens.peek(.verifyEmail, token: token)?.email
+    public func verificationTarget(token: String, signedInAs userID: Int64?) async throws -> ConfirmationLink? {
+        try await confirmationLink(.verifyEmail, token: token, signedInAs: userID)
     }
 
     /// Confirms the address a link was sent to (if it is still the account's, and the account is
-    /// enabled) and returns the account's id. Throws `AccountError.linkNotValid` for an unknown,
-    /// used or expired link.
-    public func verifyEmail(token: String, origin: RequestOrigin) async throws -> Int64 {
+    /// enabled) and returns the account's id, once `holder` shows the account is theirs (see
+    /// `requireHolder`). Throws `AccountError.linkNotValid` for an unknown, used or expired link.
+    public func verifyEmail(token: String, by holder: LinkHolder, origin: RequestOrigin) async throws -> Int64 {
+        guard let link = try await tokens.peek(.verifyEmail, token: token) else { throw AccountError.linkNotValid }
+        try await requireHolder(of: link.userID, holder, origin: origin)
         guard let target = try await tokens.take(.verifyEmail, token: token),
             try await users.markEmailVerified(userID: target.userID, email: target.email)
         else { throw AccountError.linkNotValid }
         await audit.record(.emailVerified, actor: target.userID, targetUser: target.userID, target: target.email, origin: origin)
         return target.userID
+    }
+
+    // MARK: Who may use a confirmation link
+
+    /// The link's inbox is not the account: anyone can sign up with another person's address (or
+    /// ask to move their account to it), and that person pressing "confirm" in the mail must not
+    /// give the account a proven address — a passkey or provider added then would outlive the
+    /// owner's later reset, and a provider sign-in by that address would land in it. So a
+    /// confirmation link also needs the account: a browser signed in to it, or its password.
+    /// Throws `InvalidFields` (`.currentPassword`: missing or incorrect, counted like a sign-in),
+    /// `AccountError.signInToUseLink` for an account without a password, `.linkNotValid` for a
+    /// disabled or deleted one.
+    private func requireHolder(of userID: Int64, _ holder: LinkHolder, origin: RequestOrigin) async throws {
+        if holder.signedInAs == userID { return }
+        guard let account = try await users.credentials(forID: userID), !account.user.isDisabled else { throw AccountError.linkNotValid }
+        guard let hash = account.passwordHash else { throw AccountError.signInToUseLink }
+        guard let password = holder.password, !password.isEmpty else { throw InvalidFields([.currentPassword: .missing]) }
+        guard try await passwordCheck.check(password, against: hash, of: account, origin: origin) else {
+            throw InvalidFields([.currentPassword: .incorrect])
+        }
+    }
+
+    private func confirmationLink(_ purpose: EmailTokenPurpose, token: String, signedInAs userID: Int64?) async throws -> ConfirmationLink? {
+        guard let target = try await tokens.peek(purpose, token: token),
+            let account = try await users.credentials(forID: target.userID), !account.user.isDisabled
+        else { return nil }
+        return ConfirmationLink(email: target.email, signedIn: userID == target.userID, accountHasPassword: account.passwordHash != nil)
     }
 
     // MARK: Forgotten passwords
@@ -219,13 +248,16 @@ public struct AccountEmails: Sendable {
     }
 
     /// The new address a confirmation link is for, while it works.
-    public func emailChangeTarget(token: String) async throws -> String? {
-        try await tokens.peek(.changeEmail, token: token)?.email
+    public func emailChangeTarget(token: String, signedInAs userID: Int64?) async throws -> ConfirmationLink? {
+        try await confirmationLink(.changeEmail, token: token, signedInAs: userID)
     }
 
-    /// Moves the account to the address the link was sent to; the old address gets a notice.
-    /// Another account taking the address meanwhile is `InvalidFields` (`.email: .taken`).
-    public func confirmEmailChange(token: String, origin: RequestOrigin) async throws -> User {
+    /// Moves the account to the address the link was sent to, once `holder` shows the account is
+    /// theirs (see `requireHolder`); the old address gets a notice. Another account taking the
+    /// address meanwhile is `InvalidFields` (`.email: .taken`).
+    public func confirmEmailChange(token: String, by holder: LinkHolder, origin: RequestOrigin) async throws -> User {
+        guard let link = try await tokens.peek(.changeEmail, token: token) else { throw AccountError.linkNotValid }
+        try await requireHolder(of: link.userID, holder, origin: origin)
         guard let target = try await tokens.take(.changeEmail, token: token),
             let before = try await users.credentials(forID: target.userID)?.user, !before.isDisabled
         else { throw AccountError.linkNotValid }
@@ -242,4 +274,25 @@ public struct AccountEmails: Sendable {
     func deleteExpiredTokens() async throws {
         try await tokens.deleteExpired()
     }
+}
+
+/// Who is using a confirmation link: the account the browser is signed in to, and the password
+/// typed on the link's page, if any.
+public struct LinkHolder: Sendable {
+    public var signedInAs: Int64?
+    public var password: String?
+
+    public init(signedInAs: Int64?, password: String?) {
+        self.signedInAs = signedInAs
+        self.password = password
+    }
+}
+
+/// What a confirmation link's page needs: the address, whether this browser is signed in to the
+/// link's account (a button is enough), and otherwise whether the account has a password to type
+/// (else the page leads to a sign-in).
+public struct ConfirmationLink: Sendable {
+    public let email: String
+    public let signedIn: Bool
+    public let accountHasPassword: Bool
 }

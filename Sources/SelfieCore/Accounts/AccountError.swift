@@ -19,6 +19,9 @@ public enum AccountError: Error, Equatable, Sendable {
     /// Passkeys, two-step verification and linked providers wait until the account's address is
     /// confirmed: nothing added before the owner proved the address may outlive that proof.
     case confirmAddressFirst
+    /// A confirmation link opened where nobody is signed in to its account, for an account with no
+    /// password to type instead: only a sign-in shows the account is theirs.
+    case signInToUseLink
     /// "Download my data" while another export of the account is still being written.
     case exportInProgress
 }
