@@ -314,6 +314,62 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("race: an address change whose password was checked before the session was thrown out makes no link (the remedy commits while the request waits to write it)")
+    func addressChangeRacingTheRemedy() async throws {
+        try await withTestApp(configure: { config in
+            try config.useMailSink()
+            config.protection.verificationMailsPerDay = 100  // counted, so the counter's row exists
+        }) { app in
+            let admin = try await app.signedInAdmin()
+            for remedy in ["sign out everywhere else", "revoke access", "disable and enable"] {
+                let owner = uniqueEmail("owner")
+                let thief = app.browser()
+                try await thief.signUp(email: owner)
+                let id = try await app.userID(owner)
+                let ownersBrowser = app.browser()
+                #expect(try await ownersBrowser.signIn(email: owner).status == .seeOther)
+                // A first change makes the account's counter of mailed links, which the test then
+                // holds: the thief's second request, its password checked, waits there to write.
+                let first = try await thief.submit("/account/email", from: "/account", [("email", uniqueEmail("first")), ("current_password", "correct horse battery")])
+                #expect(first.location == "/account?notice=email-change-requested")
+                let theirs = uniqueEmail("thief")
+                let late = try await app.db { client in
+                    try await client.transaction(logger: testLogger) { connection in
+                        try await connection.query(
+                            "SELECT hits FROM rate_limit_counters WHERE action = 'verification-mail' AND client = \("user:\(id)") FOR UPDATE",
+                            logger: testLogger
+                        )
+                        let port = try #require(app.client.port)
+                        let late = Task {
+                            try await thief.submitOnItsOwnConnection(
+                                "/account/email", from: "/account", [("email", theirs), ("current_password", "correct horse battery")], port: port
+                            )
+                        }
+                        try await TestApp.untilSomeoneWaitsForALock(client)
+                        switch remedy {
+                        case "sign out everywhere else":
+                            let ended = try await ownersBrowser.submit("/account/sessions/end-others", from: "/account", [])
+                            #expect(ended.status == .seeOther, "\(ended.status)")
+                        case "revoke access":
+                            try await admin.submit("/admin/users/\(id)/revoke-access", from: "/admin/users/\(id)/revoke-access", [])
+                        default:
+                            try await admin.submit("/admin/users/\(id)/disable", from: "/admin/users/\(id)/disable", [])
+                            try await admin.submit("/admin/users/\(id)/enable", from: "/admin/users/\(id)/enable", [])
+                        }
+                        return late
+                    }
+                }
+                let answer = try await late.value
+                #expect(answer.status != 0, "\(remedy): answered")
+                #expect(!answer.head.contains("notice=email-change-requested"), "\(remedy): \(answer.head)")
+                #expect(answer.status == 303 && answer.head.lowercased().contains("location: /account/confirm?next="), "\(remedy): asked to sign in again: \(answer.head)")
+                #expect(try await app.scalar("SELECT count(*)::int FROM email_tokens WHERE email = \(theirs)", as: Int.self) == 0, "\(remedy): no link")
+                #expect(try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(theirs)", as: Int.self) == 0, "\(remedy): no mail")
+                #expect(try await thief.get("/account").status == .seeOther, "\(remedy): the thief's session ended")
+            }
+        }
+    }
+
     @Test("an address taken by another account before the link is used: a clear 409, nothing changes")
     func changeToTakenAddress() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

@@ -87,10 +87,9 @@ struct AccountPagesController {
         let form = try await URLEncodedFormDecoder().decode(EmailChangeForm.self, from: request, context: context)
         do {
             try await emails.requestEmailChange(
-                of: context.user,
+                in: context.session,
                 to: form.email ?? "",
                 currentPassword: form.currentPassword ?? "",
-                confirmedAt: context.session.confirmedAt,
                 origin: context.origin(request)
             )
         } catch let problems as InvalidFields {

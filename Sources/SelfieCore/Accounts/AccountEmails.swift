@@ -220,8 +220,12 @@ public struct AccountEmails: Sendable {
 
     /// Mails a confirmation link to the new address and a notice to the old one; the account keeps
     /// its old address until the link is used. A password account confirms with its password, one
-    /// without a password with a sign-in from the last ten minutes (`confirmedAt`, see `StepUp`).
-    public func requestEmailChange(of user: User, to newEmail: String, currentPassword: String, confirmedAt: Date, origin: RequestOrigin) async throws {
+    /// without a password with a sign-in from the last ten minutes (the session's `confirmedAt`,
+    /// see `StepUp`). The link is stored only while `session` lasts: one ended meanwhile (the
+    /// owner signed out everywhere, an admin revoked access) throws `AccountError.confirmItsYou`
+    /// and leaves nothing behind.
+    public func requestEmailChange(in session: ActiveSession, to newEmail: String, currentPassword: String, origin: RequestOrigin) async throws {
+        let user = session.user
         let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         var problems = InvalidFields()
         if !EmailAddress.isPlausible(newEmail) {
@@ -236,13 +240,19 @@ public struct AccountEmails: Sendable {
                 throw problems
             }
         } else {
-            try StepUp.require(confirmedAt: confirmedAt)
+            try StepUp.require(confirmedAt: session.confirmedAt)
         }
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
-        _ = try await mailLink(.changeEmail, to: MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language), userID: user.id) { token in
-            .confirmNewEmail(token: token, newEmail: newEmail)
-        }
+        let token = RandomToken.urlSafe()
+        let recipient = MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language)
+        let stored = try await tokens.create(
+            .changeEmail, userID: user.id, email: newEmail, token: token,
+            mailing: .confirmNewEmail(token: token, newEmail: newEmail), to: recipient, through: outbox,
+            whileSession: session.sessionID
+        )
+        guard stored else { throw AccountError.confirmItsYou }
+        outbox.nudge()
         await notify(user, .emailChangeRequested(newEmail: EmailAddress.masked(newEmail)))
         await audit.record(.emailChangeRequested, actor: user.id, targetUser: user.id, target: newEmail, origin: origin)
     }

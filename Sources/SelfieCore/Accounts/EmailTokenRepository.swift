@@ -49,6 +49,41 @@ struct EmailTokenRepository: Sendable {
         }
     }
 
+    /// `create`, only while the browser session that asked for it is still the user's: a session
+    /// ended (signed out everywhere, access revoked, the account disabled) after its request was
+    /// checked and before this commits leaves no link behind. The session's row is share-locked,
+    /// so an ending that is under way waits for this to commit and then kills the link with the
+    /// rest (`UserAccess.revokeAll` deletes the sessions before the links). Returns whether it
+    /// was stored (and mailed).
+    func create(
+        _ purpose: EmailTokenPurpose,
+        userID: Int64,
+        email: String,
+        token: String,
+        mailing message: MailNotice,
+        to recipient: MailRecipient,
+        through outbox: MailOutboxRepository,
+        whileSession sessionID: Int64
+    ) async throws -> Bool {
+        let logger = self.logger
+        return try await client.transaction(logger: logger) { connection in
+            let stored = try await connection.query(
+                """
+                INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
+                SELECT \(ByteBuffer(bytes: RandomToken.hash(token))), \(purpose.rawValue), user_id, \(email),
+                       now() + make_interval(secs => \(purpose.lifetime))
+                FROM web_sessions WHERE id = \(sessionID) AND user_id = \(userID) AND expires_at > now()
+                FOR SHARE
+                RETURNING 1
+                """,
+                logger: logger
+            ).collect()
+            guard !stored.isEmpty else { return false }
+            try await outbox.enqueue(message, to: recipient, on: connection)
+            return true
+        }
+    }
+
     /// Stores a new token that is not mailed (an admin hands the link over).
     func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, as act: AdminAct) async throws {
         let logger = self.logger

@@ -106,6 +106,19 @@ final class Browser: @unchecked Sendable {
         return response
     }
 
+    /// `submit`, on a connection of its own (the test client's one connection takes requests in
+    /// turn): for a request that waits on a lock the test holds while other requests go on.
+    /// Returns the answer's status line and head; cookies it sets are not kept.
+    func submitOnItsOwnConnection(_ action: String, from page: String, _ fields: [(String, String)], port: Int) async throws
+        -> RawHTTPClient.Answer
+    {
+        let body = Array(Self.urlEncoded([("_csrf", try await csrfToken(on: page))] + fields).utf8)
+        var head = "POST \(action) HTTP/1.1\r\nHost: localhost\r\nUser-Agent: \(userAgent)\r\n"
+        head += "Cookie: \(cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; "))\r\n"
+        head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return try await RawHTTPClient.writeEverythingThenRead(port: port, head: head, firstBytes: body, bodyBytes: body.count, readFor: .seconds(1))
+    }
+
     static func urlEncoded(_ fields: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
