@@ -24,6 +24,7 @@ public struct CoreServices: Sendable {
     public let protection: BruteForceProtection
     public let photos: PhotoService
     public let sweeper: BlobSweeper
+    public let blobDeletions: BlobDeletions
     public let backfill: RenditionBackfill
     public let integrity: IntegrityChecker
     public let resumable: ResumableUploadService
@@ -102,6 +103,7 @@ public struct CoreServices: Sendable {
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
         let photoRows = PhotoRepository(client: postgres, preparedStatements: prepared, logger: logger)
         let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, workers: config.imageWorkers, logger: logger)
+        blobDeletions = BlobDeletions(queue: BlobDeletionRepository(client: postgres, logger: logger), blobs: blobs, logger: logger)
         photos = PhotoService(
             photos: photoRows,
             blobs: blobs,
@@ -110,6 +112,7 @@ public struct CoreServices: Sendable {
             trashDays: config.trashDays,
             audit: audit,
             renditions: renditions,
+            blobDeletions: blobDeletions,
             logger: logger
         )
         albums = AlbumService(albums: AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger), photos: photoRows)
@@ -142,7 +145,7 @@ public struct CoreServices: Sendable {
         integrityChecks = IntegrityRepository(client: postgres, logger: logger)
         integrity = IntegrityChecker(repository: integrityChecks, photos: photoRows, blobs: blobs, backfill: backfill, logger: logger)
         let adminRows = AdminRepository(client: postgres, access: access, logger: logger)
-        deletion = AccountDeletion(users: users, admin: adminRows, blobs: blobs, emails: emails, logger: logger)
+        deletion = AccountDeletion(users: users, admin: adminRows, blobDeletions: blobDeletions, emails: emails, logger: logger)
         export = DataExport(
             photos: photoRows,
             blobs: blobs,
@@ -176,7 +179,7 @@ public struct CoreServices: Sendable {
             emails: emails,
             outbox: outbox,
             appKeys: appKeys,
-            blobs: blobs,
+            blobDeletions: blobDeletions,
             audit: audit,
             secondFactor: secondFactor,
             sharing: sharing,
@@ -207,6 +210,11 @@ public struct CoreServices: Sendable {
                 try await secondFactor.deleteExpired()
                 let count = try await sessions.deleteExpired() + tokens.deleteExpired()
                 if count > 0 { logger.info("deleted \(count) expired session(s) and token(s)") }
+            },
+            // Blobs whose rows went while the store refused them (or a shutdown came first).
+            PeriodicTask(name: "blob deletions", interval: .seconds(600), logger: logger, sharedThrough: postgres) {
+                let deleted = try await blobDeletions.retry(queuedBefore: .now.addingTimeInterval(-300))
+                if deleted > 0 { logger.info("deleted \(deleted) blob(s) of photos deleted earlier") }
             },
             PeriodicTask(name: "blob sweep", interval: .seconds(3600), logger: logger, sharedThrough: postgres) {
                 _ = try await sweeper.sweep()

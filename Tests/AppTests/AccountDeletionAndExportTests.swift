@@ -127,6 +127,49 @@ struct AccountDeletionAndExportTests {
         }
     }
 
+    @Test("a blob the store will not delete when its rows go (an account deleted, photos deleted from the trash) is queued and deleted by the next round, not left for an admin")
+    func blobsThatWouldNotGoAreTriedAgain() async throws {
+        try await withTestApp(configure: { $0.trashDays = 30 }) { app in
+            let store = try #require(app.blobs as? FileBlobStore)
+            /// A directory with something in it where the blob's file was: unlink(2) refuses it.
+            func hold(_ key: String) throws -> String {
+                let path = store.path(for: try #require(BlobKey(key)))
+                try FileManager.default.removeItem(atPath: path)
+                try FileManager.default.createDirectory(atPath: path + "/held", withIntermediateDirectories: true)
+                return path
+            }
+            let leaving = app.browser()
+            let email = uniqueEmail("leaving")
+            try await leaving.signUp(email: email)
+            _ = try await leaving.uploadPhoto(TestImage.jpeg(size: 800, seed: 1))
+            let leavingKey: String = try await app.scalar("SELECT blob_key FROM photos p JOIN users u ON u.id = p.user_id WHERE u.email = \(email)")
+            let staying = app.browser()
+            try await staying.signUp(email: uniqueEmail("staying"))
+            let id = try await staying.uploadPhoto(TestImage.jpeg(size: 800, seed: 2))
+            let trashedKey: String = try await app.scalar("SELECT blob_key FROM photos WHERE public_id = \(id)")
+            _ = try await staying.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", [])
+            let held = [try hold(leavingKey), try hold(trashedKey)]
+
+            #expect(try await leaving.submit("/account/delete", from: "/account", [("current_password", "correct horse battery")]).status == .seeOther)
+            #expect(try await staying.submit("/trash/empty", from: "/trash", []).location == "/trash?notice=trash-emptied")
+            #expect(try await app.photoCount() == 0)
+            let queued: [String] = try await app.db { try await $0.query("SELECT blob_key FROM blob_deletions ORDER BY blob_key").collect().map { try $0.decode(String.self) } }
+            #expect(queued == [leavingKey, trashedKey].sorted(), "the two that stayed are queued; the others went at once")
+            #expect(app.filesInBlobStore().isEmpty, "every rendition went at once: \(app.filesInBlobStore())")
+
+            // The store lets go: each held place is an ordinary file again, which the round must delete.
+            for path in held {
+                try FileManager.default.removeItem(atPath: path)
+                #expect(FileManager.default.createFile(atPath: path, contents: Data("bytes".utf8)))
+            }
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let deleted = try await core.whileRunning { try await core.blobDeletions.retry(queuedBefore: .now) }
+            #expect(deleted == 2)
+            #expect(held.allSatisfy { !FileManager.default.fileExists(atPath: $0) } && app.filesInBlobStore().isEmpty)
+            #expect(try await app.scalar("SELECT count(*)::int FROM blob_deletions") == 0)
+        }
+    }
+
     @Test("the last administrator cannot delete their own account")
     func lastAdmin() async throws {
         try await withTestApp { app in

@@ -390,6 +390,7 @@ extension PhotoService {
             trashDays: 30,
             audit: AuditRepository(client: client, logger: logger),
             renditions: RenditionMaker(blobs: blobs, maxPixels: 1000, logger: logger),
+            blobDeletions: BlobDeletions(queue: BlobDeletionRepository(client: client, logger: logger), blobs: blobs, logger: logger),
             logger: logger
         )
     }

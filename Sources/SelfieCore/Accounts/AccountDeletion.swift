@@ -9,16 +9,16 @@ import Logging
 public struct AccountDeletion: Sendable {
     let users: UserRepository
     let admin: AdminRepository
-    let blobs: any BlobStore
+    let blobDeletions: BlobDeletions
     let emails: AccountEmails
     let passwordCheck: PasswordConfirmation
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    init(users: UserRepository, admin: AdminRepository, blobs: any BlobStore, emails: AccountEmails, logger: Logger) {
+    init(users: UserRepository, admin: AdminRepository, blobDeletions: BlobDeletions, emails: AccountEmails, logger: Logger) {
         self.users = users
         self.admin = admin
-        self.blobs = blobs
+        self.blobDeletions = blobDeletions
         self.emails = emails
         self.passwordCheck = emails.passwordCheck
         self.scopedLogger = ScopedLogger(logger)
@@ -42,7 +42,7 @@ public struct AccountDeletion: Sendable {
         } catch AdminError.lastAdmin {
             throw AccountError.lastAdministrator
         }
-        await blobs.deleteRowless(keys, logger: logger)
+        await blobDeletions.drain(keys)
         await emails.notify(credentials.user, .accountDeleted)
     }
 }

@@ -193,10 +193,12 @@ public struct AdminRepository: Sendable {
         defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
         try await changeUser(id, as: act) { connection in
-            // Originals and renditions (whose rows go with their photos at the end of the statement).
+            // Originals and renditions (whose rows go with their photos at the end of the statement),
+            // queued for deletion in the same statement.
             for try await key in try await connection.query(
                 """
-                WITH p AS (DELETE FROM photos WHERE user_id = \(id) RETURNING id, blob_key)
+                WITH p AS (DELETE FROM photos WHERE user_id = \(id) RETURNING id, blob_key),
+                \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
                 SELECT blob_key FROM p UNION ALL SELECT r.blob_key FROM photo_renditions r JOIN p ON r.photo_id = p.id
                 """,
                 logger: logger

@@ -9,7 +9,7 @@ public struct AdminService: Sendable {
     let emails: AccountEmails
     let outbox: MailOutboxRepository
     let appKeys: AppKeyService
-    let blobs: any BlobStore
+    let blobDeletions: BlobDeletions
     let audit: AuditRepository
     let secondFactor: SecondFactorService
     let sharing: ShareLinkService
@@ -23,7 +23,7 @@ public struct AdminService: Sendable {
         emails: AccountEmails,
         outbox: MailOutboxRepository,
         appKeys: AppKeyService,
-        blobs: any BlobStore,
+        blobDeletions: BlobDeletions,
         audit: AuditRepository,
         secondFactor: SecondFactorService,
         sharing: ShareLinkService,
@@ -36,7 +36,7 @@ public struct AdminService: Sendable {
         self.emails = emails
         self.outbox = outbox
         self.appKeys = appKeys
-        self.blobs = blobs
+        self.blobDeletions = blobDeletions
         self.audit = audit
         self.scopedLogger = ScopedLogger(logger)
     }
@@ -89,7 +89,7 @@ public struct AdminService: Sendable {
         case .revokeLinks:
             _ = try await sharing.revokeAll(ofUserID: userID, audit: record)
         case .delete:
-            await blobs.deleteRowless(try await admin.deleteUser(id: userID, act: AdminAct(record, removingAdmin: userID)), logger: logger)
+            await blobDeletions.drain(try await admin.deleteUser(id: userID, act: AdminAct(record, removingAdmin: userID)))
         }
     }
 

@@ -261,25 +261,14 @@ public struct PhotoRepository: Sendable {
         return nil
     }
 
-    /// Deletes the row (its renditions' rows with it) and returns it; nil when the user has no such photo.
-    public func delete(userID: Int64, publicID: String) async throws -> Photo? {
-        // The renditions' rows go with the photo (ON DELETE CASCADE, at the end of the statement):
-        // the SELECT still sees them, so their blobs can be deleted too.
-        try await fetch(
-            """
-            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = \(publicID) AND trashed_at IS NULL RETURNING *)
-            SELECT \(unescaped: Self.columns) FROM p
-            """
-        ).first
-    }
-
     /// Deletes those of `publicIDs` that are the user's photos and returns them (their renditions
-    /// with them, for their blobs).
+    /// with them); their blobs are queued for deletion in the same statement (`BlobDeletions`).
     public func delete(userID: Int64, publicIDs: [String]) async throws -> [Photo] {
         guard !publicIDs.isEmpty else { return [] }
         return try await fetch(
             """
-            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at IS NULL RETURNING *)
+            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at IS NULL RETURNING *),
+            \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
             SELECT \(unescaped: Self.columns) FROM p
             """
         )
@@ -327,7 +316,8 @@ public struct PhotoRepository: Sendable {
                 DELETE FROM photos WHERE user_id = \(userID) AND trashed_at IS NOT NULL
                   AND (\(publicIDs)::text[] IS NULL OR public_id = ANY(\(publicIDs)))
                 RETURNING *
-            )
+            ),
+            \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
             SELECT \(unescaped: Self.columns) FROM p
             """
         )

@@ -70,6 +70,7 @@ public struct PhotoService: Sendable {
     public let trashDays: Int
     let audit: AuditRepository
     let renditions: RenditionMaker
+    let blobDeletions: BlobDeletions
     let slots: UploadSlots
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
@@ -82,6 +83,7 @@ public struct PhotoService: Sendable {
         trashDays: Int,
         audit: AuditRepository,
         renditions: RenditionMaker,
+        blobDeletions: BlobDeletions,
         logger: Logger
     ) {
         self.trashDays = trashDays
@@ -91,6 +93,7 @@ public struct PhotoService: Sendable {
         self.urlLifetime = urlLifetime
         self.audit = audit
         self.renditions = renditions
+        self.blobDeletions = blobDeletions
         self.slots = UploadSlots(total: limits.concurrent, perUser: limits.concurrentPerUser)
         self.scopedLogger = ScopedLogger(logger)
     }
@@ -232,7 +235,7 @@ public struct PhotoService: Sendable {
             return trashed.count
         }
         let deleted = try await photos.delete(userID: user.id, publicIDs: ids)
-        await renditions.delete(deleted.flatMap(\.blobKeys))
+        await blobDeletions.drain(deleted.flatMap(\.blobKeys))
         for photo in deleted {
             await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
         }
@@ -273,7 +276,7 @@ public struct PhotoService: Sendable {
     /// then blobs. How many.
     public func deleteForever(_ publicIDs: [String]?, of user: User, origin: RequestOrigin) async throws -> Int {
         let deleted = try await photos.deleteTrashed(userID: user.id, publicIDs: publicIDs.map { Array(Set($0)) })
-        await renditions.delete(deleted.flatMap(\.blobKeys))
+        await blobDeletions.drain(deleted.flatMap(\.blobKeys))
         for photo in deleted {
             await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
         }
@@ -327,7 +330,7 @@ public struct PhotoService: Sendable {
     }
 
     /// Deletes the photo: to the trash for `trashDays` (hidden everywhere, blobs kept), or — with
-    /// no trash — the row, then every blob (one that cannot be deleted now is left for `selfie check --repair`).
+    /// no trash — the row, then every blob (one the store refuses now is tried again, see `BlobDeletions`).
     public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
         guard try await delete([publicID], of: user, origin: origin) == 1 else { throw PhotoError.notFound }
     }

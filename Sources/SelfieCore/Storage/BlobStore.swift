@@ -167,20 +167,3 @@ public enum ByteRangeRequest: Sendable, Equatable {
 public struct BlobRangeNotSatisfiable: Error {
     public let size: Int
 }
-
-extension BlobStore {
-    /// Deletes the blobs of rows already deleted (an account's photos), to the end even if the
-    /// request is cancelled meanwhile (a deploy's shutdown): thousands of photos on S3 take
-    /// minutes. A blob that cannot be deleted is logged; `selfie check --repair` moves it aside.
-    func deleteRowless(_ keys: [BlobKey], logger: Logger) async {
-        _ = try? await evenIfCancelled { [self] in
-            for key in keys {
-                do {
-                    try await delete(key)
-                } catch {
-                    logger.warning("blob of a deleted account left behind; selfie check --repair moves it aside", metadata: ["blob": "\(key)", "error": "\(error)"])
-                }
-            }
-        }
-    }
-}
