@@ -65,6 +65,41 @@ struct IntegrityTests {
         }
     }
 
+    @Test("race: --repair leaves a blob whose row committed after it was found without one (an upload finishing during a long check): it is not an orphan any more")
+    func repairLooksAgainBeforeMovingAside() async throws {
+        try await withTestApp { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            let slow = try await owner.uploadPhoto(TestImage.jpeg(size: 1000, seed: 11))
+            let finishing = try await owner.uploadPhoto(TestImage.jpeg(size: 1000, seed: 12))
+            // A photo from before checksums: the check records its checksum after finding the orphans.
+            try await app.db { try await $0.query("UPDATE photos SET sha256 = NULL WHERE public_id = \(slow)") }
+            let late = try #require(BlobKey.random(contentType: "image/jpeg"))
+            try await app.putBlob(late, TestImage.jpeg(size: 1000, seed: 13))
+
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let aside = URL(fileURLWithPath: temporaryBlobDirectory())
+            defer { try? FileManager.default.removeItem(at: aside) }
+            let report = try await core.whileRunning {
+                let check = try await app.db { client in
+                    try await client.transaction(logger: testLogger) { connection in
+                        try await connection.query("SELECT id FROM photos WHERE public_id = \(slow) FOR UPDATE", logger: testLogger)
+                        let check = Task { try await core.integrity.run(.full, orphanGrace: .zero, repairInto: aside) }
+                        // The check has listed the store and found `late` without a row; it waits to
+                        // record a checksum while the upload's row for `late` commits.
+                        try await TestApp.untilSomeoneWaitsForALock(client)
+                        try await connection.query("UPDATE photos SET blob_key = \(late.value) WHERE public_id = \(finishing)", logger: testLogger)
+                        return check
+                    }
+                }
+                return try await check.value
+            }
+            #expect(try await app.blobs.exists(late), "the photo's blob is still in the store")
+            #expect(!report.findings.contains { $0.kind == .orphan && $0.repaired }, "\(report.findings)")
+            #expect(try await owner.get("/photos/\(finishing)/original").status == .ok)
+        }
+    }
+
     @Test("a deleted original, a deleted rendition, a changed byte and an orphan are each found with the photo and its owner; --repair fixes renditions and moves the orphan aside; with the original back, the next check is clean")
     func plantedFaults() async throws {
         try await withTestApp { app in
