@@ -113,6 +113,11 @@ def tus(server, method, path, token, headers=None, data=None):
         return error.code, error.headers
 
 
+def psql_value(database, query):
+    return subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-qtA", "-d", database, "-c", query],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
 def drill(kind, restore_kind):
     name = f"drill_{kind}"
     backup = os.path.join(WORK, f"backup-{kind}")
@@ -208,12 +213,38 @@ def drill(kind, restore_kind):
     assert run.returncode == 1 and "damaged" in run.stderr and os.path.basename(victim) in run.stderr, run.stderr
     assert not empty.contents(), "a damaged backup restores nothing"
     open(victim, "wb").write(original)
+    # A manifest whose names lead out of the backup folder (a blob key, the dump's file, the
+    # snapshot named in `latest`) is refused before anything is read or touched.
+    latest_file = os.path.join(backup, "latest")
+    snapshot = open(latest_file).read().strip()
+    manifest_path = os.path.join(backup, "snapshots", snapshot, "manifest.json")
+    manifest_text = open(manifest_path).read()
+    outside = os.path.join(WORK, "outside.jpg")
+    open(outside, "wb").write(original)
+    digest = hashlib.sha256(original).hexdigest()
+    for field, value, said in [("blob", "../outside.jpg", "not a key Selfie makes"),
+                               ("database_file", "../../../outside.jpg", "not the database file a backup writes")]:
+        manifest = json.loads(manifest_text)
+        if field == "blob":
+            manifest["blobs"].append({"key": value, "bytes": len(original), "sha256": digest})
+        else:
+            manifest["database_file"] = value
+        open(manifest_path, "w").write(json.dumps(manifest))
+        run, _ = selfie(["restore", backup], empty_url, empty, check=False)
+        assert run.returncode == 1 and "damaged" in run.stderr and said in run.stderr, run.stderr
+        assert not empty.contents(), f"{field}: nothing restored into the store"
+        assert psql_value(f"selfie_{name}_empty", "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0", f"{field}: nor the database"
+    open(manifest_path, "w").write(manifest_text)
+    open(latest_file, "w").write("../../..\n")
+    run, _ = selfie(["restore", backup], empty_url, empty, check=False)
+    assert run.returncode == 1 and "not a snapshot's name" in run.stderr, run.stderr
+    open(latest_file, "w").write(snapshot + "\n")
     drop_database(f"selfie_{name}_empty")
     drop_database(target_db)
     target.wipe()
     print(f"ok: {kind} → {restore_kind}: backup {backup_seconds:.1f} s ({backup_bytes / 1e6:.2f} MB), restore {restore_seconds:.1f} s; "
           "same answers, byte-identical blobs, a password sign-in works, selfie check clean; the second backup copied 4 blobs; "
-          "a non-empty target and a damaged backup were refused; a lost original was named by selfie check")
+          "a non-empty target, a damaged backup and a manifest leading out of its folder were refused; a lost original was named by selfie check")
 
 
 if __name__ == "__main__":

@@ -121,6 +121,9 @@ struct Restore: AsyncParsableCommand {
             }
             let seconds = (ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))
             print("Restored \(report.name) (\(seconds)): the database at migration \(report.schemaVersion), \(report.blobs) blob(s) (\(megabytes(report.bytes))), each checked against its SHA-256.")
+            if !report.missing.isEmpty {
+                print("\(report.missing.count) blob(s) were already missing from the store when this backup ran; their photos come back without them (`selfie check` names them): \(report.missing.prefix(5).joined(separator: ", "))\(report.missing.count > 5 ? ", …" : "")")
+            }
             if let newest = migrations.map(\.version).max(), newest > report.schemaVersion {
                 print("This Selfie has newer migrations: run `selfie migrate` before serving.")
             }

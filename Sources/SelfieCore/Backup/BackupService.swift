@@ -59,6 +59,9 @@ public struct RestoreReport: Sendable {
     public let blobs: Int
     public let bytes: Int64
     public let schemaVersion: Int
+    /// Blobs the database referenced that its store did not have when the backup ran: their
+    /// photos come back without those bytes (`selfie check` names them).
+    public let missing: [String]
 }
 
 /// `selfie backup DIR` and `selfie restore DIR`: the database with `pg_dump`'s custom format, read
@@ -86,7 +89,7 @@ public struct BackupService: Sendable {
     public func backup(into directory: String, now: Date = .now) async throws -> BackupReport {
         let folder = BackupFolder(root: URL(fileURLWithPath: directory))
         let name = Self.snapshotName(now, taken: { FileManager.default.fileExists(atPath: folder.snapshot($0).path) })
-        let dump = folder.snapshot(name).appendingPathComponent("database.dump")
+        let dump = folder.snapshot(name).appendingPathComponent(Self.databaseFile)
         try FileManager.default.createDirectory(at: folder.snapshot(name), withIntermediateDirectories: true, attributes: BackupFolder.privateFolder)
 
         // One snapshot for the dump and the list of blobs: whatever is in the dump, its blobs are listed.
@@ -133,7 +136,7 @@ public struct BackupService: Sendable {
             name: name,
             createdAt: now,
             schemaVersion: schemaVersion,
-            databaseFile: "database.dump",
+            databaseFile: Self.databaseFile,
             databaseBytes: dumped.bytes,
             databaseSHA256: dumped.sha256,
             blobs: entries,
@@ -189,9 +192,10 @@ public struct BackupService: Sendable {
     /// `force`; `binarySchemaVersion` is the newest migration this Selfie knows.
     public func restore(from directory: String, snapshot name: String?, force: Bool, binarySchemaVersion: Int) async throws -> RestoreReport {
         let folder = BackupFolder(root: URL(fileURLWithPath: directory))
-        guard let name = name ?? folder.latest(), let manifest = try? folder.readManifest(name) else {
-            throw BackupError.noBackup(directory)
-        }
+        guard let name = name ?? folder.latest() else { throw BackupError.noBackup(directory) }
+        // Names from the folder and the manifest become paths: only the ones a backup writes.
+        guard Self.isSnapshotName(name) else { throw BackupError.damaged(["\(name): not a snapshot's name"]) }
+        guard let manifest = try? folder.readManifest(name) else { throw BackupError.noBackup(directory) }
         guard manifest.format <= BackupManifest.currentFormat else { throw BackupError.unknownFormat(manifest.format) }
         guard manifest.schemaVersion <= binarySchemaVersion else {
             throw BackupError.newerSchema(backup: manifest.schemaVersion, binary: binarySchemaVersion)
@@ -199,10 +203,15 @@ public struct BackupService: Sendable {
 
         // Everything is checked before anything is touched.
         var problems: [String] = []
-        let dump = folder.snapshot(name).appendingPathComponent(manifest.databaseFile)
-        if (try? DurableFile.sha256(of: dump))?.sha256 != manifest.databaseSHA256 {
+        let dump = folder.snapshot(name).appendingPathComponent(Self.databaseFile)
+        if manifest.databaseFile != Self.databaseFile {
+            problems.append("\(manifest.databaseFile): not the database file a backup writes")
+        } else if (try? DurableFile.sha256(of: dump))?.sha256 != manifest.databaseSHA256 {
             problems.append("\(manifest.databaseFile): missing or its SHA-256 does not match the manifest")
         }
+        let invalid = manifest.blobs.filter { BlobKey($0.key) == nil }
+        problems += invalid.map { "blob \($0.key): not a key Selfie makes" }
+        guard invalid.isEmpty else { throw BackupError.damaged(problems) }
         let checks = try await forEach(manifest.blobs, parallel: Self.parallelCopies) { blob in
             let found = try? DurableFile.sha256(of: folder.blob(blob.key))
             return found == nil ? "blob \(blob.key): missing" : found!.sha256 != blob.sha256 ? "blob \(blob.key): SHA-256 does not match the manifest" : nil
@@ -215,17 +224,19 @@ public struct BackupService: Sendable {
         let present = try await blobs.list().count
         if present > 0, !force { throw BackupError.storeNotEmpty(blobs: present) }
 
+        // The blobs first: a copy that fails (a full disk, the store out of reach) leaves the
+        // database as it was, and blobs without rows harm nothing (a run with --force copies
+        // them again). The database last, in one transaction.
+        _ = try await forEach(manifest.blobs, parallel: Self.parallelCopies) { blob in
+            guard let key = BlobKey(blob.key) else { throw BackupError.invalidKey(blob.key) }
+            try await self.upload(folder.blob(blob.key), as: key)
+        }
         var arguments = ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", "--dbname=\(database.database)"]
         if force { arguments += ["--clean", "--if-exists"] }
         try await PostgresTools.run("pg_restore", arguments + [dump.path], database: database)
         try await repository.removeRows(referencing: manifest.vanished)
         try await repository.removeUnfinishedUploads()
-
-        _ = try await forEach(manifest.blobs, parallel: Self.parallelCopies) { blob in
-            guard let key = BlobKey(blob.key) else { throw BackupError.invalidKey(blob.key) }
-            try await self.upload(folder.blob(blob.key), as: key)
-        }
-        return RestoreReport(name: name, blobs: manifest.blobs.count, bytes: manifest.blobs.reduce(0) { $0 + $1.bytes }, schemaVersion: manifest.schemaVersion)
+        return RestoreReport(name: name, blobs: manifest.blobs.count, bytes: manifest.blobs.reduce(0) { $0 + $1.bytes }, schemaVersion: manifest.schemaVersion, missing: manifest.missing)
     }
 
     /// Streams a file from the backup into the store under its key.
@@ -245,6 +256,26 @@ public struct BackupService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The dump's file in its snapshot's folder.
+    static let databaseFile = "database.dump"
+
+    /// Whether `name` is one `snapshotName` makes (`20261125T231500Z`, `…Z-2`): nothing that could
+    /// lead out of the backup folder.
+    static func isSnapshotName(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let stamp = parts.first, stamp.count == 16 else { return false }
+        let digits = stamp.enumerated().allSatisfy { index, c in
+            switch index {
+            case 8: c == "T"
+            case 15: c == "Z"
+            default: c.isASCII && c.isNumber
+            }
+        }
+        guard digits else { return false }
+        guard parts.count == 2 else { return true }
+        return !parts[1].isEmpty && parts[1].count <= 6 && parts[1].allSatisfy { $0.isASCII && $0.isNumber }
+    }
 
     /// `20261125T231500Z`, or with `-2`, `-3`… when a snapshot of that second exists.
     static func snapshotName(_ date: Date, taken: (String) -> Bool) -> String {
