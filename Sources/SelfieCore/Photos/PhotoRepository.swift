@@ -79,8 +79,9 @@ public struct PhotoRepository: Sendable {
         }
     }
 
-    /// Bytes the user keeps: originals and renditions, the trash included.
-    private static func usedBytes(userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    /// Bytes the user keeps: originals and renditions, the trash included (on `connection`, after
+    /// the user's row is locked: also what a resumable upload's creation counts).
+    static func usedBytes(userID: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         let rows = try await connection.query(
             """
             SELECT (SELECT coalesce(sum(byte_size), 0)::bigint FROM photos WHERE user_id = \(userID))

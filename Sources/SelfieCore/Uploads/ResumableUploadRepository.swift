@@ -52,16 +52,29 @@ public struct ResumableUploadRepository: Sendable {
         return uploads
     }
 
+    /// What asking for a new upload came to.
+    enum Creation: Sendable {
+        case created(ResumableUpload)
+        /// `maxInFlight` incomplete uploads already, or `maxBytesInFlight` bytes between them.
+        case tooManyInFlight
+        /// The upload and the user's other incomplete ones do not fit the room their quota leaves.
+        case overQuota(quotaBytes: Int64, availableBytes: Int64)
+    }
+
     /// A new upload, if the user has fewer than `maxInFlight` incomplete ones holding fewer than
-    /// `maxBytesInFlight` bytes between them (counted with the user's row locked, so two creations
-    /// at once cannot both pass); nil when over either limit.
+    /// `maxBytesInFlight` bytes between them, and if it fits in what their quota leaves with the
+    /// incomplete ones counted (each will be a photo; `defaultQuota` for those who follow the
+    /// default). Counted with the user's row locked, as a photo's insert is, so two creations at
+    /// once cannot both pass.
     func create(
         userID: Int64, publicID: String, length: Int64, metadata: UploadMetadata, expiresAt: Date,
-        maxInFlight: Int, maxBytesInFlight: Int64
-    ) async throws -> ResumableUpload? {
+        maxInFlight: Int, maxBytesInFlight: Int64, defaultQuota: Int64
+    ) async throws -> Creation {
         let logger = self.logger
-        let created = try await client.transaction(logger: logger) { connection -> Bool in
-            try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+        let created = try await client.transaction(logger: logger) { connection -> Creation? in
+            let owner = try await connection.query("SELECT quota_bytes FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).collect()
+            let quota = try owner.first.flatMap { QuotaSetting(column: try $0.decode(Int64?.self)).effectiveBytes(default: defaultQuota) }
+            var pending: Int64 = 0
             for try await (count, bytes) in try await connection.query(
                 """
                 SELECT count(*)::int, coalesce(sum(length), 0)::bigint FROM resumable_uploads
@@ -69,7 +82,12 @@ public struct ResumableUploadRepository: Sendable {
                 """,
                 logger: logger
             ).decode((Int, Int64).self) {
-                guard count < maxInFlight, bytes + length <= maxBytesInFlight else { return false }
+                guard count < maxInFlight, bytes + length <= maxBytesInFlight else { return .tooManyInFlight }
+                pending = bytes
+            }
+            if let quota {
+                let available = max(0, quota - (try await PhotoRepository.usedBytes(userID: userID, on: connection, logger: logger)) - pending)
+                guard length <= available else { return .overQuota(quotaBytes: quota, availableBytes: available) }
             }
             try await connection.query(
                 """
@@ -78,9 +96,11 @@ public struct ResumableUploadRepository: Sendable {
                 """,
                 logger: logger
             )
-            return true
+            return nil
         }
-        return created ? try await find(publicID: publicID, userID: userID) : nil
+        if let refused = created { return refused }
+        guard let upload = try await find(publicID: publicID, userID: userID) else { throw ResumableUploadError.notFound }
+        return .created(upload)
     }
 
     /// The user's upload (another user's is not found).

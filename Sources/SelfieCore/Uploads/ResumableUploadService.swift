@@ -65,10 +65,6 @@ public struct ResumableUploadService: Sendable {
         var metadata = metadata
         metadata.title = try PhotoUploadReader.caption(metadata.title)
         guard length <= maxBytes else { throw ResumableUploadError.tooLarge(maxBytes: maxBytes) }
-        if let available = try await photos.usage(of: user).availableBytes, length > available {
-            let usage = try await photos.usage(of: user)
-            throw PhotoError.overQuota(quotaBytes: usage.quotaBytes ?? 0, availableBytes: available)
-        }
         if let albumID = metadata.albumID {
             do {
                 _ = try await albums.album(albumID, of: user)
@@ -76,11 +72,14 @@ public struct ResumableUploadService: Sendable {
                 throw ResumableUploadError.noSuchAlbum
             }
         }
-        guard let upload = try await uploads.create(
+        switch try await uploads.create(
             userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), length: length, metadata: metadata, expiresAt: expiry(from: now),
-            maxInFlight: limits.unfinishedUploads, maxBytesInFlight: limits.unfinishedBytes
-        ) else { throw ResumableUploadError.tooManyInFlight(maxUploads: limits.unfinishedUploads, maxBytes: limits.unfinishedBytes) }
-        return upload
+            maxInFlight: limits.unfinishedUploads, maxBytesInFlight: limits.unfinishedBytes, defaultQuota: limits.defaultQuotaBytes
+        ) {
+        case .created(let upload): return upload
+        case .tooManyInFlight: throw ResumableUploadError.tooManyInFlight(maxUploads: limits.unfinishedUploads, maxBytes: limits.unfinishedBytes)
+        case .overQuota(let quota, let available): throw PhotoError.overQuota(quotaBytes: quota, availableBytes: available)
+        }
     }
 
     /// When an upload made (or finished) at `now` expires: `UNFINISHED_UPLOAD_HOURS` later.

@@ -324,6 +324,15 @@ struct ResumableUploadTests {
             #expect(try tooBig.apiError().message.contains("does not fit in your storage"))
             #expect(try await app.photoCount() == 0)
             #expect(app.filesInBlobStore().isEmpty, "\(app.filesInBlobStore())")
+
+            // Unfinished uploads hold their room: two that each fit, but not together, are not both
+            // begun (else bytes past the quota would sit on the disk until they expire).
+            let first = try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "60000"])
+            #expect(first.status == .created)
+            let second = try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "60000"])
+            #expect(second.status == .contentTooLarge, "\(second.status)")
+            #expect(try second.apiError().message.contains("does not fit in your storage"))
+            #expect(try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: "30000"]).status == .created, "what is left still fits")
         }
     }
 
