@@ -203,6 +203,20 @@ def drill(kind, restore_kind):
     target.remove(lost)
     run, _ = selfie(["check"], target_url, target, check=False)
     assert run.returncode == 1 and "missing original: photo" in run.stdout and lost in run.stdout, run.stdout + run.stderr
+    # Bit rot in the store: a backup that copies the blob names it (its bytes no longer match the
+    # SHA-256 its row records) and exits 2; one into a folder holding a good copy keeps that copy.
+    rotten = psql_value(target_db, "SELECT blob_key FROM photos ORDER BY id LIMIT 1 OFFSET 1")
+    good = target.read(rotten)
+    target.put(rotten, good[:100] + bytes([good[100] ^ 1]) + good[101:])
+    fresh = os.path.join(WORK, f"backup-{kind}-rotten")
+    shutil.rmtree(fresh, ignore_errors=True)
+    run, _ = selfie(["backup", fresh], target_url, target, check=False)
+    assert run.returncode == 2 and "do not match their rows' SHA-256" in run.stderr and rotten in run.stdout, run.stdout + run.stderr
+    shutil.rmtree(fresh)
+    selfie(["backup", backup], target_url, target)
+    kept = next(os.path.join(folder, f) for folder, _, files in os.walk(os.path.join(backup, "blobs")) for f in files if f == rotten)
+    assert open(kept, "rb").read() == good, "the good copy from the earlier backup is kept"
+    target.put(rotten, good)
     server.stop()
     empty_url = fresh_database(f"selfie_{name}_empty")
     empty = Store("fs", os.path.join(WORK, f"{kind}-empty-blobs"))

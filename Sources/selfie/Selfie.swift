@@ -73,7 +73,7 @@ struct Migrate: AsyncParsableCommand {
 struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Back up the database (pg_dump, one snapshot) and every photo blob it references, with their SHA-256, into DIR.",
-        discussion: "A second backup into the same DIR copies only the blobs it does not have yet. Exits 2 when a photo's blob is missing from the store (the backup is written without it; `selfie check` names the photo)."
+        discussion: "A second backup into the same DIR copies only the blobs it does not have yet. Exits 2 when a photo's blob is missing from the store (the backup is written without it) or does not match its row's SHA-256 (copied as it is); `selfie check` names the photo."
     )
 
     @Argument(help: "The backup folder (created if needed).")
@@ -88,8 +88,15 @@ struct Backup: AsyncParsableCommand {
             print("  database: \(megabytes(report.databaseBytes))")
             print("  blobs: \(report.blobs) (\(megabytes(report.totalBytes))); copied now: \(report.copied) (\(megabytes(report.copiedBytes))), already there: \(report.blobs - report.copied)")
             if !report.vanished.isEmpty { print("  deleted while the backup ran (left out, and out of the restore): \(report.vanished.count)") }
-            if !report.missing.isEmpty {
-                exitWithMessage("selfie: \(report.missing.count) blob(s) the database references are missing from the store; run `selfie check`.", status: 2)
+            if !report.damaged.isEmpty {
+                print("  damaged in the store (copied as they are; `selfie check --repair` remakes renditions): \(report.damaged.prefix(5).joined(separator: ", "))\(report.damaged.count > 5 ? ", …" : "")")
+            }
+            if !report.missing.isEmpty || !report.damaged.isEmpty {
+                let problems = [
+                    report.missing.isEmpty ? nil : "\(report.missing.count) blob(s) the database references are missing from the store",
+                    report.damaged.isEmpty ? nil : "\(report.damaged.count) blob(s) do not match their rows' SHA-256",
+                ].compactMap { $0 }
+                exitWithMessage("selfie: \(problems.joined(separator: "; ")); run `selfie check`.", status: 2)
             }
         } catch let error as BackupError {
             exitWithMessage("selfie: \(error)")

@@ -91,6 +91,17 @@ class Store:
                     found[name] = hashlib.sha256(open(os.path.join(folder, name), "rb").read()).hexdigest()
         return found
 
+    def read(self, key):
+        if self.kind == "s3":
+            return self.s3.get_object(Bucket=self.place, Key=f"photos/{key}")["Body"].read()
+        return open(os.path.join(self.place, key[:2], key[2:4], key), "rb").read()
+
+    def put(self, key, data):
+        if self.kind == "s3":
+            self.s3.put_object(Bucket=self.place, Key=f"photos/{key}", Body=data)
+        else:
+            open(os.path.join(self.place, key[:2], key[2:4], key), "wb").write(data)
+
     def remove(self, key):
         if self.kind == "s3":
             self.s3.delete_object(Bucket=self.place, Key=f"photos/{key}")

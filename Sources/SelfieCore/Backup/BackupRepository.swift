@@ -6,8 +6,15 @@ import PostgresNIO
 struct DatabaseSnapshot: Sendable {
     /// For `pg_dump --snapshot`: the dump reads exactly this state.
     let id: String
-    /// Every blob a row references, with the size the row records.
-    let blobs: [(key: BlobKey, bytes: Int64)]
+    /// Every blob a row references, with the size (and, once recorded, the SHA-256) its row holds.
+    let blobs: [Blob]
+
+    struct Blob: Sendable {
+        let key: BlobKey
+        let bytes: Int64
+        /// Lower-case hex; nil for a photo from before checksums were recorded.
+        let sha256: String?
+    }
     /// The newest migration applied.
     let schemaVersion: Int
 }
@@ -33,13 +40,16 @@ public struct BackupRepository: Sendable {
                 id = exported
             }
             guard let id else { throw BackupError.snapshotUnavailable }
-            var blobs: [(BlobKey, Int64)] = []
-            for try await (key, bytes) in try await connection.query(
-                "SELECT blob_key, byte_size FROM photos UNION ALL SELECT blob_key, byte_size FROM photo_renditions ORDER BY 1",
+            var blobs: [DatabaseSnapshot.Blob] = []
+            for try await (key, bytes, sha256) in try await connection.query(
+                """
+                SELECT blob_key, byte_size, encode(sha256, 'hex') FROM photos
+                UNION ALL SELECT blob_key, byte_size, encode(sha256, 'hex') FROM photo_renditions ORDER BY 1
+                """,
                 logger: logger
-            ).decode((String, Int64).self) {
+            ).decode((String, Int64, String?).self) {
                 guard let key = BlobKey(key) else { throw BackupError.invalidKey(key) }
-                blobs.append((key, bytes))
+                blobs.append(DatabaseSnapshot.Blob(key: key, bytes: bytes, sha256: sha256))
             }
             var version = 0
             for try await newest in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_migrations", logger: logger)

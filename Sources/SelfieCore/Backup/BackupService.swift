@@ -51,6 +51,9 @@ public struct BackupReport: Sendable {
     /// Blobs the database references that the store does not have: the backup is incomplete
     /// (`selfie check` says which photos).
     public let missing: [String]
+    /// Blobs whose bytes in the store do not match the size or SHA-256 their rows record (bit
+    /// rot, a cut write): copied as they are, and named, so that nobody trusts them unawares.
+    public let damaged: [String]
 }
 
 /// What a restore did.
@@ -112,21 +115,27 @@ public struct BackupService: Sendable {
             uniquingKeysWith: { first, _ in first }
         )
         let outcomes = try await forEach(referenced, parallel: Self.parallelCopies) { blob in
-            try await self.copy(blob.key, expectedBytes: blob.bytes, into: folder, known: known[blob.key.value])
+            try await self.copy(blob, into: folder, known: known[blob.key.value])
         }
         var entries: [BackupManifest.Blob] = []
         var copied = 0
         var copiedBytes: Int64 = 0
         var absent: [BlobKey] = []
+        var damaged: [String] = []
         for (blob, outcome) in zip(referenced, outcomes) {
+            let entry: BackupManifest.Blob
             switch outcome {
-            case .copied(let entry):
-                entries.append(entry)
+            case .copied(let copy):
+                entry = copy
                 copied += 1
-                copiedBytes += entry.bytes
-            case .present(let entry): entries.append(entry)
-            case .absent: absent.append(blob.key)
+                copiedBytes += copy.bytes
+            case .present(let present): entry = present
+            case .absent:
+                absent.append(blob.key)
+                continue
             }
+            entries.append(entry)
+            if entry.bytes != blob.bytes || (blob.sha256.map { $0 != entry.sha256 } ?? false) { damaged.append(entry.key) }
         }
         // Absent now and no longer referenced: deleted (row and blob) while the backup ran.
         let stillReferenced = try await photos.existingBlobKeys(among: absent)
@@ -147,6 +156,9 @@ public struct BackupService: Sendable {
         for key in missing {
             logger.error("a photo's blob is missing from the store; the backup has its row but not its bytes", metadata: ["blob": "\(key)"])
         }
+        for key in damaged {
+            logger.error("a photo's blob does not match the size or SHA-256 its row records; the backup holds it as the store has it", metadata: ["blob": "\(key)"])
+        }
         return BackupReport(
             name: name,
             databaseBytes: dumped.bytes,
@@ -155,7 +167,8 @@ public struct BackupService: Sendable {
             copiedBytes: copiedBytes,
             totalBytes: entries.reduce(0) { $0 + $1.bytes },
             vanished: vanished,
-            missing: missing
+            missing: missing,
+            damaged: damaged
         )
     }
 
@@ -165,13 +178,18 @@ public struct BackupService: Sendable {
         case absent
     }
 
-    /// Copies one blob into the folder, unless an earlier backup did (same size on disk).
-    private func copy(_ key: BlobKey, expectedBytes: Int64, into folder: BackupFolder, known: BackupManifest.Blob?) async throws -> CopyOutcome {
+    /// Copies one blob into the folder, unless an earlier backup did (same size on disk, and the
+    /// SHA-256 its row records when it records one): a good copy is never replaced by the store's
+    /// bytes, which may have gone bad since.
+    private func copy(_ blob: DatabaseSnapshot.Blob, into folder: BackupFolder, known: BackupManifest.Blob?) async throws -> CopyOutcome {
+        let key = blob.key
         let path = folder.blob(key.value)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? Int64, size == expectedBytes {
-            if let known, known.bytes == size { return .present(known) }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? Int64, size == blob.bytes {
+            if let known, known.bytes == size, blob.sha256 == nil || blob.sha256 == known.sha256 { return .present(known) }
             let hashed = try DurableFile.sha256(of: path)
-            return .present(BackupManifest.Blob(key: key.value, bytes: hashed.bytes, sha256: hashed.sha256))
+            if blob.sha256 == nil || blob.sha256 == hashed.sha256 {
+                return .present(BackupManifest.Blob(key: key.value, bytes: hashed.bytes, sha256: hashed.sha256))
+            }
         }
         guard let content = try await blobs.read(key, range: nil) else { return .absent }
         let writer = try HashingFileWriter(destination: path)
