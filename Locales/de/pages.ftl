@@ -151,6 +151,7 @@ links-no = Nein
 links-allowed = Erlaubt
 links-a-photo = Ein Foto
 links-expired-on = Abgelaufen am { $date }
+links-in-trash = Im Papierkorb: zeigt nichts, bis du das Foto wiederherstellst
 links-never = Nie
 links-not-yet = Noch nicht
 link-ready = Dein Link ist bereit

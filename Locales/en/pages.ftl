@@ -151,6 +151,7 @@ links-no = No
 links-allowed = Allowed
 links-a-photo = A photo
 links-expired-on = Expired { $date }
+links-in-trash = In the trash: shows nothing until you restore the photo
 links-never = Never
 links-not-yet = Not yet
 link-ready = Your link is ready

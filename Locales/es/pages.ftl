@@ -151,6 +151,7 @@ links-no = No
 links-allowed = Permitida
 links-a-photo = Una foto
 links-expired-on = Caducó el { $date }
+links-in-trash = En la papelera: no muestra nada hasta que restaures la foto
 links-never = Nunca
 links-not-yet = Aún no
 link-ready = Tu enlace está listo

@@ -95,6 +95,8 @@ extension APIController {
         let views: Int64
         let lastViewedAt: String?
         let createdAt: String
+        /// The shared photo is in the trash: the link shows nothing until it is restored.
+        let photoInTrash: Bool
 
         init(_ link: ShareLink, url: String? = nil) {
             id = link.publicID
@@ -110,6 +112,7 @@ extension APIController {
             views = link.views
             lastViewedAt = link.lastViewedAt.map(APIDate.format)
             createdAt = APIDate.format(link.createdAt)
+            photoInTrash = link.targetTrashed
         }
 
         enum CodingKeys: String, CodingKey {
@@ -121,6 +124,7 @@ extension APIController {
             case allowDownload = "allow_download"
             case lastViewedAt = "last_viewed_at"
             case createdAt = "created_at"
+            case photoInTrash = "photo_in_trash"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -136,6 +140,7 @@ extension APIController {
             try container.encode(views, forKey: .views)
             try container.encode(lastViewedAt, forKey: .lastViewedAt)
             try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(photoInTrash, forKey: .photoInTrash)
         }
     }
 

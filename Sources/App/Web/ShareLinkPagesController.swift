@@ -40,6 +40,8 @@ struct LinkRow: Sendable {
     let what: String
     let whatURL: String
     let isAlbum: Bool
+    /// Its photo is in the trash: the link shows nothing, and leads the owner to the trash.
+    let inTrash: Bool
     let expires: String
     let hasExpired: Bool
     let hasPassword: Bool
@@ -58,8 +60,9 @@ struct LinkRow: Sendable {
         case .photo(let photo):
             isAlbum = false
             what = link.targetTitle.isEmpty ? words("links-a-photo") : link.targetTitle
-            whatURL = WebPath.photo(photo)
+            whatURL = link.targetTrashed ? WebPath.trash : WebPath.photo(photo)
         }
+        inTrash = link.targetTrashed
         let expired = link.hasExpired(at: now)
         hasExpired = expired
         expires = link.expiresAt.map { expired ? words("links-expired-on", ["date": .text(words.time($0))]) : words.time($0) } ?? words("links-never")

@@ -59,7 +59,7 @@ public struct ShareLink: Sendable, Equatable {
     /// Its owner is disabled: the link shows nothing meanwhile.
     let ownerDisabled: Bool
     /// Its photo is in the trash: the link shows nothing unless it is restored.
-    let targetTrashed: Bool
+    public let targetTrashed: Bool
 
     public var hasPassword: Bool { passwordHash != nil }
 

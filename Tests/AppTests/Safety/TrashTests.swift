@@ -89,12 +89,20 @@ struct TrashTests {
             let purgeAt = try #require((trash[0]["purge_at"] as? String).flatMap(apiDate))
             #expect(abs(purgeAt.timeIntervalSinceNow - 30 * 86400) < 120)
             #expect(try await owner.get("/trash").text.contains("value=\"\(doomed)\""))
+            // The owner's list says the photo's link shows nothing now, and leads to the trash.
+            let links = try await owner.get("/links").text
+            #expect(links.contains("In the trash: shows nothing until you restore the photo"), "\(links)")
+            #expect(links.contains(#"<a href="/trash">Doomed</a>"#))
+            let listed = try await api.send(.get, "/api/share_links", authorization: "Token token=\(token)").jsonArray()
+            let inTrash = listed.map { ($0["random_id"] as? String, $0["photo_in_trash"] as? Bool) }
+            #expect(inTrash.count == 2 && inTrash.allSatisfy { $0.1 == ($0.0 == doomed) }, "\(listed)")
 
             let restored = try await api.send(.post, "/api/trash/restore", body: #"{"random_ids":["\#(doomed)","\#(kept)"]}"#, authorization: "Token token=\(token)")
             #expect(try restored.json()["message"] as? String == "1 photo(s) restored", "only what was in the trash")
             #expect(try await owner.gridIDs("/gallery").sorted() == [kept, doomed].sorted())
             #expect(try await owner.gridIDs("/albums/\(album)").count == 2)
             #expect(try await visitor.get("/s/\(photoLink)").status == .ok)
+            #expect(!(try await owner.get("/links").text.contains("In the trash")))
             #expect(try await api.getPhotos(token: token).jsonArray().count == 2)
         }
     }
