@@ -324,26 +324,21 @@ public struct PhotoRepository: Sendable {
         )
     }
 
-    /// Photos in anyone's trash since before `cutoff`, the oldest first (after the photo `after`
-    /// when given: its time in the trash and id), `limit` at most.
-    func trashed(before cutoff: Date, after: (trashedAt: Date, id: Int64)?, limit: Int) async throws -> [Photo] {
-        let start = after ?? (.distantPast, 0)
-        return try await fetch(
+    /// Deletes up to `limit` photos in anyone's trash since before `cutoff`, the oldest first, and
+    /// returns them; their blobs are queued for deletion in the same statement (`BlobDeletions`).
+    func deleteTrashed(before cutoff: Date, limit: Int) async throws -> [Photo] {
+        try await fetch(
             """
-            SELECT \(unescaped: Self.columns) FROM photos p
-            WHERE p.trashed_at < \(cutoff) AND (p.trashed_at, p.id) > (\(start.trashedAt), \(start.id))
-            ORDER BY p.trashed_at, p.id LIMIT \(limit)
+            WITH p AS (
+                DELETE FROM photos WHERE id IN (
+                    SELECT id FROM photos WHERE trashed_at < \(cutoff) ORDER BY trashed_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                )
+                RETURNING *
+            ),
+            \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
+            SELECT \(unescaped: Self.columns) FROM p
             """
         )
-    }
-
-    /// Deletes the rows of photos still in the trash since before `cutoff` among `ids` (their blobs
-    /// are gone already); how many went. One restored meanwhile stays.
-    func deleteTrashed(ids: [Int64], before cutoff: Date) async throws -> Int {
-        try await client.query(
-            "DELETE FROM photos WHERE id = ANY(\(ids)) AND trashed_at < \(cutoff) RETURNING 1",
-            logger: logger
-        ).collect().count
     }
 
     /// Which of `keys` belong to a photo, as original or rendition (the orphan sweep's question).

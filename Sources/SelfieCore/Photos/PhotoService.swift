@@ -283,37 +283,24 @@ public struct PhotoService: Sendable {
         return deleted.count
     }
 
-    /// Deletes what has been in the trash longer than `trashDays` and `purgeMargin` — blobs first,
-    /// then rows — and returns how many photos went. Runs from a periodic task, once across
-    /// instances. With the trash turned off (0 days) it takes nothing: what the trash held stays,
-    /// so that one instance started with `TRASH_DAYS=0` by mistake (a rolling deploy) cannot
-    /// delete everyone's trash for good; its owner can still delete it from `/trash`.
-    /// A photo whose blobs the store does not delete keeps its row (no blob is left without one)
-    /// and is tried again at the next purge; the others go on without it.
+    /// Deletes what has been in the trash longer than `trashDays` and `purgeMargin` and returns
+    /// how many photos went: a hundred rows at a time, their blobs queued in the same statement and
+    /// deleted after it (`BlobDeletions`: a blob the store refuses is tried again later, and holds
+    /// back nothing). Rows first, so that a backup running meanwhile sees such a photo as deleted,
+    /// not as a row whose blob is missing. Runs from a periodic task, once across instances. With
+    /// the trash turned off (0 days) it takes nothing: what the trash held stays, so that one
+    /// instance started with `TRASH_DAYS=0` by mistake (a rolling deploy) cannot delete
+    /// everyone's trash for good; its owner can still delete it from `/trash`.
     public func purgeExpiredTrash(now: Date = .now) async throws -> Int {
         guard trashDays > 0 else { return 0 }
         let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400 - Self.purgeMargin)
         var purged = 0
-        var after: (trashedAt: Date, id: Int64)?
         while true {
-            let batch = try await photos.trashed(before: cutoff, after: after, limit: 100)
-            guard let last = batch.last, let lastTrashed = last.trashedAt else { return purged }
-            after = (lastTrashed, last.id)
-            var blobsGone: [Photo] = []
-            for photo in batch {
-                do {
-                    for key in photo.blobKeys { try await blobs.delete(key) }
-                    blobsGone.append(photo)
-                } catch {
-                    logger.error(
-                        "a photo in the trash could not be deleted from the store; it stays and is tried again at the next purge",
-                        metadata: ["photo": "\(photo.publicID)", "error": "\(error)"]
-                    )
-                }
-            }
-            guard !blobsGone.isEmpty else { continue }
-            purged += try await photos.deleteTrashed(ids: blobsGone.map(\.id), before: cutoff)
-            logger.info("deleted \(blobsGone.count) photo(s) from the trash for good", metadata: ["photos": "\(blobsGone.map(\.publicID))"])
+            let deleted = try await photos.deleteTrashed(before: cutoff, limit: 100)
+            guard !deleted.isEmpty else { return purged }
+            await blobDeletions.drain(deleted.flatMap(\.blobKeys))
+            purged += deleted.count
+            logger.info("deleted \(deleted.count) photo(s) from the trash for good", metadata: ["photos": "\(deleted.map(\.publicID))"])
         }
     }
 
