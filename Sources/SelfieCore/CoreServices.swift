@@ -132,6 +132,7 @@ public struct CoreServices: Sendable {
         backfill = RenditionBackfill(
             photos: photoRows,
             renditions: renditions,
+            blobDeletions: blobDeletions,
             lock: AdvisoryLock(client: postgres, key: RenditionBackfill.lockKey, logger: logger),
             logger: logger
         )

@@ -398,8 +398,13 @@ public struct PhotoRepository: Sendable {
             ).collect().count == 1
             guard exists else { return nil }
             var unused: [BlobKey] = []
+            // The old renditions' blobs are queued for deletion with their rows (`BlobDeletions`).
             for try await key in try await connection.query(
-                "DELETE FROM photo_renditions WHERE photo_id = \(photoID) RETURNING blob_key",
+                """
+                WITH old AS (DELETE FROM photo_renditions WHERE photo_id = \(photoID) RETURNING blob_key),
+                queued AS (INSERT INTO blob_deletions (blob_key) SELECT blob_key FROM old ON CONFLICT (blob_key) DO NOTHING)
+                SELECT blob_key FROM old
+                """,
                 logger: logger
             ).decode(String.self) {
                 if let key = BlobKey(key) { unused.append(key) }

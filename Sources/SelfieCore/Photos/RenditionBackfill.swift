@@ -6,14 +6,16 @@ import Logging
 public struct RenditionBackfill: Sendable {
     let photos: PhotoRepository
     let renditions: RenditionMaker
+    let blobDeletions: BlobDeletions
     /// Held for a run, so one instance backfills at a time.
     let lock: AdvisoryLock
     let scopedLogger: ScopedLogger
     var logger: Logger { scopedLogger.current }
 
-    public init(photos: PhotoRepository, renditions: RenditionMaker, lock: AdvisoryLock, logger: Logger) {
+    public init(photos: PhotoRepository, renditions: RenditionMaker, blobDeletions: BlobDeletions, lock: AdvisoryLock, logger: Logger) {
         self.photos = photos
         self.renditions = renditions
+        self.blobDeletions = blobDeletions
         self.lock = lock
         self.scopedLogger = ScopedLogger(logger)
     }
@@ -61,7 +63,7 @@ public struct RenditionBackfill: Sendable {
     }
 
     /// Makes the photo's renditions again from its original and replaces the old ones (whose blobs
-    /// are deleted); false when the photo was deleted meanwhile. `PhotoError` when the original is
+    /// are queued and deleted); false when the photo was deleted meanwhile. `PhotoError` when the original is
     /// missing or unreadable.
     @discardableResult
     func remake(_ photo: Photo) async throws -> Bool {
@@ -73,7 +75,7 @@ public struct RenditionBackfill: Sendable {
             await renditions.delete(made.renditions.map(\.blobKey))  // deleted meanwhile
             return false
         }
-        await renditions.delete(unused)
+        await blobDeletions.drain(unused)
         return true
     }
 
