@@ -66,16 +66,21 @@ public struct AccountEmails: Sendable {
         await notify(owner, .signUpAttempted)
     }
 
-    /// A new token for `purpose`, stored with the message that carries it, in one transaction.
+    /// A new token for `purpose`, stored with the message that carries it, in one transaction;
+    /// with `sessionID`, only while that session lasts (nil when it has ended, and nothing is stored).
     private func mailLink(
         _ purpose: EmailTokenPurpose,
         to recipient: MailRecipient,
         userID: Int64,
-        notice: (String) -> MailNotice,
-        as act: AdminAct? = nil
-    ) async throws -> String {
+        as act: AdminAct? = nil,
+        whileSession sessionID: Int64? = nil,
+        notice: (String) -> MailNotice
+    ) async throws -> String? {
         let token = RandomToken.urlSafe()
-        try await tokens.create(purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox, as: act)
+        guard try await tokens.create(
+            purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox,
+            as: act, whileSession: sessionID
+        ) else { return nil }
         outbox.nudge()
         return token
     }
@@ -179,7 +184,9 @@ public struct AccountEmails: Sendable {
         let record = AuditRecord(type: .passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
         if mailed {
             let recipient = MailRecipient(address: email, name: user.fullName, language: user.preferences.language)
-            return try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:), as: AdminAct(record))
+            guard let token = try await mailLink(.resetPassword, to: recipient, userID: user.id, as: AdminAct(record), notice: MailNotice.passwordReset(token:))
+            else { throw AccountError.linkNotValid }  // not reached: no session to outlive
+            return token
         }
         let token = RandomToken.urlSafe()
         try await tokens.create(.resetPassword, userID: user.id, email: email, token: token, as: AdminAct(record))
@@ -244,15 +251,11 @@ public struct AccountEmails: Sendable {
         }
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
-        let token = RandomToken.urlSafe()
         let recipient = MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language)
-        let stored = try await tokens.create(
-            .changeEmail, userID: user.id, email: newEmail, token: token,
-            mailing: .confirmNewEmail(token: token, newEmail: newEmail), to: recipient, through: outbox,
-            whileSession: session.sessionID
-        )
-        guard stored else { throw AccountError.confirmItsYou }
-        outbox.nudge()
+        let link = try await mailLink(.changeEmail, to: recipient, userID: user.id, whileSession: session.sessionID) { token in
+            .confirmNewEmail(token: token, newEmail: newEmail)
+        }
+        guard link != nil else { throw AccountError.confirmItsYou }
         await notify(user, .emailChangeRequested(newEmail: EmailAddress.masked(newEmail)))
         await audit.record(.emailChangeRequested, actor: user.id, targetUser: user.id, target: newEmail, origin: origin)
     }

@@ -31,7 +31,13 @@ struct EmailTokenRepository: Sendable {
     var logger: Logger { scopedLogger.current }
 
     /// Stores a new token together with the message that carries it, in one transaction: both or
-    /// neither.
+    /// neither. With `sessionID`, only while that browser session (the one that asked for it) is
+    /// still the user's: a session ended (signed out everywhere, access revoked, the account
+    /// disabled) after its request was checked and before this commits leaves no link behind. The
+    /// session's row is share-locked, so an ending under way waits for this to commit and then
+    /// kills the link with the rest (`UserAccess.revokeAll` deletes the sessions before the
+    /// links). Returns whether the token was stored (and mailed).
+    @discardableResult
     func create(
         _ purpose: EmailTokenPurpose,
         userID: Int64,
@@ -40,45 +46,13 @@ struct EmailTokenRepository: Sendable {
         mailing message: MailNotice,
         to recipient: MailRecipient,
         through outbox: MailOutboxRepository,
-        as act: AdminAct? = nil
-    ) async throws {
-        let logger = self.logger
-        try await client.transaction(as: act, logger: logger) { connection, _ in
-            try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
-            try await outbox.enqueue(message, to: recipient, on: connection)
-        }
-    }
-
-    /// `create`, only while the browser session that asked for it is still the user's: a session
-    /// ended (signed out everywhere, access revoked, the account disabled) after its request was
-    /// checked and before this commits leaves no link behind. The session's row is share-locked,
-    /// so an ending that is under way waits for this to commit and then kills the link with the
-    /// rest (`UserAccess.revokeAll` deletes the sessions before the links). Returns whether it
-    /// was stored (and mailed).
-    func create(
-        _ purpose: EmailTokenPurpose,
-        userID: Int64,
-        email: String,
-        token: String,
-        mailing message: MailNotice,
-        to recipient: MailRecipient,
-        through outbox: MailOutboxRepository,
-        whileSession sessionID: Int64
+        as act: AdminAct? = nil,
+        whileSession sessionID: Int64? = nil
     ) async throws -> Bool {
         let logger = self.logger
-        return try await client.transaction(logger: logger) { connection in
-            let stored = try await connection.query(
-                """
-                INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
-                SELECT \(ByteBuffer(bytes: RandomToken.hash(token))), \(purpose.rawValue), user_id, \(email),
-                       now() + make_interval(secs => \(purpose.lifetime))
-                FROM web_sessions WHERE id = \(sessionID) AND user_id = \(userID) AND expires_at > now()
-                FOR SHARE
-                RETURNING 1
-                """,
-                logger: logger
-            ).collect()
-            guard !stored.isEmpty else { return false }
+        return try await client.transaction(as: act, logger: logger) { connection, _ in
+            guard try await Self.insert(purpose, userID: userID, email: email, token: token, whileSession: sessionID, on: connection, logger: logger)
+            else { return false }
             try await outbox.enqueue(message, to: recipient, on: connection)
             return true
         }
@@ -88,7 +62,7 @@ struct EmailTokenRepository: Sendable {
     func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, as act: AdminAct) async throws {
         let logger = self.logger
         try await client.transaction(as: act, logger: logger) { connection, _ in
-            try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
+            _ = try await Self.insert(purpose, userID: userID, email: email, token: token, whileSession: nil, on: connection, logger: logger)
         }
     }
 
@@ -97,17 +71,34 @@ struct EmailTokenRepository: Sendable {
         userID: Int64,
         email: String,
         token: String,
+        whileSession sessionID: Int64?,
         on connection: PostgresConnection,
         logger: Logger
-    ) async throws {
-        try await connection.query(
-            """
-            INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
-            VALUES (\(ByteBuffer(bytes: RandomToken.hash(token))), \(purpose.rawValue), \(userID), \(email),
-                    now() + make_interval(secs => \(purpose.lifetime)))
-            """,
-            logger: logger
-        )
+    ) async throws -> Bool {
+        let hash = ByteBuffer(bytes: RandomToken.hash(token))
+        let rows: PostgresRowSequence
+        if let sessionID {
+            rows = try await connection.query(
+                """
+                INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
+                SELECT \(hash), \(purpose.rawValue), user_id, \(email), now() + make_interval(secs => \(purpose.lifetime))
+                FROM web_sessions WHERE id = \(sessionID) AND user_id = \(userID) AND expires_at > now()
+                FOR SHARE
+                RETURNING 1
+                """,
+                logger: logger
+            )
+        } else {
+            rows = try await connection.query(
+                """
+                INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
+                VALUES (\(hash), \(purpose.rawValue), \(userID), \(email), now() + make_interval(secs => \(purpose.lifetime)))
+                RETURNING 1
+                """,
+                logger: logger
+            )
+        }
+        return try await !rows.collect().isEmpty
     }
 
     /// What a token is for, if it still works (a page showing the form; nothing is used up).
