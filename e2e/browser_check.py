@@ -455,6 +455,13 @@ def check_share_and_organise():
     fill({"full_name": "Hedy Lamarr", "email": hedy, "password": "hedy password 1", "password_confirmation": "hedy password 1"})
     submit()
     _, hedy_link = wait_for_mail(hedy, "Confirm your email address")
+    # Opened where nobody is signed in, the link asks for the account's password: the inbox alone
+    # is not the account (anyone can sign up with someone else's address).
+    driver.get(hedy_link)
+    check(len(driver.find_elements(By.NAME, "current_password")) == 1 and "If you did not sign up" in driver.page_source,
+          "signed out, the confirmation link asks for the account's password")
+    check_page_hygiene("confirm email signed out")
+    shot("06c-confirm-email-signed-out")
     sign_in(hedy, "hedy password 1")
     driver.get(hedy_link)
     submit()
