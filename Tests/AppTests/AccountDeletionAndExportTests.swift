@@ -74,6 +74,15 @@ struct AccountDeletionAndExportTests {
             try await elsewhere.signIn(email: email)
             #expect(try await app.blobs.list().count == 8, "two originals and their renditions")
 
+            // Mail to the account still waiting to go (its server was unreachable a moment ago).
+            try await app.db {
+                try await $0.query(
+                    """
+                    INSERT INTO mail_outbox (message_id, recipient, kind, next_attempt_at)
+                    VALUES ('<waiting@selfie.test>', \(email.uppercased()), 'password_changed', now() + interval '1 hour')
+                    """
+                )
+            }
             let page = try await browser.get("/account").text
             #expect(page.contains("Delete my account"))
             let wrong = try await browser.submit("/account/delete", from: "/account", [("current_password", "not it at all")])
@@ -95,6 +104,10 @@ struct AccountDeletionAndExportTests {
             #expect(try await app.auditCount("account.deleted") == 1)
             let goodbye = try await MailSink.waitForMessage(to: email, subject: "Your Selfie account was deleted")
             #expect(goodbye.text.contains("deleted"))
+            let waiting: [String] = try await app.db {
+                try await $0.query("SELECT kind FROM mail_outbox WHERE lower(recipient) = lower(\(email)) AND sent_at IS NULL").collect().map { try $0.decode(String.self) }
+            }
+            #expect(waiting.isEmpty, "mail to the account that had not gone yet goes no more; the goodbye went: \(waiting)")
             #expect(try await app.browser().signIn(email: email).status == .unauthorized)
         }
     }

@@ -205,6 +205,14 @@ public struct AdminRepository: Sendable {
             ).decode(String.self) {
                 if let key = BlobKey(key) { keys.append(key) }
             }
+            // Mail to the account that has not gone yet goes no more (a goodbye is queued after this).
+            try await connection.query(
+                """
+                DELETE FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL
+                  AND lower(recipient) = (SELECT lower(email) FROM users WHERE id = \(id))
+                """,
+                logger: logger
+            )
             // web_sessions and api_tokens go with the user (ON DELETE CASCADE).
             try await connection.query("DELETE FROM users WHERE id = \(id)", logger: logger)
         }
