@@ -370,6 +370,35 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("race: an address change whose insert waits behind a remedy that holds the account's row (revoke access, disable, delete) makes no link and no deadlock")
+    func addressChangeWaitingBehindTheAccountsLock() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let owner = uniqueEmail("owner")
+            let thief = app.browser()
+            try await thief.signUp(email: owner)
+            let id = try await app.userID(owner)
+            let theirs = uniqueEmail("thief")
+            let port = try #require(app.client.port)
+            let late = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    // What an admin's remedy does: the account's row first, then its sessions.
+                    try await connection.query("SELECT id FROM users WHERE id = \(id) FOR UPDATE", logger: testLogger)
+                    let late = Task {
+                        try await thief.submitOnItsOwnConnection(
+                            "/account/email", from: "/account", [("email", theirs), ("current_password", "correct horse battery")], port: port
+                        )
+                    }
+                    try await TestApp.untilSomeoneWaitsForALock(client)
+                    try await connection.query("DELETE FROM web_sessions WHERE user_id = \(id)", logger: testLogger)
+                    return late
+                }
+            }
+            let answer = try await late.value
+            #expect(answer.status == 303 && answer.head.lowercased().contains("location: /account/confirm?next="), "\(answer.head)")
+            #expect(try await app.scalar("SELECT count(*)::int FROM email_tokens WHERE email = \(theirs)", as: Int.self) == 0)
+        }
+    }
+
     @Test("an address taken by another account before the link is used: a clear 409, nothing changes")
     func changeToTakenAddress() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

@@ -78,6 +78,10 @@ struct EmailTokenRepository: Sendable {
         let hash = ByteBuffer(bytes: RandomToken.hash(token))
         let rows: PostgresRowSequence
         if let sessionID {
+            // The account's row before the session's, in the order every remedy takes them (the
+            // user's row, then its sessions): taken the other way round, the insert's own key check
+            // on the user would wait behind a remedy that waits on this session's lock.
+            try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR KEY SHARE", logger: logger)
             rows = try await connection.query(
                 """
                 INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
