@@ -15,13 +15,15 @@ struct MailLinkPagesController {
 
     func addRoutes(forms: RouterGroup<WebRequestContext>, signedIn: RouterGroup<SignedInContext>) {
         forms.get(RouterPath(WebPath.verifyEmail), use: showVerifyEmail)
-        forms.post(RouterPath(WebPath.verifyEmail), use: verifyEmail)
+        // A password may be typed on these two: limited per client like a sign-in, as the
+        // account's lockout counts it.
+        forms.limited(.signIn, by: protection).post(RouterPath(WebPath.verifyEmail), use: verifyEmail)
         forms.get(RouterPath(WebPath.forgotPassword), use: showForgotPassword)
         forms.limited(.passwordResetRequest, by: protection).post(RouterPath(WebPath.forgotPassword), use: forgotPassword)
         forms.get(RouterPath(WebPath.resetPassword), use: showResetPassword)
         forms.limited(.passwordResetRequest, by: protection).post(RouterPath(WebPath.resetPassword), use: resetPassword)
         forms.get(RouterPath(WebPath.confirmEmailChange), use: showConfirmEmailChange)
-        forms.post(RouterPath(WebPath.confirmEmailChange), use: confirmEmailChange)
+        forms.limited(.signIn, by: protection).post(RouterPath(WebPath.confirmEmailChange), use: confirmEmailChange)
         signedIn.post(RouterPath(WebPath.resendVerification), use: resendVerification)
     }
 
@@ -56,8 +58,9 @@ struct MailLinkPagesController {
     )
 
     /// A confirmation link's page (see `AccountEmails.requireHolder`): a button where this browser
-    /// is signed in to the link's account; elsewhere the account's password with it (and a
-    /// sign-in), or for an account without a password only the sign-in, which comes back here.
+    /// is signed in to the link's account; elsewhere the account's password with it, or for an
+    /// account without a password a sign-in, which comes back here. (Not a sign-in for a password
+    /// account: with `REQUIRE_VERIFIED_EMAIL` its sign-in waits for this very link.)
     private func confirmationPage(
         _ link: ConfirmationLink,
         token: String,
@@ -79,7 +82,6 @@ struct MailLinkPagesController {
             page.paragraphs.append(words("message-confirm-link-password"))
             page.button = button
             page.button?.password = .init(label: words("field-current-password"), error: passwordError)
-            page.links = [signIn]
         } else {
             page.paragraphs.append(words("message-confirm-link-sign-in"))
             page.links = [signIn]

@@ -22,7 +22,8 @@ public struct BlobDeletionRepository: Sendable {
         """
     }
 
-    /// Keys queued before `cutoff` that no photo or rendition points to, the oldest first.
+    /// Keys queued before `cutoff` that no photo or rendition points to, the least tried first,
+    /// then the oldest (so that blobs the store keeps refusing do not crowd out the rest).
     func queued(before cutoff: Date, limit: Int) async throws -> [BlobKey] {
         var keys: [BlobKey] = []
         let rows = try await client.query(
@@ -31,7 +32,7 @@ public struct BlobDeletionRepository: Sendable {
             WHERE d.queued_at < \(cutoff)
               AND NOT EXISTS (SELECT 1 FROM photos p WHERE p.blob_key = d.blob_key)
               AND NOT EXISTS (SELECT 1 FROM photo_renditions r WHERE r.blob_key = d.blob_key)
-            ORDER BY d.queued_at LIMIT \(limit)
+            ORDER BY d.attempts, d.queued_at LIMIT \(limit)
             """,
             logger: logger
         )
