@@ -116,11 +116,8 @@ public struct AccountEmails: Sendable {
     /// enabled) and returns the account's id, once `holder` shows the account is theirs (see
     /// `requireHolder`). Throws `AccountError.linkNotValid` for an unknown, used or expired link.
     public func verifyEmail(token: String, by holder: LinkHolder, origin: RequestOrigin) async throws -> Int64 {
-        guard let link = try await tokens.peek(.verifyEmail, token: token) else { throw AccountError.linkNotValid }
-        try await requireHolder(of: link.userID, holder, origin: origin)
-        guard let target = try await tokens.take(.verifyEmail, token: token),
-            try await users.markEmailVerified(userID: target.userID, email: target.email)
-        else { throw AccountError.linkNotValid }
+        let target = try await takeProven(.verifyEmail, token: token, by: holder, origin: origin)
+        guard try await users.markEmailVerified(userID: target.userID, email: target.email) else { throw AccountError.linkNotValid }
         await audit.record(.emailVerified, actor: target.userID, targetUser: target.userID, target: target.email, origin: origin)
         return target.userID
     }
@@ -143,6 +140,17 @@ public struct AccountEmails: Sendable {
         guard try await passwordCheck.check(password, against: hash, of: account, origin: origin) else {
             throw InvalidFields([.currentPassword: .incorrect])
         }
+    }
+
+    /// Uses up a confirmation link once `holder` shows the account is theirs: looked at, proven,
+    /// then taken, so that a wrong or missing password uses nothing up.
+    private func takeProven(_ purpose: EmailTokenPurpose, token: String, by holder: LinkHolder, origin: RequestOrigin) async throws
+        -> EmailTokenTarget
+    {
+        guard let link = try await tokens.peek(purpose, token: token) else { throw AccountError.linkNotValid }
+        try await requireHolder(of: link.userID, holder, origin: origin)
+        guard let target = try await tokens.take(purpose, token: token) else { throw AccountError.linkNotValid }
+        return target
     }
 
     private func confirmationLink(_ purpose: EmailTokenPurpose, token: String, signedInAs userID: Int64?) async throws -> ConfirmationLink? {
@@ -269,11 +277,8 @@ public struct AccountEmails: Sendable {
     /// theirs (see `requireHolder`); the old address gets a notice. Another account taking the
     /// address meanwhile is `InvalidFields` (`.email: .taken`).
     public func confirmEmailChange(token: String, by holder: LinkHolder, origin: RequestOrigin) async throws -> User {
-        guard let link = try await tokens.peek(.changeEmail, token: token) else { throw AccountError.linkNotValid }
-        try await requireHolder(of: link.userID, holder, origin: origin)
-        guard let target = try await tokens.take(.changeEmail, token: token),
-            let before = try await users.credentials(forID: target.userID)?.user, !before.isDisabled
-        else { throw AccountError.linkNotValid }
+        let target = try await takeProven(.changeEmail, token: token, by: holder, origin: origin)
+        guard let before = try await users.credentials(forID: target.userID)?.user, !before.isDisabled else { throw AccountError.linkNotValid }
         do {
             try await users.changeEmail(userID: before.id, to: target.email)
         } catch UniqueValueTaken.email {

@@ -402,7 +402,7 @@ public struct PhotoRepository: Sendable {
             for try await key in try await connection.query(
                 """
                 WITH old AS (DELETE FROM photo_renditions WHERE photo_id = \(photoID) RETURNING blob_key),
-                queued AS (INSERT INTO blob_deletions (blob_key) SELECT blob_key FROM old ON CONFLICT (blob_key) DO NOTHING)
+                \(unescaped: BlobDeletionRepository.queueing(renditionsOf: "old"))
                 SELECT blob_key FROM old
                 """,
                 logger: logger

@@ -12,11 +12,22 @@ public struct BlobDeletionRepository: Sendable {
     /// queues the photos' originals and their renditions' blobs (the renditions' rows go with
     /// their photos at the end of the statement, so this still sees them).
     static func queueing(blobsOf deleted: String) -> String {
+        queueing(
+            keys: "SELECT blob_key FROM \(deleted) UNION ALL SELECT r.blob_key FROM photo_renditions r JOIN \(deleted) ON r.photo_id = \(deleted).id"
+        )
+    }
+
+    /// A `WITH` item that queues the keys of the item `deleted`, a `DELETE … RETURNING blob_key`
+    /// of renditions alone (a remake's old ones).
+    static func queueing(renditionsOf deleted: String) -> String {
+        queueing(keys: "SELECT blob_key FROM \(deleted)")
+    }
+
+    private static func queueing(keys: String) -> String {
         """
         queued_blobs AS (
             INSERT INTO blob_deletions (blob_key)
-            SELECT blob_key FROM \(deleted)
-            UNION ALL SELECT r.blob_key FROM photo_renditions r JOIN \(deleted) ON r.photo_id = \(deleted).id
+            \(keys)
             ON CONFLICT (blob_key) DO NOTHING
         )
         """
