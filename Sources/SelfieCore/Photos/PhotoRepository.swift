@@ -53,7 +53,9 @@ public struct PhotoRepository: Sendable {
     /// first, so uploads of one user are counted one after another and two at once never pass the
     /// quota together. `PhotoError.overQuota` when it does not fit and `RowRefused` when PostgreSQL
     /// refused the row (no row exists after either); any other error may have committed.
-    public func insert(_ photo: NewPhoto, defaultQuota: Int64) async throws -> Photo {
+    /// With `finishing`, the resumable upload it came from is recorded as this photo in the same
+    /// transaction.
+    func insert(_ photo: NewPhoto, defaultQuota: Int64, finishing upload: FinishingUpload? = nil) async throws -> Photo {
         let logger = self.logger
         do {
             return try await client.transaction(logger: logger) { connection in
@@ -68,7 +70,11 @@ public struct PhotoRepository: Sendable {
                         throw PhotoError.overQuota(quotaBytes: quota, availableBytes: max(0, quota - used))
                     }
                 }
-                return try await Self.insertRows(photo, on: connection, logger: logger)
+                let stored = try await Self.insertRows(photo, on: connection, logger: logger)
+                if let upload {
+                    try await ResumableUploadRepository.complete(upload, photoPublicID: photo.publicID, on: connection, logger: logger)
+                }
+                return stored
             }
         } catch let error as TransactionError {
             if let refusal = error.closureError as? PhotoError { throw refusal }
@@ -76,6 +82,31 @@ public struct PhotoRepository: Sendable {
                 throw RowRefused(isRejectedValue: server.isRejectedValue, reason: String(reflecting: server))
             }
             throw error
+        }
+    }
+
+    /// Whether the user's photo `publicID` exists, asked once no transaction inserting it is under
+    /// way: the user's row is locked first (an insert holds that lock until it commits or rolls
+    /// back), then a statement of its own looks. What an insert came to when its connection broke
+    /// before its answer arrived. Tried three times when a connection cannot even begin (nothing
+    /// ran): the pool may hand out one that closed with the break, before it notices.
+    func isStored(publicID: String, userID: Int64) async throws -> Bool {
+        let logger = self.logger
+        var attempt = 1
+        while true {
+            do {
+                return try await client.transaction(logger: logger) { connection in
+                    try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR KEY SHARE", logger: logger)
+                    let rows = try await connection.query(
+                        "SELECT count(*)::int FROM photos WHERE public_id = \(publicID) AND user_id = \(userID)", logger: logger
+                    )
+                    for try await count in rows.decode(Int.self) { return count == 1 }
+                    return false
+                }
+            } catch let error as TransactionError where error.beginError != nil && attempt < 3 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
     }
 

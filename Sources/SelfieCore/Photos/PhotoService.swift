@@ -131,9 +131,10 @@ public struct PhotoService: Sendable {
     }
 
     /// Makes a photo of an original already in the store: its renditions, then its row (within the
-    /// quota), then the audit event. If anything refuses it, every blob made for it — the original
-    /// too — is deleted again. The end of every way in: the multipart upload and a resumable one.
-    func store(_ received: ReceivedPhoto, for user: User, origin: RequestOrigin) async throws -> Photo {
+    /// quota; with `finishing`, the resumable upload named as this photo in the same transaction),
+    /// then the audit event. If anything refuses it, every blob made for it — the original too — is
+    /// deleted again. The end of every way in: the multipart upload and a resumable one.
+    func store(_ received: ReceivedPhoto, for user: User, origin: RequestOrigin, finishing upload: FinishingUpload? = nil) async throws -> Photo {
         let made: RenditionMaker.Made
         do {
             made = try await renditions.make(from: received.blobKey, byteSize: received.byteSize)
@@ -141,11 +142,13 @@ public struct PhotoService: Sendable {
             await renditions.delete([received.blobKey])
             throw error
         }
+        let publicID = RandomToken.urlSafe(byteCount: 18)
+        let blobKeys = [received.blobKey] + made.renditions.map(\.blobKey)
         do {
             let photo = try await photos.insert(
                 NewPhoto(
                     userID: user.id,
-                    publicID: RandomToken.urlSafe(byteCount: 18),
+                    publicID: publicID,
                     title: received.title,
                     blobKey: received.blobKey,
                     contentType: received.contentType,
@@ -156,22 +159,43 @@ public struct PhotoService: Sendable {
                     renditions: made.renditions,
                     sha256: received.sha256
                 ),
-                defaultQuota: limits.defaultQuotaBytes
+                defaultQuota: limits.defaultQuotaBytes,
+                finishing: upload
             )
-            await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
-            AppMetrics.uploadStored()
-            return photo
+            return await stored(photo, by: user, origin: origin)
         } catch let error as PhotoError {
             // Over the quota: the transaction was rolled back, so the blobs go too.
-            await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
+            await renditions.delete(blobKeys)
             throw error
         } catch let error as RowRefused {
             // PostgreSQL refused the row: no row exists, so the blobs must go too.
-            await renditions.delete([received.blobKey] + made.renditions.map(\.blobKey))
+            await renditions.delete(blobKeys)
             throw error
+        } catch {
+            // The connection broke before the answer came (mid-insert, or at a COMMIT that may
+            // have run): look. A photo that exists is answered as made — an error would have the
+            // client send it again and make a second one; one that does not takes its blobs with
+            // it. If even that cannot be asked, the blobs stay (`selfie check` reports any left
+            // without a row; `--repair` moves them aside).
+            switch try? await photos.isStored(publicID: publicID, userID: user.id) {
+            case true?:
+                guard let photo = try? await photos.find(userID: user.id, publicIDs: [publicID]).first else { throw error }
+                logger.info("a photo's insert lost its connection after it committed", metadata: ["photo": "\(publicID)"])
+                return await stored(photo, by: user, origin: origin)
+            case false?:
+                await renditions.delete(blobKeys)
+                throw error
+            case nil:
+                throw error
+            }
         }
-        // Any other failure (a connection lost mid-insert) may have committed the row: the blobs
-        // stay, and if no row came of them the integrity check reports them (`--repair` moves them aside).
+    }
+
+    /// A photo made: its audit event and count.
+    private func stored(_ photo: Photo, by user: User, origin: RequestOrigin) async -> Photo {
+        await audit.record(.photoUploaded, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
+        AppMetrics.uploadStored()
+        return photo
     }
 
     /// What the user keeps and may keep.

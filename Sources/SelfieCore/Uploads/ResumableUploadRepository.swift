@@ -16,6 +16,13 @@ public struct ResumableUpload: Sendable, Equatable {
     public let expiresAt: Date
 }
 
+/// A resumable upload whose last byte is in, on its way to becoming a photo: its row, and how long
+/// its record stays once it names the photo.
+struct FinishingUpload: Sendable {
+    let uploadID: Int64
+    let keptUntil: Date
+}
+
 /// The rows of resumable uploads. Offsets only move through `claim` … `release`: a PATCH takes a
 /// lease on its upload, so two never append at once, and records the offset it reached as it lets go.
 public struct ResumableUploadRepository: Sendable {
@@ -153,14 +160,15 @@ public struct ResumableUploadRepository: Sendable {
         ).collect().count == 1
     }
 
-    /// The upload became this photo; its record (which names the photo to a client that lost the
-    /// last answer) is kept at least until `keptUntil`.
-    func complete(_ upload: ResumableUpload, photoPublicID: String, keptUntil: Date) async throws {
-        try await client.query(
+    /// The upload became this photo, in the photo's own transaction (on `connection`): the row
+    /// and the record that names it to a client that lost the last answer exist together or not
+    /// at all. The record is kept at least until `upload.keptUntil`.
+    static func complete(_ upload: FinishingUpload, photoPublicID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
             """
             UPDATE resumable_uploads SET photo_public_id = \(photoPublicID), lease_token = NULL, lease_until = NULL,
-              expires_at = greatest(expires_at, \(keptUntil))
-            WHERE id = \(upload.id)
+              expires_at = greatest(expires_at, \(upload.keptUntil))
+            WHERE id = \(upload.uploadID)
             """,
             logger: logger
         )
@@ -175,8 +183,10 @@ public struct ResumableUploadRepository: Sendable {
         ).collect().count
     }
 
-    func delete(_ upload: ResumableUpload) async throws {
-        try await client.query("DELETE FROM resumable_uploads WHERE id = \(upload.id)", logger: logger)
+    /// Deletes the record of an upload that did not become a photo (one whose photo's transaction
+    /// is still under way is waited for, and kept if it names the photo when it commits).
+    func deleteUnfinished(_ upload: ResumableUpload) async throws {
+        try await client.query("DELETE FROM resumable_uploads WHERE id = \(upload.id) AND photo_public_id IS NULL", logger: logger)
     }
 
     /// Deletes the record unless a PATCH holds it (bytes arriving, or its photo being made); false

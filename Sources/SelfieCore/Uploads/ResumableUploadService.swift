@@ -218,14 +218,11 @@ public struct ResumableUploadService: Sendable {
             )
             // From here the blob is `store`'s: it removes it when no row can have come of it.
             blob = nil
-            let photo = try await photos.store(received, for: user, origin: origin)
-            do {
-                try await uploads.complete(upload, photoPublicID: photo.publicID, keptUntil: expiry(from: .now))
-            } catch {
-                // The record keeps its lease until it expires (a PATCH meanwhile waits, 423); the
-                // photo is made and this answer names it.
-                logger.warning("a finished upload could not record its photo", metadata: ["upload": "\(upload.publicID)", "error": "\(error)"])
-            }
+            // The record names the photo from the photo's own transaction: a client that lost
+            // this answer asks (HEAD) and learns of it, never to send the file again.
+            let photo = try await photos.store(
+                received, for: user, origin: origin, finishing: FinishingUpload(uploadID: upload.id, keptUntil: expiry(from: .now))
+            )
             if let albumID = upload.metadata.albumID {
                 // The photo is in the gallery either way; an album deleted meanwhile only loses it there.
                 do {
@@ -240,7 +237,7 @@ public struct ResumableUploadService: Sendable {
             try? await parts.discard(upload)
             // A blob made from the part before `store` had it (its digest could not be read back).
             if let blob { try? await photos.blobs.delete(blob) }
-            try? await uploads.delete(upload)
+            try? await uploads.deleteUnfinished(upload)
             throw error
         }
     }

@@ -15,6 +15,16 @@ final class SilentProxy: Sendable {
         var silent = false
         var connections: [any Channel] = []
         var closing: RepeatedTask?
+        var cut: Cut?
+    }
+
+    /// The connection to cut at a statement: the first that sends the bytes `after`, when it next
+    /// sends the bytes `at`.
+    private struct Cut {
+        let after: [UInt8]
+        let at: [UInt8]
+        let delivered: Bool
+        var primed: Set<ObjectIdentifier> = []
     }
 
     private init(channel: any Channel) {
@@ -32,8 +42,9 @@ final class SilentProxy: Sendable {
                         .connect(host: target.host, port: target.port)
                         .flatMap { outbound in
                             proxy.keep(inbound, outbound)
-                            let toServer = Forward(to: outbound, proxy: proxy)
-                            let toClient = Forward(to: inbound, proxy: proxy)
+                            let pair = Pair(client: inbound, server: outbound)
+                            let toServer = Forward(to: outbound, proxy: proxy, pair: pair, fromClient: true)
+                            let toClient = Forward(to: inbound, proxy: proxy, pair: pair, fromClient: false)
                             return outbound.pipeline.addHandler(toClient).flatMap {
                                 inbound.pipeline.addHandler(toServer)
                             }.flatMap { inbound.setOption(.autoRead, value: true) }
@@ -74,6 +85,35 @@ final class SilentProxy: Sendable {
         for connection in state.withLock({ $0.connections }) { connection.close(promise: nil) }
     }
 
+    /// Cuts the first connection that sends the statement text `after`, when it next sends the
+    /// text `at` (a later statement of the same transaction): with `delivered`, that statement
+    /// reaches PostgreSQL and runs, its answer is lost, and the connection closes a moment later
+    /// (a `COMMIT` that happened, reported to the app as a lost connection); without, the
+    /// statement is dropped and the connection closes at once (PostgreSQL rolls back).
+    func cut(after: String, at: String, delivered: Bool) {
+        state.withLock { $0.cut = Cut(after: Array(after.utf8), at: Array(at.utf8), delivered: delivered) }
+    }
+
+    /// Whether the planned cut has happened.
+    var hasCut: Bool { state.withLock { $0.cut == nil } }
+
+    /// What to do with bytes the client of `pair` sends: forward them or not, then cut or not.
+    private func plan(for bytes: ByteBuffer, of pair: Pair) -> (forward: Bool, cut: Bool) {
+        state.withLock { state in
+            guard var cut = state.cut else { return (true, false) }
+            let id = ObjectIdentifier(pair)
+            let text = bytes.readableBytesView
+            if !cut.primed.contains(id) {
+                if text.firstRange(of: cut.after) != nil { cut.primed.insert(id) }
+                state.cut = cut
+                return (true, false)
+            }
+            guard text.firstRange(of: cut.at) != nil else { return (true, false) }
+            state.cut = nil
+            return (cut.delivered, true)
+        }
+    }
+
     /// From now until `stop()`, closes every connection through the proxy four times a second, so
     /// the app's shutdown cannot wait on one the test left stuck (a run on a loaded machine once
     /// sat in that shutdown for minutes, holding database slots other tests waited for).
@@ -93,20 +133,61 @@ final class SilentProxy: Sendable {
 
     private func keep(_ connections: any Channel...) { state.withLock { $0.connections += connections } }
 
-    /// Bytes read on one side written to the other, unless the proxy is silent.
+    /// One client's connection and the proxy's to PostgreSQL for it.
+    private final class Pair: Sendable {
+        let client: any Channel
+        let server: any Channel
+        /// What the server sends is dropped (a cut statement's answer).
+        let deaf = Mutex(false)
+
+        init(client: any Channel, server: any Channel) {
+            self.client = client
+            self.server = server
+        }
+
+        func close() {
+            client.close(promise: nil)
+            server.close(promise: nil)
+        }
+    }
+
+    /// Bytes read on one side written to the other, unless the proxy is silent or the pair cut.
     private final class Forward: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
         let partner: any Channel
         let proxy: SilentProxy
+        let pair: Pair
+        let fromClient: Bool
 
-        init(to partner: any Channel, proxy: SilentProxy) {
+        init(to partner: any Channel, proxy: SilentProxy, pair: Pair, fromClient: Bool) {
             self.partner = partner
             self.proxy = proxy
+            self.pair = pair
+            self.fromClient = fromClient
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard !proxy.isSilent else { return }
-            partner.writeAndFlush(unwrapInboundIn(data), promise: nil)
+            let bytes = unwrapInboundIn(data)
+            guard fromClient else {
+                if !pair.deaf.withLock({ $0 }) { partner.writeAndFlush(bytes, promise: nil) }
+                return
+            }
+            let plan = proxy.plan(for: bytes, of: pair)
+            guard plan.cut else {
+                partner.writeAndFlush(bytes, promise: nil)
+                return
+            }
+            guard plan.forward else {
+                pair.close()
+                return
+            }
+            pair.deaf.withLock { $0 = true }
+            let pair = self.pair
+            partner.writeAndFlush(bytes).whenComplete { _ in
+                // Time for PostgreSQL to run it before the connection ends.
+                pair.server.eventLoop.scheduleTask(in: .milliseconds(300)) { pair.close() }
+            }
         }
 
         func channelInactive(context: ChannelHandlerContext) {

@@ -1,0 +1,133 @@
+@testable import App
+@testable import SelfieCore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// An upload whose connection to PostgreSQL breaks as its photo's row is stored: the one moment
+/// the server cannot tell from the error alone whether the row exists. Both ways in must find
+/// out before they answer — a photo that exists is answered as made (the client would otherwise
+/// send it again and make a second one), and one that does not leaves no blob behind.
+@Suite("An upload whose database connection breaks at its commit")
+struct LostCommitTests {
+    enum WayIn: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case multipart, resumable
+        var testDescription: String { rawValue }
+    }
+
+    /// A test app whose database connections all go through `proxy`.
+    private func withAppBehind(_ proxy: SilentProxy, _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
+        try await withTestApp(configure: { config in
+            proxy.forward(to: config.database.host, port: config.database.port)
+            config.database.host = "127.0.0.1"
+            config.database.port = proxy.port
+            config.logLevel = .critical
+        }, body)
+    }
+
+    /// Uploads `bytes` one way or the other: the answer, and (resumable) the upload's path.
+    private func upload(_ bytes: [UInt8], _ way: WayIn, token: String, app: TestApp) async throws -> (answer: TestResponse, path: String?) {
+        switch way {
+        case .multipart:
+            return (try await app.api.uploadPhoto(token: token, image: bytes, title: "lost"), nil)
+        case .resumable:
+            let tus = TusTestClient(app: app, token: token)
+            let path = try await tus.create(length: bytes.count, title: "lost")
+            return (try await tus.patch(path, at: 0, bytes), path)
+        }
+    }
+
+    @Test("its COMMIT ran but the answer was lost: the photo is answered as made, once, and a resumable upload names it to the client's HEAD", arguments: WayIn.allCases)
+    func committedAnswerLost(_ way: WayIn) async throws {
+        try await SilentProxy.with { proxy in
+            try await withAppBehind(proxy) { app in
+                let token = try await app.api.signedInUser()
+                let bytes = TestImage.jpeg(size: 80_000, seed: 31)
+                proxy.cut(after: "INSERT INTO photos", at: "COMMIT", delivered: true)
+                let (answer, path) = try await upload(bytes, way, token: token, app: app)
+                #expect(proxy.hasCut, "the test cut the photo's COMMIT")
+
+                #expect(try await app.photoCount() == 1)
+                let stored: String = try await app.scalar("SELECT public_id FROM photos")
+                switch way {
+                case .multipart:
+                    #expect(answer.status == .ok, "\(answer.status) \(answer.text)")
+                    #expect(try answer.json()["random_id"] as? String == stored)
+                case .resumable:
+                    #expect(answer.status == .noContent, "\(answer.status) \(answer.text)")
+                    #expect(answer.headers[TusTestClient.photoID] == stored)
+                    // A client that lost this answer too asks where the upload stands: done, this photo.
+                    let head = try await TusTestClient(app: app, token: token).send(.head, try #require(path))
+                    #expect(head.status == .ok)
+                    #expect(head.headers[TusTestClient.offset] == String(bytes.count))
+                    #expect(head.headers[TusTestClient.photoID] == stored)
+                }
+                #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: bytes).hexString)
+                #expect(try await app.api.getPhotos(token: token).jsonArray().count == 1)
+            }
+        }
+    }
+
+    @Test("its COMMIT still running when the connection breaks (a slow commit): the look waits for it, and the photo is answered as made with its blobs kept", arguments: WayIn.allCases)
+    func commitStillRunning(_ way: WayIn) async throws {
+        try await SilentProxy.with { proxy in
+            try await withAppBehind(proxy) { app in
+                let token = try await app.api.signedInUser()
+                let bytes = TestImage.jpeg(size: 80_000, seed: 33)
+                // Runs at COMMIT, after the connection is cut (PostgreSQL does not notice a client
+                // gone mid-statement), so the commit ends a second after the app saw the break.
+                try await app.db { client in
+                    try await client.query(
+                        "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $$"
+                    )
+                    try await client.query(
+                        """
+                        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON photos DEFERRABLE INITIALLY DEFERRED
+                        FOR EACH ROW EXECUTE FUNCTION slow_commit()
+                        """
+                    )
+                }
+                proxy.cut(after: "INSERT INTO photos", at: "COMMIT", delivered: true)
+                let (answer, _) = try await upload(bytes, way, token: token, app: app)
+                #expect(proxy.hasCut, "the test cut the photo's COMMIT")
+
+                #expect([.ok, .noContent].contains(answer.status), "\(answer.status) \(answer.text)")
+                #expect(try await app.photoCount() == 1)
+                let stored: String = try await app.scalar("SELECT public_id FROM photos")
+                #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: bytes).hexString, "the original is kept")
+                let renditions: Int = try await app.scalar("SELECT count(*)::int FROM photo_renditions")
+                #expect(app.filesInBlobStore().count == 1 + renditions, "the renditions are kept")
+            }
+        }
+    }
+
+    @Test("its connection broke before the COMMIT: the upload is refused as unavailable (try again), with no row and no blob left", arguments: WayIn.allCases)
+    func brokeBeforeCommit(_ way: WayIn) async throws {
+        try await SilentProxy.with { proxy in
+            try await withAppBehind(proxy) { app in
+                let token = try await app.api.signedInUser()
+                let bytes = TestImage.jpeg(size: 80_000, seed: 32)
+                // The photo's transaction has locked its owner for the quota; its INSERT never arrives.
+                proxy.cut(after: "quota_bytes FROM users WHERE", at: "INSERT INTO photos", delivered: false)
+                let (answer, path) = try await upload(bytes, way, token: token, app: app)
+                #expect(proxy.hasCut, "the test cut the photo's INSERT")
+
+                #expect(answer.status == .serviceUnavailable, "\(answer.status) \(answer.text)")
+                #expect(try answer.apiError().message.isEmpty == false)
+                #expect(try await app.photoCount() == 0)
+                #expect(app.filesInBlobStore() == [], "no original, rendition or part is left")
+                if let path {
+                    // Nothing to resume (the part became the blob that went): the client starts again.
+                    #expect(try await TusTestClient(app: app, token: token).send(.head, path).status == .notFound)
+                }
+                // And it can: the same file again is one photo.
+                let again = try await upload(bytes, way, token: token, app: app).answer
+                #expect([.ok, .noContent].contains(again.status), "\(again.status) \(again.text)")
+                #expect(try await app.photoCount() == 1)
+            }
+        }
+    }
+}
