@@ -221,4 +221,30 @@ struct SocialSignInWebTests {
             #expect(try await browser.submit("/account/identities/\(id)/unlink", from: "/account", []).status == .seeOther)
         }
     }
+
+    @Test("an account with neither email nor username cannot be locked out by typing how the admin pages name it (\"user #<id>\") into the sign-in form: its two-step code still signs it in")
+    func handleIsNoLogin() async throws {
+        try await withFakeProviders(configure: ProtectionTests.withProtection { _ in }) { app, fake in
+            fake.setPerson(.init(subject: "no-email-2", email: nil, name: "Nameless Person"))
+            let owner = app.browser()
+            _ = try await owner.get(try await goThroughProvider(owner, start: "/auth/google/start", from: "/signin"))
+            let (authenticator, _) = try await owner.enrolTOTP()
+            let id: Int64 = try await app.scalar("SELECT id FROM users")
+
+            // Someone types the account's name as the admin pages show it, with wrong passwords,
+            // until that login is locked.
+            var answer = try await app.browser().signIn(email: "user #\(id)", password: "wrong one")
+            for _ in 1...6 where answer.status == .unauthorized {
+                answer = try await app.browser().signIn(email: "user #\(id)", password: "wrong one")
+            }
+            #expect(answer.status == .tooManyRequests, "that login is locked: \(answer.status)")
+
+            // The account's own sign-in is not.
+            let browser = app.browser()
+            #expect(try await browser.get(try await goThroughProvider(browser, start: "/auth/google/start", from: "/signin")).location == "/signin/code")
+            let signedIn = try await browser.submitCode(authenticator.code(offset: 1))
+            #expect(signedIn.status == .seeOther, "\(signedIn.status) \(signedIn.text.prefix(200))")
+            #expect(browser.cookies["selfie_session"]?.isEmpty == false)
+        }
+    }
 }

@@ -82,8 +82,10 @@ extension User {
     public var handle: String { email ?? username.map { "@\($0)" } ?? "user #\(id)" }
 
     /// What failed sign-ins of this account are counted under: its email, else its username (the
-    /// two things a sign-in form accepts), so typing one or the other gains nothing.
-    var lockoutKey: String { email ?? username ?? "user #\(id)" }
+    /// two things a sign-in form accepts), so typing one or the other gains nothing. An account
+    /// with neither (made by a provider that shared no address) gets a key no login can be: a typed
+    /// login is trimmed, so none begins with a space — typing its `handle` must not lock it out.
+    var lockoutKey: String { email ?? username ?? " account \(id)" }
 
     /// The columns every query that reads a user selects, in this order, from `users` aliased `u`.
     static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.email_verified, u.language, u.time_zone, u.theme"
