@@ -205,7 +205,8 @@ public struct PhotoService: Sendable {
 
     /// Runs the reading of an upload, or gives up with `PhotoError.timedOut` at the deadline.
     /// Cancelling the reader ends the request body's stream, so the reader cleans up (nothing is
-    /// left in the store) before this returns.
+    /// left in the store) before this returns — or, a resumable upload's, says what it kept: its
+    /// `PartialAppend` is thrown with the deadline as its reason, for the offset to be recorded.
     func withUploadDeadline<T: Sendable>(_ read: @escaping @Sendable () async throws -> T) async throws -> T {
         let deadline = limits.deadline
         return try await withThrowingTaskGroup(of: T?.self) { group in
@@ -215,8 +216,17 @@ public struct PhotoService: Sendable {
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw PhotoError.timedOut }
-            return value
+            if let first = try await group.next(), let value = first { return value }
+            group.cancelAll()
+            do {
+                // The reader, stopped (or done in the same instant: then its value counts).
+                while let next = try await group.next() {
+                    if let value = next { return value }
+                }
+            } catch let partial as PartialAppend {
+                throw PartialAppend(progress: partial.progress, underlying: PhotoError.timedOut)
+            } catch {}
+            throw PhotoError.timedOut
         }
     }
 

@@ -41,8 +41,9 @@ public struct FilePartStorage: PartStorage {
                 stored += Int64(chunk.readableBytes)
             }
         } catch {
-            // What arrived before the failure is kept (tus: as many bytes as possible), made durable.
-            _ = try? await pool.runIfActive { fsync(fd); close(fd) }
+            // What arrived before the failure is kept (tus: as many bytes as possible), made durable
+            // (and the file closed) even when the PATCH was cancelled: its deadline cancels it.
+            _ = try? await evenIfCancelled { try await pool.runIfActive { fsync(fd); close(fd) } }
             throw PartialAppend(progress: PartProgress(offset: stored, state: PartState()), underlying: error)
         }
         try await pool.runIfActive {

@@ -38,8 +38,9 @@ public struct S3PartStorage: PartStorage {
                 }
             }
         } catch {
-            // What arrived is kept: the bytes of a part not yet sent become the row's tail.
-            state.tail = (try? await spool.contents()) ?? ByteBuffer()
+            // What arrived is kept: the bytes of a part not yet sent become the row's tail (read
+            // even when the PATCH was cancelled: its deadline cancels it).
+            state.tail = (try? await evenIfCancelled { try await spool.contents() }) ?? ByteBuffer()
             let kept = Int64(state.parts.reduce(0) { $0 + $1.bytes }) + Int64(state.tail.readableBytes)
             throw PartialAppend(progress: PartProgress(offset: kept, state: state), underlying: error)
         }

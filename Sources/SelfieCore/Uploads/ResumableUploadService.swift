@@ -109,8 +109,10 @@ public struct ResumableUploadService: Sendable {
         guard upload.photoPublicID == nil else { return AppendOutcome(offset: upload.length, photo: nil) }
         return try await photos.slots.withSlot(for: user.id) {
             guard let lease = try await uploads.claim(upload, at: offset, for: self.lease) else {
-                let current = try await uploads.find(publicID: upload.publicID, userID: user.id)
-                if let current, current.storedOffset != offset { throw ResumableUploadError.offsetMismatch(current: current.storedOffset) }
+                // Gone since the request found it (terminated, purged, its account deleted), moved
+                // on (another PATCH), or held by another PATCH right now.
+                guard let current = try await uploads.find(publicID: upload.publicID, userID: user.id) else { throw ResumableUploadError.notFound }
+                if current.storedOffset != offset { throw ResumableUploadError.offsetMismatch(current: current.storedOffset) }
                 throw ResumableUploadError.busy
             }
             // The lease is held until the photo is made, not only while bytes arrive: a client
@@ -169,10 +171,17 @@ public struct ResumableUploadService: Sendable {
         do {
             progress = try await photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) }
         } catch let partial as PartialAppend {
-            // Without a checksum, what arrived is kept; with one, a body cut short cannot be checked.
-            let recorded = try await uploads.release(upload, token: lease, at: checksum == nil ? partial.progress : nil)
-            if recorded, checksum == nil { keepDigest(upTo: partial.progress.offset) }
-            if partial.underlying is PartLimitExceeded { throw ResumableUploadError.pastLength }
+            // Without a checksum, what arrived before a cut or the deadline is kept; with one, a
+            // body cut short cannot be checked, and one past the length is refused as a whole.
+            let pastLength = partial.underlying is PartLimitExceeded
+            let kept = checksum == nil && !pastLength ? partial.progress : nil
+            // Every byte in (a client that declared more, or went at the deadline): the photo is
+            // made under the lease, as for a whole body; a HEAD names it to the client.
+            let whole = kept?.offset == upload.length
+            let recorded = try await uploads.release(upload, token: lease, at: kept, keepingLease: whole)
+            if recorded, let kept { keepDigest(upTo: kept.offset) }
+            if pastLength { throw ResumableUploadError.pastLength }
+            if recorded, whole { return upload.length }
             throw partial.underlying
         } catch {
             try await uploads.release(upload, token: lease, at: nil)

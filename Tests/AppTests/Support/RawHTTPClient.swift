@@ -172,6 +172,24 @@ extension RawHTTPClient {
 }
 
 extension RawHTTPClient {
+    /// Sends `head` and `body` (fewer bytes than the head declares), then sends nothing more and
+    /// waits for the answer: a client whose upload stalled. The answer's status, or 0 when the
+    /// connection closes without one.
+    static func sendStalling(port: Int, head: String, body: [UInt8]) async throws -> Int {
+        let channel = try await connect(port: port)
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: head))
+            try await outbound.write(ByteBuffer(bytes: body))
+            var received = ByteBuffer()
+            for try await var chunk in inbound {
+                received.writeBuffer(&chunk)
+                let text = String(buffer: received)
+                if let end = text.range(of: "\r\n\r\n") { return status(ofHead: text[..<end.lowerBound]) }
+            }
+            return 0
+        }
+    }
+
     /// Sends `head` and `body`, then closes the connection without reading: a network that drops.
     static func sendThenHangUp(port: Int, head: String, body: [UInt8]) async throws {
         let channel = try await connect(port: port)

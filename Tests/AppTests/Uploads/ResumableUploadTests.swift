@@ -360,6 +360,82 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a PATCH that stalls until the upload deadline keeps what arrived (408); HEAD says where to resume; the rest makes the photo byte-identical", arguments: StoreKind.allCases)
+    func stalledPatchKeepsItsBytes(store: StoreKind) async throws {
+        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
+        try await withTestApp(configure: { config in
+            config.uploads.maxBytes = 64 * 1024 * 1024
+            config.uploads.deadline = .seconds(2)
+            if let bucket { config.blobStore = .s3(bucket) }
+        }) { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            // Past S3's first 5 MiB part, so that a part and a tail are both kept.
+            let bytes = Self.photo(size: 6 * 1024 * 1024, seed: 41)
+            let path = try await tus.create(length: bytes.count)
+            let arrived = bytes.count - 4096
+            let status = try await RawHTTPClient.sendStalling(
+                port: port, head: tus.rawPatchHead(path, at: 0, length: bytes.count), body: Array(bytes[..<arrived])
+            )
+            #expect(status == 408, "the deadline's answer")
+            let offset = Int(try await tus.send(.head, path).headers[TusTestClient.offset] ?? "") ?? -1
+            #expect(offset == arrived, "every byte that arrived before the deadline is kept: \(offset)")
+            let publicID = try #require(path.split(separator: "/").last.map(String.init))
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            let partsOpen = open.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }.filter { $0.contains(publicID) }
+            #expect(partsOpen.isEmpty, "the stopped PATCH closed its part file: \(partsOpen)")
+            let rest = try await tus.patch(path, at: max(offset, 0), bytes[max(offset, 0)...])
+            let photoID = try #require(rest.headers[TusTestClient.photoID], "\(rest.status) \(rest.text)")
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+            #expect(try await app.recordedSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    @Test("a PATCH whose connection drops after the file's last byte (it declared more) makes the photo: HEAD then names it, and no complete upload waits for a PATCH that may never come", arguments: StoreKind.allCases)
+    func cutAfterTheLastByte(store: StoreKind) async throws {
+        try await withTusApp(on: store) { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 300_000, seed: 42)
+            let path = try await tus.create(length: bytes.count)
+            try await RawHTTPClient.sendThenHangUp(port: port, head: tus.rawPatchHead(path, at: 0, length: bytes.count + 2), body: bytes)
+            var photoID: String?
+            for _ in 0..<100 where photoID == nil {  // the server notices the closed connection
+                try await Task.sleep(for: .milliseconds(100))
+                photoID = try await tus.send(.head, path).headers[TusTestClient.photoID]
+            }
+            let standing = try await tus.send(.head, path).headers[TusTestClient.offset] ?? "none"
+            let made = try #require(photoID, "HEAD names no photo: offset \(standing)")
+            #expect(try await app.photoCount() == 1)
+            #expect(try await app.originalSHA256(of: made) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    @Test("a PATCH for an upload whose record went after the request found it (terminated, purged, its account deleted) is told the upload is gone, not to wait (423)")
+    func recordGoneBeforeTheClaim() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("gone")
+            _ = try await app.api.signedInUser(email: email)
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            try await core.whileRunning {
+                let user = try #require(try await core.users.credentials(forEmail: email)?.user)
+                let origin = RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test")
+                let bytes = Self.photo(size: 20_000, seed: 43)
+                let created = try await core.resumable.create(for: user, length: Int64(bytes.count), metadata: UploadMetadata())
+                let found = try await core.resumable.upload(created.publicID, of: user)
+                try await app.db { try await $0.query("DELETE FROM resumable_uploads") }
+                do {
+                    _ = try await core.resumable.append(
+                        [ByteBuffer(bytes: bytes)].async, to: found, at: 0, checksum: nil, for: user, origin: origin
+                    )
+                    Issue.record("appended to an upload that is gone")
+                } catch let error as ResumableUploadError {
+                    #expect(error == .notFound)
+                }
+            }
+        }
+    }
+
     @Test("a PATCH at the end while the last one is still making the photo waits its turn (423), and the photo is made once; the upload then names it")
     func endWhileFinishing() async throws {
         try await withTestApp { app in
