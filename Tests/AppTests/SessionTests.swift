@@ -104,7 +104,8 @@ struct SessionTests {
                     tokenHash: Array(repeating: 7, count: 32),
                     userAgent: "",
                     ipAddress: "",
-                    expiresAt: .now.addingTimeInterval(3600)
+                    expiresAt: .now.addingTimeInterval(3600),
+                    confirmed: true
                 )
             }
             #expect(started == false)

@@ -119,6 +119,27 @@ struct StepUpTests {
         }
     }
 
+    @Test("a sign-in that a remembered browser let through without the code does not count as confirmed: signing out and in again with the password alone cannot stand in for the code \"confirm it's you\" asks for")
+    func rememberedBrowserIsNoConfirmation() async throws {
+        try await withTestApp { app in
+            let (email, _, authenticator) = try await app.ownerWithTwoStep()
+            let laptop = app.browser()
+            try await laptop.signIn(email: email)
+            #expect(try await laptop.submitCode(authenticator.code(offset: 1), remember: true).status == .seeOther)
+            // A fresh sign-in with the code counts (the person just gave it).
+            #expect(try await TestPasskey().add(in: laptop).location == "/account?notice=passkey-added")
+
+            // Someone with this browser and the password, but not the phone.
+            try await app.ageSignIns(of: email, minutes: 11)
+            #expect(try await TestPasskey().add(in: laptop).location?.hasPrefix("/account/confirm") == true)
+            _ = try await laptop.submit("/signout", from: "/gallery", [])
+            #expect(try await laptop.signIn(email: email).location == "/gallery", "remembered: straight in, as before")
+            #expect(try await TestPasskey().add(in: laptop).location?.hasPrefix("/account/confirm") == true, "the code is still owed for a change")
+            let passkeys: Int = try await app.scalar("SELECT count(*)::int FROM passkeys")
+            #expect(passkeys == 1, "only the one added after the code")
+        }
+    }
+
     @Test("an administrator's changes need a recent proof too; reading the admin pages does not")
     func adminChanges() async throws {
         try await withTestApp { app in

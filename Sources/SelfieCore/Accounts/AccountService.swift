@@ -242,7 +242,8 @@ public struct AccountService: Sendable {
             tokenHash: RandomToken.hash(token),
             userAgent: userAgent,
             ipAddress: ipAddress,
-            expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds))
+            expiresAt: Date.now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds)),
+            confirmed: credentials.secondFactor.confirmsNow
         )
         guard started else { throw AccountError.invalidCredentials }
         await noteSignIn(of: credentials.user, userAgent: userAgent, ipAddress: ipAddress)

@@ -59,12 +59,19 @@ public enum SecondFactorState: Sendable, Equatable {
     case notEnrolled
     /// The account has one and no code, passkey or remembered browser has answered yet.
     case required
-    /// A code, a recovery code, a passkey or a remembered browser answered (or the person was
-    /// already signed in, e.g. changing their password).
+    /// A code, a recovery code or a passkey answered (or the person was already signed in, e.g.
+    /// changing their password).
     case satisfied
+    /// A remembered browser answered: enough to sign in, but the session it starts is not a
+    /// recent proof ("confirm it's you" still asks for the code), or whoever has the browser and
+    /// the password could sign out and in again to add a passkey without the phone.
+    case rememberedBrowser
 
     /// Whether a session or token may be started.
     public var allowsSignIn: Bool { self != .required }
+
+    /// Whether a session started now counts as "confirm it's you" for the next ten minutes.
+    var confirmsNow: Bool { self != .rememberedBrowser }
 }
 
 extension User {

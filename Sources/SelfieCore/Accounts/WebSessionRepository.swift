@@ -47,19 +47,23 @@ public struct WebSessionRepository: Sendable {
     /// Starts a session, but only while the user is enabled and their password hash is still
     /// `passwordHash` (the one just verified). Returns false otherwise: a password change or a
     /// disable that lands while bcrypt runs cannot be outlived by the session being created.
+    /// `confirmed`: the sign-in counts as "confirm it's you" for the next ten minutes (not one a
+    /// remembered browser let through without the code).
     public func create(
         userID: Int64,
         passwordHash: String?,
         tokenHash: [UInt8],
         userAgent: String,
         ipAddress: String,
-        expiresAt: Date
+        expiresAt: Date,
+        confirmed: Bool
     ) async throws -> Bool {
         // FOR SHARE waits for a concurrent password change (which holds the row) and then re-checks.
         let rows = try await client.query(
             """
-            INSERT INTO web_sessions (token_hash, user_id, user_agent, ip_address, expires_at)
-            SELECT \(ByteBuffer(bytes: tokenHash)), id, \(String(userAgent.prefix(512))), \(ipAddress), \(expiresAt)
+            INSERT INTO web_sessions (token_hash, user_id, user_agent, ip_address, expires_at, confirmed_at)
+            SELECT \(ByteBuffer(bytes: tokenHash)), id, \(String(userAgent.prefix(512))), \(ipAddress), \(expiresAt),
+              CASE WHEN \(confirmed) THEN now() ELSE 'epoch'::timestamptz END
             FROM users WHERE id = \(userID) AND password_hash IS NOT DISTINCT FROM \(passwordHash) AND NOT disabled
             FOR SHARE
             RETURNING id

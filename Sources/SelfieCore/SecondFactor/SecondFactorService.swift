@@ -199,7 +199,7 @@ public struct SecondFactorService: Sendable {
         // password's attempt, kept for the code, would stay counted at every sign-in from it).
         try await protection.clearFailures(account: credentials.user.lockoutKey)
         var satisfied = credentials
-        satisfied.secondFactor = .satisfied
+        satisfied.secondFactor = .rememberedBrowser
         return satisfied
     }
 
