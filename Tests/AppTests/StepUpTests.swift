@@ -140,6 +140,62 @@ struct StepUpTests {
         }
     }
 
+    /// Runs `change` (a request of `thief`'s) while the account's row is held, as a remedy holds
+    /// it, then does what the remedy does (ends the account's sessions) before letting go.
+    private func whileTheSessionsEnd<T: Sendable>(of email: String, app: TestApp, _ change: @escaping @Sendable () async throws -> T) async throws -> T {
+        let id = try await app.userID(email)
+        let late = try await app.db { client in
+            try await client.transaction(logger: testLogger) { connection in
+                try await connection.query("SELECT id FROM users WHERE id = \(id) FOR UPDATE", logger: testLogger)
+                let late = Task { try await change() }
+                try await TestApp.untilSomeoneWaitsForALock(client)
+                try await connection.query("DELETE FROM web_sessions WHERE user_id = \(id)", logger: testLogger)
+                return late
+            }
+        }
+        return try await late.value
+    }
+
+    @Test("a first password whose request began before its session ended (sign out everywhere, access revoked) is not set: it asks to confirm it's you")
+    func firstPasswordWhileTheSessionEnds() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("passwordless")
+            let thief = app.browser()
+            try await thief.signUp(email: email)
+            try await app.db { try await $0.query("UPDATE users SET password_hash = NULL WHERE email = \(email)") }
+            let port = try #require(app.client.port)
+            let answer = try await whileTheSessionsEnd(of: email, app: app) {
+                try await thief.submitOnItsOwnConnection(
+                    "/account/password", from: "/account",
+                    [("new_password", "attacker password"), ("new_password_confirmation", "attacker password")], port: port
+                )
+            }
+            #expect(answer.status == 303 && answer.head.lowercased().contains("location: /account/confirm?next="), "\(answer.head)")
+            let hasPassword: Bool = try await app.scalar("SELECT password_hash IS NOT NULL FROM users WHERE email = \(email)")
+            #expect(!hasPassword, "no password was set")
+            #expect(try await app.browser().signIn(email: email, password: "attacker password").status == .unauthorized)
+        }
+    }
+
+    @Test("a passkey whose registration began before its session ended is not kept, and does not sign in")
+    func passkeyWhileTheSessionEnds() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("owner")
+            let thief = app.browser()
+            try await thief.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let passkey = TestPasskey()
+            let registration = try await passkey.registration(in: thief)
+            let token = try await thief.csrfToken(on: "/account")
+            let answer = try await whileTheSessionsEnd(of: email, app: app) {
+                try await thief.send("/account/passkeys", method: .post, body: ByteBuffer(string: registration), contentType: "application/json", extraHeaders: [.csrfToken: token])
+            }
+            #expect(answer.location != "/account?notice=passkey-added", "\(answer.status) \(answer.text)")
+            #expect(try await app.scalar("SELECT count(*)::int FROM passkeys") == 0)
+            #expect(try await passkey.signIn(in: app.browser()).status.code >= 400, "the passkey signs no one in")
+        }
+    }
+
     @Test("an administrator's changes need a recent proof too; reading the admin pages does not")
     func adminChanges() async throws {
         try await withTestApp { app in

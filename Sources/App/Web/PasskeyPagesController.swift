@@ -78,6 +78,7 @@ struct PasskeyPagesController {
             .init(clientDataJSON: body.response.clientDataJSON, attestationObject: body.response.attestationObject),
             name: name,
             for: context.user,
+            inSession: context.session.sessionID,
             origin: context.origin(request)
         )
         context.logger.info("passkey added", metadata: ["passkey": "\(passkey.id)"])

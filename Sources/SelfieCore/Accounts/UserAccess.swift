@@ -28,6 +28,21 @@ enum UserAccess {
     }
 
     /// Kills the user's mailed links for `purposes` (a change that they would undo just happened).
+    /// Throws `AccountError.confirmItsYou` unless the session asking for a change that adds a way in
+    /// (a passkey, a first password) still exists. The account's row is locked first, in the order
+    /// every remedy takes them (the user's row, then its sessions): a sign-out everywhere, a revoke
+    /// or a disable under way commits first and the session is found gone; one that comes later
+    /// waits for the change and ends what it made with the rest. Checked when the request began,
+    /// the session could end while it ran and the new way in outlive the remedy.
+    static func requireSession(_ sessionID: Int64, of userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+        let live = try await connection.query(
+            "SELECT 1 FROM web_sessions WHERE id = \(sessionID) AND user_id = \(userID) AND expires_at > now() FOR SHARE",
+            logger: logger
+        ).collect()
+        guard !live.isEmpty else { throw AccountError.confirmItsYou }
+    }
+
     static func killLinks(_ purposes: [EmailTokenPurpose], userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             "DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = ANY(\(purposes.map(\.rawValue)))",

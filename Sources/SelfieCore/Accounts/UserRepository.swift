@@ -114,7 +114,8 @@ public struct UserRepository: Sendable {
     /// Stores a new password hash (and, when given, the username chosen with a first password)
     /// in place of `previousHash` (the one the person proved, nil for a first password) and, in
     /// the same transaction, ends every browser session of the user but `keepingSession` and
-    /// revokes every API token: nothing signed in with the old password outlives the change.
+    /// revokes every API token: nothing signed in with the old password outlives the change. With
+    /// `keepingSession`, only while that session lasts (`AccountError.confirmItsYou` once it ended).
     /// False, changing nothing, when the hash is no longer `previousHash` (a reset or another
     /// change landed meanwhile). Throws `UniqueValueTaken.username` when the username's unique
     /// index refuses it.
@@ -124,6 +125,7 @@ public struct UserRepository: Sendable {
         defer { access.forget(userID: userID) }
         do {
             return try await client.transaction(logger: logger) { connection in
+                if let keepingSession { try await UserAccess.requireSession(keepingSession, of: userID, on: connection, logger: logger) }
                 let replaced = try await connection.query(
                     """
                     UPDATE users SET password_hash = \(passwordHash), username = coalesce(\(username), username), updated_at = now()
@@ -143,6 +145,7 @@ public struct UserRepository: Sendable {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_username_key") {
                 throw UniqueValueTaken.username
             }
+            if let refusal = error.closureError as? AccountError { throw refusal }
             throw error
         }
     }

@@ -68,18 +68,30 @@ struct PasskeyRepository: Sendable {
         return false
     }
 
-    /// Stores a new passkey; nil when its credential id is already registered (to anyone).
-    func add(userID: Int64, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, name: String, isBackedUp: Bool) async throws -> Passkey? {
-        let rows = try await client.query(
-            """
-            INSERT INTO passkeys (user_id, credential_id, public_key, sign_count, name, backed_up)
-            VALUES (\(userID), \(ByteBuffer(bytes: credentialID)), \(ByteBuffer(bytes: publicKey)), \(Int64(signCount)), \(name), \(isBackedUp))
-            ON CONFLICT (credential_id) DO NOTHING
-            RETURNING \(unescaped: Self.columns)
-            """,
-            logger: logger
-        )
-        return try await Self.passkeys(in: rows).first
+    /// Stores a new passkey while the session that asks for it lasts (`AccountError.confirmItsYou`
+    /// once it ended); nil when its credential id is already registered (to anyone).
+    func add(
+        userID: Int64, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, name: String, isBackedUp: Bool, whileSession sessionID: Int64
+    ) async throws -> Passkey? {
+        let logger = self.logger
+        do {
+            return try await client.transaction(logger: logger) { connection in
+                try await UserAccess.requireSession(sessionID, of: userID, on: connection, logger: logger)
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO passkeys (user_id, credential_id, public_key, sign_count, name, backed_up)
+                    VALUES (\(userID), \(ByteBuffer(bytes: credentialID)), \(ByteBuffer(bytes: publicKey)), \(Int64(signCount)), \(name), \(isBackedUp))
+                    ON CONFLICT (credential_id) DO NOTHING
+                    RETURNING \(unescaped: Self.columns)
+                    """,
+                    logger: logger
+                )
+                return try await Self.passkeys(in: rows).first
+            }
+        } catch let error as TransactionError {
+            if let refusal = error.closureError as? AccountError { throw refusal }
+            throw error
+        }
     }
 
     func find(credentialID: [UInt8]) async throws -> StoredPasskey? {

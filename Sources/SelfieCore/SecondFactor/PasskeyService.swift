@@ -67,8 +67,8 @@ public struct PasskeyService: Sendable {
         }
     }
 
-    /// Verifies and stores a new passkey named `name`.
-    public func register(_ registration: Registration, name: String, for user: User, origin: RequestOrigin) async throws -> Passkey {
+    /// Verifies and stores a new passkey named `name`, while the session asking for it lasts.
+    public func register(_ registration: Registration, name: String, for user: User, inSession sessionID: Int64, origin: RequestOrigin) async throws -> Passkey {
         try user.requireProvenAddress()
         let name = try Self.validName(name)
         guard let clientData = Base64URL.decode(registration.clientDataJSON),
@@ -91,7 +91,8 @@ public struct PasskeyService: Sendable {
             publicKey: credential.publicKey,
             signCount: credential.signCount,
             name: name,
-            isBackedUp: credential.isBackedUp
+            isBackedUp: credential.isBackedUp,
+            whileSession: sessionID
         ) else { throw SecondFactorError.passkeyRefused("credential id already registered") }
         await audit.record(.passkeyAdded, actor: user.id, targetUser: user.id, target: name, origin: origin)
         await emails.notify(user, .securityChange(.passkeyAdded, name: name))

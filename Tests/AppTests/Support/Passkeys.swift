@@ -24,11 +24,24 @@ final class TestPasskey: @unchecked Sendable {
         guard let challenge = (json["challenge"] as? String).flatMap(Base64URL.decode),
             let handle = ((json["user"] as? [String: Any])?["id"] as? String).flatMap(Base64URL.decode)
         else { throw TestSetupError("creation options without challenge or user id: \(options.text)") }
-        let authenticator = SoftwareAuthenticator(key: .es256(key), userHandle: handle)
+        return try await browser.postJSON("/account/passkeys", registration(challenge: challenge, userHandle: handle), csrfFrom: "/account")
+    }
+
+    /// The creation options asked for in `browser`, answered: the body that adds this passkey.
+    func registration(in browser: Browser) async throws -> String {
+        let options = try await browser.postJSON("/account/passkeys/options", "{}", csrfFrom: "/account")
+        let json = try options.json()
+        guard let challenge = (json["challenge"] as? String).flatMap(Base64URL.decode),
+            let handle = ((json["user"] as? [String: Any])?["id"] as? String).flatMap(Base64URL.decode)
+        else { throw TestSetupError("creation options without challenge or user id: \(options.text)") }
+        return registration(challenge: challenge, userHandle: handle)
+    }
+
+    private func registration(challenge: [UInt8], userHandle: [UInt8]) -> String {
+        let authenticator = SoftwareAuthenticator(key: .es256(key), userHandle: userHandle)
         self.authenticator = authenticator
         let response = authenticator.register(origin: Self.origin, challenge: challenge)
-        let body = #"{"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","attestationObject":"\#(Base64URL.encode(response.attestationObject))"}}"#
-        return try await browser.postJSON("/account/passkeys", body, csrfFrom: "/account")
+        return #"{"response":{"clientDataJSON":"\#(Base64URL.encode(response.clientDataJSON))","attestationObject":"\#(Base64URL.encode(response.attestationObject))"}}"#
     }
 
     /// "Sign in with a passkey" on the sign-in page.
