@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PostgresNIO
 import Testing
 
 /// An upload whose connection to PostgreSQL breaks as its photo's row is stored: the one moment
@@ -18,14 +19,40 @@ struct LostCommitTests {
         var testDescription: String { rawValue }
     }
 
-    /// A test app whose database connections all go through `proxy`.
-    private func withAppBehind(_ proxy: SilentProxy, _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
-        try await withTestApp(configure: { config in
-            proxy.forward(to: config.database.host, port: config.database.port)
-            config.database.host = "127.0.0.1"
-            config.database.port = proxy.port
-            config.logLevel = .critical
-        }, body)
+    /// What came of an upload whose photo's transaction was cut.
+    struct Cut: Sendable {
+        let app: TestApp
+        let token: String
+        let bytes: [UInt8]
+        let answer: TestResponse
+        /// A resumable upload's path.
+        let path: String?
+    }
+
+    /// Uploads a photo `way`, through a proxy in front of PostgreSQL that cuts the connection of
+    /// the first transaction sending the statement `after` when it sends `at` (`delivered`: after
+    /// PostgreSQL has it). `prepare` runs first, on the test's own connection.
+    private func upload(
+        _ way: WayIn, seed: UInt64, cutting after: String, at: String, delivered: Bool,
+        prepare: @escaping @Sendable (PostgresClient) async throws -> Void = { _ in },
+        _ check: @escaping @Sendable (Cut) async throws -> Void
+    ) async throws {
+        try await SilentProxy.with { proxy in
+            try await withTestApp(configure: { config in
+                proxy.forward(to: config.database.host, port: config.database.port)
+                config.database.host = "127.0.0.1"
+                config.database.port = proxy.port
+                config.logLevel = .critical
+            }) { app in
+                let token = try await app.api.signedInUser()
+                let bytes = TestImage.jpeg(size: 80_000, seed: seed)
+                try await app.db(prepare)
+                proxy.cut(after: after, at: at, delivered: delivered)
+                let (answer, path) = try await upload(bytes, way, token: token, app: app)
+                #expect(proxy.hasCut, "the test cut the transaction at \(at)")
+                try await check(Cut(app: app, token: token, bytes: bytes, answer: answer, path: path))
+            }
+        }
     }
 
     /// Uploads `bytes` one way or the other: the answer, and (resumable) the upload's path.
@@ -42,92 +69,69 @@ struct LostCommitTests {
 
     @Test("its COMMIT ran but the answer was lost: the photo is answered as made, once, and a resumable upload names it to the client's HEAD", arguments: WayIn.allCases)
     func committedAnswerLost(_ way: WayIn) async throws {
-        try await SilentProxy.with { proxy in
-            try await withAppBehind(proxy) { app in
-                let token = try await app.api.signedInUser()
-                let bytes = TestImage.jpeg(size: 80_000, seed: 31)
-                proxy.cut(after: "INSERT INTO photos", at: "COMMIT", delivered: true)
-                let (answer, path) = try await upload(bytes, way, token: token, app: app)
-                #expect(proxy.hasCut, "the test cut the photo's COMMIT")
-
-                #expect(try await app.photoCount() == 1)
-                let stored: String = try await app.scalar("SELECT public_id FROM photos")
-                switch way {
-                case .multipart:
-                    #expect(answer.status == .ok, "\(answer.status) \(answer.text)")
-                    #expect(try answer.json()["random_id"] as? String == stored)
-                case .resumable:
-                    #expect(answer.status == .noContent, "\(answer.status) \(answer.text)")
-                    #expect(answer.headers[TusTestClient.photoID] == stored)
-                    // A client that lost this answer too asks where the upload stands: done, this photo.
-                    let head = try await TusTestClient(app: app, token: token).send(.head, try #require(path))
-                    #expect(head.status == .ok)
-                    #expect(head.headers[TusTestClient.offset] == String(bytes.count))
-                    #expect(head.headers[TusTestClient.photoID] == stored)
-                }
-                #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: bytes).hexString)
-                #expect(try await app.api.getPhotos(token: token).jsonArray().count == 1)
+        try await upload(way, seed: 31, cutting: "INSERT INTO photos", at: "COMMIT", delivered: true) { cut in
+            let app = cut.app
+            #expect(try await app.photoCount() == 1)
+            let stored: String = try await app.scalar("SELECT public_id FROM photos")
+            switch way {
+            case .multipart:
+                #expect(cut.answer.status == .ok, "\(cut.answer.status) \(cut.answer.text)")
+                #expect(try cut.answer.json()["random_id"] as? String == stored)
+            case .resumable:
+                #expect(cut.answer.status == .noContent, "\(cut.answer.status) \(cut.answer.text)")
+                #expect(cut.answer.headers[TusTestClient.photoID] == stored)
+                // A client that lost this answer too asks where the upload stands: done, this photo.
+                let head = try await TusTestClient(app: app, token: cut.token).send(.head, try #require(cut.path))
+                #expect(head.status == .ok)
+                #expect(head.headers[TusTestClient.offset] == String(cut.bytes.count))
+                #expect(head.headers[TusTestClient.photoID] == stored)
             }
+            #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: cut.bytes).hexString)
+            #expect(try await app.api.getPhotos(token: cut.token).jsonArray().count == 1)
         }
     }
 
     @Test("its COMMIT still running when the connection breaks (a slow commit): the look waits for it, and the photo is answered as made with its blobs kept", arguments: WayIn.allCases)
     func commitStillRunning(_ way: WayIn) async throws {
-        try await SilentProxy.with { proxy in
-            try await withAppBehind(proxy) { app in
-                let token = try await app.api.signedInUser()
-                let bytes = TestImage.jpeg(size: 80_000, seed: 33)
-                // Runs at COMMIT, after the connection is cut (PostgreSQL does not notice a client
-                // gone mid-statement), so the commit ends a second after the app saw the break.
-                try await app.db { client in
-                    try await client.query(
-                        "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $$"
-                    )
-                    try await client.query(
-                        """
-                        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON photos DEFERRABLE INITIALLY DEFERRED
-                        FOR EACH ROW EXECUTE FUNCTION slow_commit()
-                        """
-                    )
-                }
-                proxy.cut(after: "INSERT INTO photos", at: "COMMIT", delivered: true)
-                let (answer, _) = try await upload(bytes, way, token: token, app: app)
-                #expect(proxy.hasCut, "the test cut the photo's COMMIT")
-
-                #expect([.ok, .noContent].contains(answer.status), "\(answer.status) \(answer.text)")
-                #expect(try await app.photoCount() == 1)
-                let stored: String = try await app.scalar("SELECT public_id FROM photos")
-                #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: bytes).hexString, "the original is kept")
-                let renditions: Int = try await app.scalar("SELECT count(*)::int FROM photo_renditions")
-                #expect(app.filesInBlobStore().count == 1 + renditions, "the renditions are kept")
-            }
+        // Runs at COMMIT, after the connection is cut (PostgreSQL does not notice a client gone
+        // mid-statement), so the commit ends a second after the app saw the break.
+        let slowCommit: @Sendable (PostgresClient) async throws -> Void = { client in
+            try await client.query("CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $$")
+            try await client.query(
+                """
+                CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON photos DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION slow_commit()
+                """
+            )
+        }
+        try await upload(way, seed: 33, cutting: "INSERT INTO photos", at: "COMMIT", delivered: true, prepare: slowCommit) { cut in
+            let app = cut.app
+            #expect([.ok, .noContent].contains(cut.answer.status), "\(cut.answer.status) \(cut.answer.text)")
+            #expect(try await app.photoCount() == 1)
+            let stored: String = try await app.scalar("SELECT public_id FROM photos")
+            #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: cut.bytes).hexString, "the original is kept")
+            let renditions: Int = try await app.scalar("SELECT count(*)::int FROM photo_renditions")
+            #expect(app.filesInBlobStore().count == 1 + renditions, "the renditions are kept")
         }
     }
 
     @Test("its connection broke before the COMMIT: the upload is refused as unavailable (try again), with no row and no blob left", arguments: WayIn.allCases)
     func brokeBeforeCommit(_ way: WayIn) async throws {
-        try await SilentProxy.with { proxy in
-            try await withAppBehind(proxy) { app in
-                let token = try await app.api.signedInUser()
-                let bytes = TestImage.jpeg(size: 80_000, seed: 32)
-                // The photo's transaction has locked its owner for the quota; its INSERT never arrives.
-                proxy.cut(after: "quota_bytes FROM users WHERE", at: "INSERT INTO photos", delivered: false)
-                let (answer, path) = try await upload(bytes, way, token: token, app: app)
-                #expect(proxy.hasCut, "the test cut the photo's INSERT")
-
-                #expect(answer.status == .serviceUnavailable, "\(answer.status) \(answer.text)")
-                #expect(try answer.apiError().message.isEmpty == false)
-                #expect(try await app.photoCount() == 0)
-                #expect(app.filesInBlobStore() == [], "no original, rendition or part is left")
-                if let path {
-                    // Nothing to resume (the part became the blob that went): the client starts again.
-                    #expect(try await TusTestClient(app: app, token: token).send(.head, path).status == .notFound)
-                }
-                // And it can: the same file again is one photo.
-                let again = try await upload(bytes, way, token: token, app: app).answer
-                #expect([.ok, .noContent].contains(again.status), "\(again.status) \(again.text)")
-                #expect(try await app.photoCount() == 1)
+        // The photo's transaction has locked its owner for the quota; its INSERT never arrives.
+        try await upload(way, seed: 32, cutting: "quota_bytes FROM users WHERE", at: "INSERT INTO photos", delivered: false) { cut in
+            let app = cut.app
+            #expect(cut.answer.status == .serviceUnavailable, "\(cut.answer.status) \(cut.answer.text)")
+            #expect(try cut.answer.apiError().message.isEmpty == false)
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore() == [], "no original, rendition or part is left")
+            if let path = cut.path {
+                // Nothing to resume (the part became the blob that went): the client starts again.
+                #expect(try await TusTestClient(app: app, token: cut.token).send(.head, path).status == .notFound)
             }
+            // And it can: the same file again is one photo.
+            let again = try await upload(cut.bytes, way, token: cut.token, app: app).answer
+            #expect([.ok, .noContent].contains(again.status), "\(again.status) \(again.text)")
+            #expect(try await app.photoCount() == 1)
         }
     }
 }
