@@ -59,9 +59,7 @@ struct HealthAndErrorTests {
 
     private func silentDatabase(through proxy: SilentProxy) async throws {
         try await withTestApp(configure: { config in
-            proxy.forward(to: config.database.host, port: config.database.port)
-            config.database.host = "127.0.0.1"
-            config.database.port = proxy.port
+            proxy.carry(&config)
             config.logLevel = .critical
         }) { app in
             // The queries left waiting on silent connections end when these close (or the

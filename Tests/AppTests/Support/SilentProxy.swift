@@ -1,3 +1,4 @@
+import SelfieCore
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -202,5 +203,15 @@ final class SilentProxy: Sendable {
             get { kept.withLock { $0 } }
             set { kept.withLock { $0 = newValue } }
         }
+    }
+}
+
+extension SilentProxy {
+    /// Puts the proxy between the app and its database: forwards to the configured one, and
+    /// points the configuration at the proxy.
+    func carry(_ config: inout AppConfiguration) {
+        forward(to: config.database.host, port: config.database.port)
+        config.database.host = "127.0.0.1"
+        config.database.port = port
     }
 }

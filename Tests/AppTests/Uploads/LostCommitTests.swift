@@ -39,9 +39,7 @@ struct LostCommitTests {
     ) async throws {
         try await SilentProxy.with { proxy in
             try await withTestApp(configure: { config in
-                proxy.forward(to: config.database.host, port: config.database.port)
-                config.database.host = "127.0.0.1"
-                config.database.port = proxy.port
+                proxy.carry(&config)
                 config.logLevel = .critical
             }) { app in
                 let token = try await app.api.signedInUser()
