@@ -24,8 +24,15 @@ public struct FilePartStorage: PartStorage {
         let (path, folder, pool) = (self.path(upload.publicID), self.folder, store.threadPool)
         let fd = try await pool.runIfActive {
             guard mkdir(folder, 0o750) == 0 || errno == EEXIST else { throw FileBlobStore.error(errno, "create \(folder)") }
-            let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o640)
-            guard fd >= 0 else { throw FileBlobStore.error(errno, "open \(path)") }
+            // Made by the first append only: a later one whose file is gone, or shorter than what
+            // the row records, must not go on over zeros.
+            let fd = open(path, O_WRONLY | O_CLOEXEC | (offset == 0 ? O_CREAT : 0), 0o640)
+            guard fd >= 0 else { throw errno == ENOENT ? PartMissing() : FileBlobStore.error(errno, "open \(path)") }
+            var info = stat()
+            guard fstat(fd, &info) == 0, Int64(info.st_size) >= offset else {
+                close(fd)
+                throw PartMissing()
+            }
             guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
                 let code = errno
                 close(fd)

@@ -50,6 +50,10 @@ public protocol PartStorage: Sendable {
 /// The bytes of a PATCH went past `Upload-Length`.
 public struct PartLimitExceeded: Error {}
 
+/// The bytes recorded before an append are no longer where they were kept (a part file removed or
+/// cut short): the upload cannot go on from its offset.
+public struct PartMissing: Error {}
+
 /// An append that failed after some bytes were stored: what to record if they count, and why.
 public struct PartialAppend: Error {
     public let progress: PartProgress

@@ -183,6 +183,11 @@ public struct ResumableUploadService: Sendable {
             if pastLength { throw ResumableUploadError.pastLength }
             if recorded, whole { return upload.length }
             throw partial.underlying
+        } catch is PartMissing {
+            // What the row records is kept nowhere any more: nothing to resume; the client starts again.
+            try await uploads.release(upload, token: lease, at: nil)
+            try await terminate(upload)
+            throw ResumableUploadError.notFound
         } catch {
             try await uploads.release(upload, token: lease, at: nil)
             throw error

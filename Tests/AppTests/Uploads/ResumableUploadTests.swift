@@ -411,6 +411,28 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("an upload whose part file is gone (a disk restored, a hand that tidied up) is told to start again (404), never completed with zeros where its bytes were")
+    func partFileGone() async throws {
+        try await withTestApp { app in
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 200_000, seed: 44)
+            let path = try await tus.create(length: bytes.count)
+            #expect(try await tus.patch(path, at: 0, bytes[..<100_000]).headers[TusTestClient.offset] == "100000")
+            guard case .filesystem(let root) = app.config.blobStore else { throw TestSetupError("a filesystem store") }
+            let publicID = try #require(path.split(separator: "/").last.map(String.init))
+            try FileManager.default.removeItem(atPath: "\(root)/.parts/\(publicID).part")
+
+            let rest = try await tus.patch(path, at: 100_000, bytes[100_000...])
+            #expect(rest.status == .notFound, "\(rest.status) \(rest.text)")
+            #expect(try rest.apiError().message.isEmpty == false)
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore() == [], "no part file made of zeros")
+            #expect(try await tus.send(.head, path).status == .notFound)
+            let again = try await tus.upload(bytes, chunk: bytes.count)
+            #expect(again.last.headers[TusTestClient.photoID] != nil)
+        }
+    }
+
     @Test("a PATCH for an upload whose record went after the request found it (terminated, purged, its account deleted) is told the upload is gone, not to wait (423)")
     func recordGoneBeforeTheClaim() async throws {
         try await withTestApp { app in
