@@ -336,6 +336,25 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("MAX_UPLOAD_BYTES holds for resumable uploads as for forms: an Upload-Length past it is refused (413, the limit named) before any row, with or without the bytes in the creation")
+    func pastTheSizeLimit() async throws {
+        try await withTestApp(configure: { $0.uploads.maxBytes = 200 * 1024 }) { app in
+            let tus = try await app.tus()
+            let atTheLimit = try await tus.send(.post, "/api/uploads", headers: [TusTestClient.length: String(200 * 1024)])
+            #expect(atTheLimit.status == .created)
+            try await app.db { try await $0.query("DELETE FROM resumable_uploads") }
+            for body: [UInt8]? in [nil, Self.photo(size: 200 * 1024 + 1, seed: 45)] {
+                var headers: HTTPFields = [TusTestClient.length: String(200 * 1024 + 1)]
+                if body != nil { headers[.contentType] = "application/offset+octet-stream" }
+                let refused = try await tus.send(.post, "/api/uploads", headers: headers, body: body)
+                #expect(refused.status == .contentTooLarge, "\(refused.status) \(refused.text)")
+                #expect(try refused.apiError().message.contains("the limit is 204800 bytes"), "\(refused.text)")
+                #expect(try await app.scalar("SELECT count(*)::int FROM resumable_uploads") == 0)
+            }
+            #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+
     @Test("a cut PATCH keeps what arrived; HEAD says where to resume; the upload then completes byte-identical", arguments: StoreKind.allCases)
     func resumeAfterCut(store: StoreKind) async throws {
         try await withTusApp(on: store) { app in
