@@ -46,6 +46,24 @@ actor Barrier {
 
 @Suite("Quotas: uploads past a user's quota are refused before anything is stored")
 struct QuotaTests {
+    @Test("an upload whose declared size cannot fit is refused from its head (413), before its body is read: the client is not left sending megabytes, nor waiting for the deadline")
+    func refusedFromItsHead() async throws {
+        try await withTestApp(configure: { $0.uploads.deadline = .seconds(3) }) { app in
+            let token = try await app.api.signedInUser()
+            _ = try await app.leaveRoom(1024, token: token)
+            let port = try #require(app.client.port)
+            let declared = 2 * 1024 * 1024
+            let head = "POST /api/upload_photo HTTP/1.1\r\nHost: localhost\r\nAuthorization: Token token=\(token)\r\n"
+                + "Content-Type: multipart/form-data; boundary=\(MultipartBody.iOSBoundary)\r\nContent-Length: \(declared)\r\n\r\n"
+            let started = ContinuousClock.now
+            // The first kilobyte of the body, then nothing: only the head can have refused it.
+            let status = try await RawHTTPClient.sendStalling(port: port, head: head, body: Array(repeating: 0x2D, count: 1024))
+            #expect(status == 413, "answered \(status)")
+            #expect(ContinuousClock.now - started < .seconds(3), "before the deadline")
+            #expect(try await app.photoCount() == 0)
+        }
+    }
+
     @Test("1 KB under the quota, a 2 MB photo: 413 with a clear message, and no blob, no row, no temporary file remain")
     func refusedUpfront() async throws {
         try await withTestApp { app in
