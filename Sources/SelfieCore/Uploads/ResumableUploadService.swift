@@ -290,10 +290,18 @@ public struct ResumableUploadService: Sendable {
     public func purgeExpired(now: Date = .now) async throws -> Int {
         var purged = try await uploads.deleteFinished(expiredBefore: now)
         while true {
-            let batch = try await uploads.expired(now: now, limit: 100)
-            guard !batch.isEmpty else { return purged }
-            for upload in batch { try await terminate(upload) }
-            purged += batch.count
+            var ended = 0
+            for upload in try await uploads.expired(now: now, limit: 100) {
+                do {
+                    try await terminate(upload)
+                    ended += 1
+                } catch ResumableUploadError.busy {
+                    // A PATCH took it since it was read: it finishes or lets go, and a later purge
+                    // takes it; the others go now.
+                }
+            }
+            guard ended > 0 else { return purged }
+            purged += ended
         }
     }
 }

@@ -679,6 +679,35 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a PATCH that takes an expired upload between the purge's look and its delete holds back that one only: the purge goes on with the others")
+    func purgeGoesOnPastAClaimedUpload() async throws {
+        try await withTestApp { app in
+            let tus = try await app.tus()
+            var paths: [String] = []
+            for seed: UInt64 in [46, 47, 48] {
+                let bytes = Self.photo(size: 30_000, seed: seed)
+                let path = try await tus.create(length: bytes.count)
+                #expect(try await tus.patch(path, at: 0, bytes[..<10_000]).status == .noContent)
+                paths.append(path)
+            }
+            try await app.db { try await $0.query("UPDATE resumable_uploads SET expires_at = now() - interval '1 minute'") }
+            // The first one is claimed by a PATCH just after the purge read it: its delete finds
+            // it held (a trigger stands in for that PATCH's timing).
+            let first = try #require(paths.first?.split(separator: "/").last.map(String.init))
+            try await app.db { client in
+                try await client.query("CREATE FUNCTION held() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$")
+                try await client.query(
+                    "CREATE TRIGGER held BEFORE DELETE ON resumable_uploads FOR EACH ROW WHEN (OLD.public_id = \(unescaped: "'\(first)'")) EXECUTE FUNCTION held()"
+                )
+            }
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let purged = try await core.whileRunning { try await core.resumable.purgeExpired() }
+            #expect(purged == 2)
+            let left: [String] = try await app.db { try await $0.query("SELECT public_id FROM resumable_uploads").collect().map { try $0.decode(String.self) } }
+            #expect(left == [first], "the other two are gone")
+        }
+    }
+
     @Test("expired uploads answer 410 and the purge removes their parts (no open S3 multipart upload)", arguments: StoreKind.allCases)
     func expiry(store: StoreKind) async throws {
         try await withTusApp(on: store) { app in
