@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SMTP
 import Testing
 
 /// What Python's zipfile reads in an archive: every member's name and SHA-256, `account.json`
@@ -109,6 +110,30 @@ struct AccountDeletionAndExportTests {
             }
             #expect(waiting.isEmpty, "mail to the account that had not gone yet goes no more; the goodbye went: \(waiting)")
             #expect(try await app.browser().signIn(email: email).status == .unauthorized)
+        }
+    }
+
+    @Test("deleting an account also drops the confirmation link still waiting to go to the address it was moving to: the link is dead, and that address's owner would hear of an account that is gone")
+    func deletionDropsTheLinkToTheNewAddress() async throws {
+        try await withTestApp(configure: { config in
+            // The mail server is unreachable: what is queued waits.
+            config.mail.transport = .smtp(try SMTPConfiguration(url: "smtp://127.0.0.1:1"))
+            config.mail.from = MailSink.from
+        }) { app in
+            let email = uniqueEmail("moving")
+            let newAddress = uniqueEmail("new-home")
+            let browser = app.browser()
+            try await browser.signUp(email: email)
+            let asked = try await browser.submit("/account/email", from: "/account", [("email", newAddress), ("current_password", "correct horse battery")])
+            #expect(asked.status == .seeOther, "\(asked.status)")
+            let waitingToGo: @Sendable () async throws -> Int = {
+                try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE lower(recipient) = lower(\(newAddress)) AND sent_at IS NULL")
+            }
+            #expect(try await waitingToGo() == 1, "the link to the new address waits for the mail server")
+
+            let deleted = try await browser.submit("/account/delete", from: "/account", [("current_password", "correct horse battery")])
+            #expect(deleted.location == "/signin?notice=account-deleted")
+            #expect(try await waitingToGo() == 0, "it goes no more")
         }
     }
 

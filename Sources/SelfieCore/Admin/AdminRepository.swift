@@ -205,11 +205,14 @@ public struct AdminRepository: Sendable {
             ).decode(String.self) {
                 if let key = BlobKey(key) { keys.append(key) }
             }
-            // Mail to the account that has not gone yet goes no more (a goodbye is queued after this).
+            // Mail to the account that has not gone yet goes no more (a goodbye is queued after
+            // this), nor a link of the account's to another address (a new address it was moving
+            // to): found by its token, whose hash the account's links keep until they go with it.
             try await connection.query(
                 """
                 DELETE FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL
-                  AND lower(recipient) = (SELECT lower(email) FROM users WHERE id = \(id))
+                  AND (lower(recipient) = (SELECT lower(email) FROM users WHERE id = \(id))
+                    OR sha256(convert_to(params->>'token', 'UTF8')) IN (SELECT token_hash FROM email_tokens WHERE user_id = \(id)))
                 """,
                 logger: logger
             )
