@@ -90,9 +90,11 @@ extension User {
 
     /// What failed sign-ins of this account are counted under: its email, else its username (the
     /// two things a sign-in form accepts), so typing one or the other gains nothing. An account
-    /// with neither (made by a provider that shared no address) gets a key no login can be: a typed
-    /// login is trimmed, so none begins with a space — typing its `handle` must not lock it out.
-    var lockoutKey: String { email ?? username ?? " account \(id)" }
+    /// with neither (made by a provider that shared no address) gets a key no login can be: it
+    /// begins with a tab, which a typed login never does (it is trimmed of all whitespace) and
+    /// which the counters' `lower(btrim())` keeps (it trims spaces only) — typing its `handle`, or
+    /// the key itself, must not lock it out.
+    var lockoutKey: String { email ?? username ?? "\taccount \(id)" }
 
     /// The columns every query that reads a user selects, in this order, from `users` aliased `u`.
     static let columns = "u.id, u.email, u.username, u.full_name, u.role, u.disabled, u.created_at, u.email_verified, u.language, u.time_zone, u.theme"
