@@ -119,19 +119,27 @@ public struct WebSessionRepository: Sendable {
     /// second factor ("sign out everywhere" must not leave a way back), a two-step set-up key not
     /// yet confirmed (an ended session may have seen it) and an address change still waiting for
     /// its link (an ended session may have asked for it). Returns how many sessions ended.
+    ///
+    /// The user's row is locked first, as every remedy does: a change that adds a way in while its
+    /// session lasts (`UserAccess.requireSession`) holds that row, then its session; taken the
+    /// other way round the two could each wait for the other.
     @discardableResult
     public func deleteAll(userID: Int64, keeping: Int64?) async throws -> Int {
         defer { access.forget(userID: userID) }
-        let rows = try await client.query(
-            """
-            WITH forgotten AS (DELETE FROM remembered_browsers WHERE user_id = \(userID)),
-              unseen AS (DELETE FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NULL),
-              unmoved AS (DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = \(EmailTokenPurpose.changeEmail.rawValue))
-            DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keeping) RETURNING id
-            """,
-            logger: logger
-        )
-        return try await rows.collect().count
+        let logger = self.logger
+        return try await client.transaction(logger: logger) { connection in
+            try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            let rows = try await connection.query(
+                """
+                WITH forgotten AS (DELETE FROM remembered_browsers WHERE user_id = \(userID)),
+                  unseen AS (DELETE FROM totp_factors WHERE user_id = \(userID) AND confirmed_at IS NULL),
+                  unmoved AS (DELETE FROM email_tokens WHERE user_id = \(userID) AND purpose = \(EmailTokenPurpose.changeEmail.rawValue))
+                DELETE FROM web_sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keeping) RETURNING id
+                """,
+                logger: logger
+            )
+            return try await rows.collect().count
+        }
     }
 
     @discardableResult

@@ -96,6 +96,9 @@ public struct PhotoRepository: Sendable {
         while true {
             do {
                 return try await client.transaction(logger: logger) { connection in
+                    // Not for ever: a backend that has not noticed its client is gone may hold the
+                    // insert's lock until TCP gives up; then nothing is known (nil to the caller).
+                    try await connection.query("SET LOCAL lock_timeout = '15s'", logger: logger)
                     try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR KEY SHARE", logger: logger)
                     let rows = try await connection.query(
                         "SELECT count(*)::int FROM photos WHERE public_id = \(publicID) AND user_id = \(userID)", logger: logger

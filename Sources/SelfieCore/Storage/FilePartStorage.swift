@@ -53,13 +53,17 @@ public struct FilePartStorage: PartStorage {
             _ = try? await evenIfCancelled { try await pool.runIfActive { fsync(fd); close(fd) } }
             throw PartialAppend(progress: PartProgress(offset: stored, state: PartState()), underlying: error)
         }
-        try await pool.runIfActive {
-            guard fsync(fd) == 0 else {
-                let code = errno
+        // Even when the deadline cancelled the PATCH just after its last byte: else the file would
+        // stay open, and its bytes unrecorded.
+        try await evenIfCancelled {
+            try await pool.runIfActive {
+                guard fsync(fd) == 0 else {
+                    let code = errno
+                    close(fd)
+                    throw FileBlobStore.error(code, "fsync \(path)")
+                }
                 close(fd)
-                throw FileBlobStore.error(code, "fsync \(path)")
             }
-            close(fd)
         }
         return PartProgress(offset: stored, state: PartState())
     }

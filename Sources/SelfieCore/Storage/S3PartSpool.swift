@@ -54,8 +54,12 @@ final class S3PartSpool: @unchecked Sendable {
         count += bytes.readableBytes
     }
 
-    /// Empties the spool for the next part.
+    /// Empties the spool for the next part. It counts as empty from the start, even when the
+    /// truncation then fails (or is cancelled): its bytes were sent, and must not be kept again
+    /// as an upload's tail. A spool whose reset threw is not appended to again.
     func reset() async throws {
+        hasher = SHA256()
+        count = 0
         let descriptor = self.descriptor
         try await pool.runIfActive {
             // Appends write at the file's offset, so it goes back to the start with the length.
@@ -63,8 +67,6 @@ final class S3PartSpool: @unchecked Sendable {
                 throw FileBlobStore.error(errno, "truncate a spool file")
             }
         }
-        hasher = SHA256()
-        count = 0
     }
 
     /// Everything appended, in memory: for a remainder smaller than a part, kept in the database row.

@@ -37,6 +37,14 @@ public struct S3PartStorage: PartStorage {
                     }
                 }
             }
+            if offset == limit && spool.count > 0 {
+                // The last bytes: they go up as the last part (which may be smaller than the
+                // others), straight from the spool, rather than into the row and back out at
+                // completion. A failure here keeps them as the tail, like any other.
+                try await send(spool, state: &state)
+                try await spool.reset()
+            }
+            state.tail = try await spool.contents()
         } catch {
             // What arrived is kept: the bytes of a part not yet sent become the row's tail (read
             // even when the PATCH was cancelled: its deadline cancels it).
@@ -44,13 +52,6 @@ public struct S3PartStorage: PartStorage {
             let kept = Int64(state.parts.reduce(0) { $0 + $1.bytes }) + Int64(state.tail.readableBytes)
             throw PartialAppend(progress: PartProgress(offset: kept, state: state), underlying: error)
         }
-        if offset == limit && spool.count > 0 {
-            // The last bytes: they go up as the last part (which may be smaller than the others),
-            // straight from the spool, rather than into the row and back out at completion.
-            try await send(spool, state: &state)
-            try await spool.reset()
-        }
-        state.tail = try await spool.contents()
         return PartProgress(offset: offset, state: state)
     }
 
