@@ -67,7 +67,9 @@ public struct AccountEmails: Sendable {
     }
 
     /// A new token for `purpose`, stored with the message that carries it, in one transaction;
-    /// with `sessionID`, only while that session lasts (nil when it has ended, and nothing is stored).
+    /// with `sessionID`, only while that session lasts (`AccountError.confirmItsYou` when it has
+    /// ended, and nothing is stored).
+    @discardableResult
     private func mailLink(
         _ purpose: EmailTokenPurpose,
         to recipient: MailRecipient,
@@ -75,12 +77,12 @@ public struct AccountEmails: Sendable {
         as act: AdminAct? = nil,
         whileSession sessionID: Int64? = nil,
         notice: (String) -> MailNotice
-    ) async throws -> String? {
+    ) async throws -> String {
         let token = RandomToken.urlSafe()
-        guard try await tokens.create(
+        try await tokens.create(
             purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox,
             as: act, whileSession: sessionID
-        ) else { return nil }
+        )
         outbox.nudge()
         return token
     }
@@ -92,7 +94,7 @@ public struct AccountEmails: Sendable {
     public func sendVerification(to user: User) async throws {
         guard !user.emailVerified, let recipient = MailRecipient(user) else { return }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
-        _ = try await mailLink(.verifyEmail, to: recipient, userID: user.id, notice: MailNotice.verifyEmail(token:))
+        try await mailLink(.verifyEmail, to: recipient, userID: user.id, notice: MailNotice.verifyEmail(token:))
     }
 
     /// `sendVerification`, for a sign-up or a sign-in that waits for it: a failure is logged (the
@@ -174,7 +176,7 @@ public struct AccountEmails: Sendable {
             guard let user = try await users.credentials(forEmail: email)?.user, !user.isDisabled, let recipient = MailRecipient(user) else {
                 return
             }
-            _ = try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:))
+            try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:))
             await audit.record(.passwordResetRequested, actor: nil, targetUser: user.id, target: user.handle, origin: origin)
         } catch is RateLimited {
             logger.notice("password reset links to one address limited")
@@ -192,9 +194,7 @@ public struct AccountEmails: Sendable {
         let record = AuditRecord(type: .passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
         if mailed {
             let recipient = MailRecipient(address: email, name: user.fullName, language: user.preferences.language)
-            guard let token = try await mailLink(.resetPassword, to: recipient, userID: user.id, as: AdminAct(record), notice: MailNotice.passwordReset(token:))
-            else { throw AccountError.linkNotValid }  // not reached: no session to outlive
-            return token
+            return try await mailLink(.resetPassword, to: recipient, userID: user.id, as: AdminAct(record), notice: MailNotice.passwordReset(token:))
         }
         let token = RandomToken.urlSafe()
         try await tokens.create(.resetPassword, userID: user.id, email: email, token: token, as: AdminAct(record))
@@ -260,10 +260,9 @@ public struct AccountEmails: Sendable {
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
         let recipient = MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language)
-        let link = try await mailLink(.changeEmail, to: recipient, userID: user.id, whileSession: session.sessionID) { token in
+        try await mailLink(.changeEmail, to: recipient, userID: user.id, whileSession: session.sessionID) { token in
             .confirmNewEmail(token: token, newEmail: newEmail)
         }
-        guard link != nil else { throw AccountError.confirmItsYou }
         await notify(user, .emailChangeRequested(newEmail: EmailAddress.masked(newEmail)))
         await audit.record(.emailChangeRequested, actor: user.id, targetUser: user.id, target: newEmail, origin: origin)
     }

@@ -32,12 +32,9 @@ struct EmailTokenRepository: Sendable {
 
     /// Stores a new token together with the message that carries it, in one transaction: both or
     /// neither. With `sessionID`, only while that browser session (the one that asked for it) is
-    /// still the user's: a session ended (signed out everywhere, access revoked, the account
-    /// disabled) after its request was checked and before this commits leaves no link behind. The
-    /// session's row is share-locked, so an ending under way waits for this to commit and then
-    /// kills the link with the rest (`UserAccess.revokeAll` deletes the sessions before the
-    /// links). Returns whether the token was stored (and mailed).
-    @discardableResult
+    /// still the user's (`UserAccess.requireSession`): a session ended (signed out everywhere,
+    /// access revoked, the account disabled) after its request was checked and before this
+    /// commits leaves no link behind, and `AccountError.confirmItsYou` is thrown.
     func create(
         _ purpose: EmailTokenPurpose,
         userID: Int64,
@@ -48,13 +45,12 @@ struct EmailTokenRepository: Sendable {
         through outbox: MailOutboxRepository,
         as act: AdminAct? = nil,
         whileSession sessionID: Int64? = nil
-    ) async throws -> Bool {
+    ) async throws {
         let logger = self.logger
-        return try await client.transaction(as: act, logger: logger) { connection, _ in
-            guard try await Self.insert(purpose, userID: userID, email: email, token: token, whileSession: sessionID, on: connection, logger: logger)
-            else { return false }
+        try await client.transaction(as: act, logger: logger) { connection, _ in
+            if let sessionID { try await UserAccess.requireSession(sessionID, of: userID, on: connection, logger: logger) }
+            try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
             try await outbox.enqueue(message, to: recipient, on: connection)
-            return true
         }
     }
 
@@ -62,47 +58,21 @@ struct EmailTokenRepository: Sendable {
     func create(_ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, as act: AdminAct) async throws {
         let logger = self.logger
         try await client.transaction(as: act, logger: logger) { connection, _ in
-            _ = try await Self.insert(purpose, userID: userID, email: email, token: token, whileSession: nil, on: connection, logger: logger)
+            try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
         }
     }
 
     private static func insert(
-        _ purpose: EmailTokenPurpose,
-        userID: Int64,
-        email: String,
-        token: String,
-        whileSession sessionID: Int64?,
-        on connection: PostgresConnection,
-        logger: Logger
-    ) async throws -> Bool {
-        let hash = ByteBuffer(bytes: RandomToken.hash(token))
-        let rows: PostgresRowSequence
-        if let sessionID {
-            // The account's row before the session's, in the order every remedy takes them (the
-            // user's row, then its sessions): taken the other way round, the insert's own key check
-            // on the user would wait behind a remedy that waits on this session's lock.
-            try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR KEY SHARE", logger: logger)
-            rows = try await connection.query(
-                """
-                INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
-                SELECT \(hash), \(purpose.rawValue), user_id, \(email), now() + make_interval(secs => \(purpose.lifetime))
-                FROM web_sessions WHERE id = \(sessionID) AND user_id = \(userID) AND expires_at > now()
-                FOR SHARE
-                RETURNING 1
-                """,
-                logger: logger
-            )
-        } else {
-            rows = try await connection.query(
-                """
-                INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
-                VALUES (\(hash), \(purpose.rawValue), \(userID), \(email), now() + make_interval(secs => \(purpose.lifetime)))
-                RETURNING 1
-                """,
-                logger: logger
-            )
-        }
-        return try await !rows.collect().isEmpty
+        _ purpose: EmailTokenPurpose, userID: Int64, email: String, token: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
+            VALUES (\(ByteBuffer(bytes: RandomToken.hash(token))), \(purpose.rawValue), \(userID), \(email),
+                    now() + make_interval(secs => \(purpose.lifetime)))
+            """,
+            logger: logger
+        )
     }
 
     /// What a token is for, if it still works (a page showing the form; nothing is used up).

@@ -294,6 +294,7 @@ extension PostgresClient {
             }
         } catch let error as TransactionError {
             if let refusal = error.closureError as? AdminError { throw refusal }
+            if let refusal = error.closureError as? AccountError { throw refusal }
             throw error
         }
     }
