@@ -177,6 +177,37 @@ struct StepUpTests {
         }
     }
 
+    @Test("through the API, a first password whose request began before its token was revoked is not set, and no new token is issued")
+    func firstPasswordWhileTheTokenIsRevoked() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("passwordless-app")
+            let token = try await app.api.signedInUser(email: email)
+            try await app.db { try await $0.query("UPDATE users SET password_hash = NULL WHERE email = \(email)") }
+            let id = try await app.userID(email)
+            let late = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT id FROM users WHERE id = \(id) FOR UPDATE", logger: testLogger)
+                    let late = Task {
+                        try await app.api.send(
+                            .post, "/api/reset_password",
+                            body: "{\"old_password\":\"\(app.api.encrypt(""))\",\"new_password\":\"\(app.api.encrypt("attacker password"))\"}",
+                            authorization: "Token token=\(token)"
+                        )
+                    }
+                    try await TestApp.untilSomeoneWaitsForALock(client)
+                    // What revoking access does to the account's tokens.
+                    try await connection.query("UPDATE api_tokens SET revoked_at = now() WHERE user_id = \(id)", logger: testLogger)
+                    return late
+                }
+            }
+            let answer = try await late.value
+            #expect(answer.status == .forbidden, "\(answer.status) \(answer.text)")
+            let hasPassword: Bool = try await app.scalar("SELECT password_hash IS NOT NULL FROM users WHERE email = \(email)")
+            #expect(!hasPassword, "no password was set")
+            #expect(try await app.scalar("SELECT count(*)::int FROM api_tokens WHERE revoked_at IS NULL") == 0, "no new token")
+        }
+    }
+
     @Test("a passkey whose registration began before its session ended is not kept, and does not sign in")
     func passkeyWhileTheSessionEnds() async throws {
         try await withTestApp { app in

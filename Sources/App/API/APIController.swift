@@ -277,6 +277,7 @@ struct APIController {
             new: new,
             confirmation: nil,
             keepingSession: nil,
+            askedWithToken: context.token.tokenID,
             confirmedAt: context.token.issuedAt,
             origin: context.origin
         )

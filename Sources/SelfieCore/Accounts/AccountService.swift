@@ -173,7 +173,8 @@ public struct AccountService: Sendable {
     /// An account made through a provider sets its first password without a current one, but only
     /// with a sign-in from the last ten minutes (`confirmedAt`, see `StepUp`); if it has neither
     /// email nor username, it chooses a `username` too (a password needs something to be typed
-    /// next to).
+    /// next to). The change is stored only while the browser session (`keepingSession`) or the
+    /// app's token (`askedWithToken`) that asks for it lasts.
     @discardableResult
     public func changePassword(
         of user: User,
@@ -182,6 +183,7 @@ public struct AccountService: Sendable {
         confirmation: String?,
         username: String? = nil,
         keepingSession sessionID: Int64?,
+        askedWithToken tokenID: Int64? = nil,
         confirmedAt: Date,
         origin: RequestOrigin
     ) async throws -> UserCredentials {
@@ -214,7 +216,8 @@ public struct AccountService: Sendable {
         let hash = try await hasher.hash(new)
         do {
             let replaced = try await users.replacePassword(
-                userID: user.id, replacing: credentials.passwordHash, with: hash, username: newUsername, keepingSession: sessionID
+                userID: user.id, replacing: credentials.passwordHash, with: hash, username: newUsername, keepingSession: sessionID,
+                askedWithToken: tokenID
             )
             // The password proved above is not the account's any more (a reset landed meanwhile).
             guard replaced else { throw InvalidFields([.currentPassword: .incorrect]) }

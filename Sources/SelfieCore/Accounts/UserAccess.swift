@@ -35,12 +35,24 @@ enum UserAccess {
     /// waits for the change and ends what it made with the rest. Checked when the request began,
     /// the session could end while it ran and the new way in outlive the remedy.
     static func requireSession(_ sessionID: Int64, of userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
-        let live = try await connection.query(
+        try await require(
             "SELECT 1 FROM web_sessions WHERE id = \(sessionID) AND user_id = \(userID) AND expires_at > now() FOR SHARE",
-            logger: logger
-        ).collect()
-        guard !live.isEmpty else { throw AccountError.confirmItsYou }
+            of: userID, on: connection, logger: logger
+        )
+    }
+
+    /// `requireSession` for an app's API token: not revoked, not expired.
+    static func requireToken(_ tokenID: Int64, of userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await require(
+            "SELECT 1 FROM api_tokens WHERE id = \(tokenID) AND user_id = \(userID) AND revoked_at IS NULL AND expires_at > now() FOR SHARE",
+            of: userID, on: connection, logger: logger
+        )
+    }
+
+    /// The user's row locked, then `live` must find the asking session or token.
+    private static func require(_ live: PostgresQuery, of userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+        guard try await !connection.query(live, logger: logger).collect().isEmpty else { throw AccountError.confirmItsYou }
     }
 
     static func killLinks(_ purposes: [EmailTokenPurpose], userID: Int64, on connection: PostgresConnection, logger: Logger) async throws {

@@ -115,17 +115,20 @@ public struct UserRepository: Sendable {
     /// in place of `previousHash` (the one the person proved, nil for a first password) and, in
     /// the same transaction, ends every browser session of the user but `keepingSession` and
     /// revokes every API token: nothing signed in with the old password outlives the change. With
-    /// `keepingSession`, only while that session lasts (`AccountError.confirmItsYou` once it ended).
+    /// `keepingSession` (a browser's change) or `askedWithToken` (an app's), only while that
+    /// session or token lasts (`AccountError.confirmItsYou` once it ended).
     /// False, changing nothing, when the hash is no longer `previousHash` (a reset or another
     /// change landed meanwhile). Throws `UniqueValueTaken.username` when the username's unique
     /// index refuses it.
-    public func replacePassword(userID: Int64, replacing previousHash: String?, with passwordHash: String, username: String?, keepingSession: Int64?)
-        async throws -> Bool
-    {
+    public func replacePassword(
+        userID: Int64, replacing previousHash: String?, with passwordHash: String, username: String?, keepingSession: Int64?,
+        askedWithToken tokenID: Int64? = nil
+    ) async throws -> Bool {
         defer { access.forget(userID: userID) }
         do {
             return try await client.transaction(logger: logger) { connection in
                 if let keepingSession { try await UserAccess.requireSession(keepingSession, of: userID, on: connection, logger: logger) }
+                if let tokenID { try await UserAccess.requireToken(tokenID, of: userID, on: connection, logger: logger) }
                 let replaced = try await connection.query(
                     """
                     UPDATE users SET password_hash = \(passwordHash), username = coalesce(\(username), username), updated_at = now()
