@@ -63,10 +63,16 @@ enum ImageWorkerFailure: Error, Equatable {
 /// store into a worker's stdin and its renditions come back on its stdout; the server never holds the
 /// original or a decoded pixel. A worker that fails in any way is killed and a fresh one started for
 /// the next photo.
+///
+/// A worker only ever handles one account's photos: a decoder taken over by a hostile file is
+/// contained (no file, no socket), but it reads every photo sent to it and answers for their
+/// renditions, so it must never be sent another account's. Idle workers are kept per account,
+/// `keptIdle` at most (the longest idle stops first).
 final class ImageWorkers: Sendable {
     private let settings: ImageWorkerSettings
     private let maxPixels: Int
-    private let idle = Mutex<[WorkerProcess]>([])
+    private let idle = Mutex<[(worker: WorkerProcess, owner: Int64)]>([])
+    private let keptIdle = max(2, System.coreCount)
     private let scopedLogger: ScopedLogger
 
     /// Blocking pipe I/O and process start-up, off the event loops and the cooperative pool, apart
@@ -88,14 +94,15 @@ final class ImageWorkers: Sendable {
 
     deinit {
         // Idle workers read the end of their stdin and exit; stop() reaps them.
-        let workers = idle.withLock { $0 }
+        let workers = idle.withLock { $0.map(\.worker) }
         Self.pool.submit { _ in workers.forEach { $0.stop() } }
     }
 
-    /// Sends `request` with the `byteCount` bytes `body` writes, and returns the worker's reply.
-    func run(_ request: ImageWorkRequest, body: BlobBody, byteCount: Int) async throws -> ImageWorkReply {
+    /// Sends `request` with the `byteCount` bytes `body` writes — a photo of `owner`'s — to one of
+    /// that account's workers, and returns the worker's reply.
+    func run(_ request: ImageWorkRequest, body: BlobBody, byteCount: Int, owner: Int64) async throws -> ImageWorkReply {
         let deadline = ContinuousClock.now.advanced(by: settings.timeout)
-        let worker = try await checkOut()
+        let worker = try await checkOut(for: owner)
         do {
             let header = ImageWorkWire.requestHeader(request, byteCount: byteCount)
             try await pool.runIfActive { try worker.input.write(header, until: deadline) }
@@ -107,11 +114,13 @@ final class ImageWorkers: Sendable {
             }
             guard sent == byteCount else { throw ImageWorkerFailure.unavailable("the blob is shorter than its row says") }
             let reply = try await pool.runIfActive { try worker.readReply(until: deadline) }
-            idle.withLock { $0.append(worker) }
+            checkIn(worker, of: owner)
             return reply
         } catch {
-            // Mid-frame, the worker's state is unknown: it is never reused.
-            let ending = await (try? pool.runIfActive { worker.stop() }) ?? .unknown
+            // Mid-frame, the worker's state is unknown: it is never reused — stopped and reaped even
+            // when the upload was cancelled (else it would live on, its pipes open in the server).
+            let pool = self.pool
+            let ending = await (try? evenIfCancelled { try await pool.runIfActive { worker.stop() } }) ?? .unknown
             scopedLogger.current.warning("image worker stopped", metadata: ["pid": "\(worker.pid)", "ended": "\(ending)", "error": "\(error)"])
             if case .signalled(let signal) = ending, WorkerProcess.faultSignals.contains(signal) {
                 throw ImageWorkerFailure.crashedOnImage(signal: signal)
@@ -125,15 +134,28 @@ final class ImageWorkers: Sendable {
         }
     }
 
-    private func checkOut() async throws -> WorkerProcess {
+    /// An idle worker of `owner`'s (the latest back first), or a new one.
+    private func checkOut(for owner: Int64) async throws -> WorkerProcess {
         // A worker that died while it waited (the kernel's OOM killer, an operator) is not handed a
         // photo: it would cost that upload a 503.
-        while let worker = idle.withLock({ $0.popLast() }) {
+        while let worker = idle.withLock({ idle in idle.lastIndex { $0.owner == owner }.map { idle.remove(at: $0).worker } }) {
             guard let ending = worker.endingIfExited() else { return worker }
             scopedLogger.current.warning("an idle image worker had ended", metadata: ["pid": "\(worker.pid)", "ended": "\(ending)"])
         }
         let (settings, maxPixels) = (self.settings, self.maxPixels)
         return try await pool.runIfActive { try WorkerProcess.start(settings, maxPixels: maxPixels) }
+    }
+
+    /// Keeps a worker that answered for `owner`'s next photo; past `keptIdle`, the one idle longest stops.
+    private func checkIn(_ worker: WorkerProcess, of owner: Int64) {
+        let surplus = idle.withLock { idle -> [WorkerProcess] in
+            idle.append((worker, owner))
+            let extra = max(0, idle.count - keptIdle)
+            defer { idle.removeFirst(extra) }
+            return idle.prefix(extra).map(\.worker)
+        }
+        // Reading the end of its stdin, it exits; stop() reaps it.
+        if !surplus.isEmpty { pool.submit { _ in surplus.forEach { $0.stop() } } }
     }
 }
 
@@ -143,8 +165,9 @@ final class WorkerProcess: Sendable {
     let input: ImageWorkPipe
     let output: ImageWorkPipe
 
-    /// Signals by which a process dies of its own fault (not `kill` from outside).
-    static let faultSignals: Set<Int32> = [SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE, SIGSYS]
+    /// Signals by which a process dies of its own fault (not `kill` from outside); a Swift runtime
+    /// trap is SIGILL on x86-64 and SIGTRAP on arm64.
+    static let faultSignals: Set<Int32> = [SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP, SIGFPE, SIGSYS]
 
     enum Ending: Sendable, CustomStringConvertible {
         case exited(Int32), signalled(Int32), unknown

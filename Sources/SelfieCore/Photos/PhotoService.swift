@@ -137,7 +137,7 @@ public struct PhotoService: Sendable {
     func store(_ received: ReceivedPhoto, for user: User, origin: RequestOrigin, finishing upload: FinishingUpload? = nil) async throws -> Photo {
         let made: RenditionMaker.Made
         do {
-            made = try await renditions.make(from: received.blobKey, byteSize: received.byteSize)
+            made = try await renditions.make(from: received.blobKey, byteSize: received.byteSize, owner: user.id)
         } catch {
             await renditions.delete([received.blobKey])
             throw error

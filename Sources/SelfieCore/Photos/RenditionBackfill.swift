@@ -50,7 +50,7 @@ public struct RenditionBackfill: Sendable {
                 after = last.id
                 for photo in batch {
                     do {
-                        guard let takenAt = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize) else { continue }
+                        guard let takenAt = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID) else { continue }
                         try await photos.setCaptureTime(photoID: photo.id, takenAt: takenAt)
                         report.processed += 1
                     } catch let error as PhotoError {
@@ -67,7 +67,7 @@ public struct RenditionBackfill: Sendable {
     /// missing or unreadable.
     @discardableResult
     func remake(_ photo: Photo) async throws -> Bool {
-        let made = try await renditions.make(from: photo.blobKey, byteSize: photo.byteSize)
+        let made = try await renditions.make(from: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID)
         guard let unused = try await photos.replaceRenditions(
             photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
         )

@@ -65,12 +65,13 @@ public struct RenditionMaker: Sendable {
         public let renditions: [PhotoRendition]
     }
 
-    /// Makes and stores every rendition of the original under `original`. A photo the pipeline
-    /// refuses is `PhotoError.unprocessable`; on any failure no rendition is left in the store.
-    public func make(from original: BlobKey, byteSize: Int64) async throws -> Made {
+    /// Makes and stores every rendition of the original under `original`, a photo of `owner`'s
+    /// (a worker only ever sees one account's photos). A photo the pipeline refuses is
+    /// `PhotoError.unprocessable`; on any failure no rendition is left in the store.
+    public func make(from original: BlobKey, byteSize: Int64, owner: Int64) async throws -> Made {
         try await Self.turns.withPermits(await Self.weight(of: original, in: blobs)) {
             let processed: ProcessedImage
-            switch try await ask(.renditions, about: original, byteSize: byteSize) {
+            switch try await ask(.renditions, about: original, byteSize: byteSize, owner: owner) {
             case .processed(let image): processed = image
             case .refused(let error): throw Self.photoError(error)
             case .probed: throw ImageWorkerFailure.unavailable("a probe for a renditions request")
@@ -85,9 +86,9 @@ public struct RenditionMaker: Sendable {
     }
 
     /// When the photo under `original` was taken, from its header alone (nothing is decoded).
-    public func captureTime(of original: BlobKey, byteSize: Int64) async throws -> Date? {
+    public func captureTime(of original: BlobKey, byteSize: Int64, owner: Int64) async throws -> Date? {
         try await Self.turns.withPermits(1) {
-            switch try await ask(.probe, about: original, byteSize: byteSize) {
+            switch try await ask(.probe, about: original, byteSize: byteSize, owner: owner) {
             case .probed(let probe): probe.takenAt
             case .processed(let image): image.probe.takenAt
             case .refused: nil
@@ -97,10 +98,10 @@ public struct RenditionMaker: Sendable {
 
     /// Streams the original from the store to a worker and returns its reply. A worker that crashed
     /// on the photo refuses it as unreadable; one that could not answer is `.processingUnavailable`.
-    private func ask(_ request: ImageWorkRequest, about original: BlobKey, byteSize: Int64) async throws -> ImageWorkReply {
+    private func ask(_ request: ImageWorkRequest, about original: BlobKey, byteSize: Int64, owner: Int64) async throws -> ImageWorkReply {
         guard let content = try await blobs.read(original, range: nil) else { throw PhotoError.notFound }
         do {
-            return try await workers.run(request, body: content.body, byteCount: content.totalSize)
+            return try await workers.run(request, body: content.body, byteCount: content.totalSize, owner: owner)
         } catch ImageWorkerFailure.crashedOnImage {
             throw PhotoError.unprocessable(.unreadable)
         } catch ImageWorkerFailure.unavailable {

@@ -165,6 +165,27 @@ struct ImageWorkerTests {
         }
     }
 
+    @Test("a worker only ever handles one account's photos: a decoder taken over by one user's file never sees another's originals, nor answers for their thumbnails")
+    func oneAccountPerWorker() async throws {
+        let worker = try NamedWorker()
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+        }) { app in
+            let ada = try await app.api.signedInUser()
+            let bob = try await app.api.signedInUser()
+            #expect(try await app.api.uploadPhoto(token: ada, image: TestImage.jpeg(seed: 1), title: "Ada's").status == .ok)
+            let adas = Set(worker.running())
+            #expect(adas.count == 1)
+            #expect(try await app.api.uploadPhoto(token: bob, image: TestImage.jpeg(seed: 2), title: "Bob's").status == .ok)
+            let bobs = Set(worker.running()).subtracting(adas)
+            #expect(bobs.count == 1, "Bob's photo went to a worker of its own: \(worker.running()) after \(adas)")
+            // Each account's next photo goes to its own worker again (no start-up per photo).
+            #expect(try await app.api.uploadPhoto(token: ada, image: TestImage.jpeg(seed: 3), title: "Ada's again").status == .ok)
+            #expect(Set(worker.running()) == adas.union(bobs))
+        }
+    }
+
     @Test("a worker that cannot be started (no such program) fails the upload with 503 and leaves nothing")
     func unstartableWorker() async throws {
         let folder = NSTemporaryDirectory() + "selfie-workers/\(UUID().uuidString)"
@@ -184,6 +205,13 @@ struct ImageWorkerTests {
     @Test("a worker that crashes on a photo (a decoder's fault, here a SIGSEGV) refuses it as unreadable with 422")
     func crashedWorker() async throws {
         let refused = try await upload { kill($0, SIGSEGV); kill($0, SIGCONT) }
+        #expect(refused.status == 422)
+        #expect(refused.message.contains("damaged"), "\(refused.message)")
+    }
+
+    @Test("a worker that traps on a photo (Swift's runtime traps with SIGTRAP on arm64, SIGILL on x86-64) refuses it as unreadable with 422, not 'try again'")
+    func trappedWorker() async throws {
+        let refused = try await upload { kill($0, SIGTRAP); kill($0, SIGCONT) }
         #expect(refused.status == 422)
         #expect(refused.message.contains("damaged"), "\(refused.message)")
     }
