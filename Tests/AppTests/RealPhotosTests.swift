@@ -180,6 +180,37 @@ struct RealPhotosTests {
         }
     }
 
+    @Test("the backfill goes on past a photo whose original cannot be read (a bad sector): that one is listed as failed, the others get their renditions")
+    func backfillPastAnUnreadableOriginal() async throws {
+        try await withTestApp { app in
+            let token = try await app.api.signedInUser()
+            var ids: [String] = []
+            for seed: UInt64 in [1, 2] {
+                let uploaded = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 4000, seed: seed), title: "Old \(seed)")
+                ids.append(try #require(try uploaded.json()["random_id"] as? String))
+            }
+            // As photos stored before renditions existed: rows and originals, nothing else.
+            let renditionKeys: [String] = try await app.db { client in
+                var keys: [String] = []
+                for try await key in try await client.query("DELETE FROM photo_renditions RETURNING blob_key").decode(String.self) { keys.append(key) }
+                return keys
+            }
+            for key in renditionKeys { try await app.blobs.delete(try #require(BlobKey(key))) }
+            // The first photo's original cannot be read: where its file was, a folder (read fails with EISDIR).
+            let store = try #require(app.blobs as? FileBlobStore)
+            let unreadable = store.path(for: try await app.blobKey(of: ids[0]))
+            try FileManager.default.removeItem(atPath: unreadable)
+            try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: true)
+
+            let services = try CoreServices(forWeb: app.config, logger: testLogger)
+            let report = try await services.whileRunning { try await services.backfill.run(missingOnly: true) }
+            #expect(report.failed == [ids[0]], "\(report)")
+            #expect(report.processed == 1)
+            let made: Int = try await app.scalar("SELECT count(*)::int FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.public_id = \(ids[1])")
+            #expect(made == 3, "the second photo got its renditions")
+        }
+    }
+
     @Test("photos stored before renditions show a placeholder until the backfill makes them; --all remakes every one and the old blobs go")
     func backfill() async throws {
         try await withTestApp { app in

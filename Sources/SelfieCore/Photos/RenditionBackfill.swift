@@ -53,7 +53,9 @@ public struct RenditionBackfill: Sendable {
                         guard let takenAt = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID) else { continue }
                         try await photos.setCaptureTime(photoID: photo.id, takenAt: takenAt)
                         report.processed += 1
-                    } catch let error as PhotoError {
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
                         report.failed.append(photo.publicID)
                         logger.warning("no capture time for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])
                     }
@@ -95,7 +97,11 @@ public struct RenditionBackfill: Sendable {
             for photo in batch {
                 do {
                     if try await remake(photo) { report.processed += 1 }
-                } catch let error as PhotoError {
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    // Refused, unreadable (a bad sector, a store error mid-read), or the pipeline's
+                    // own failure: that photo is listed, and the ones after it still get theirs.
                     report.failed.append(photo.publicID)
                     logger.warning("no renditions for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])
                 }
