@@ -202,12 +202,34 @@ struct RealPhotosTests {
             try FileManager.default.removeItem(atPath: unreadable)
             try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: true)
 
+            // What `selfie photos reprocess` runs (a PostgresClient runs once: one `whileRunning`).
             let services = try CoreServices(forWeb: app.config, logger: testLogger)
-            let report = try await services.whileRunning { try await services.backfill.run(missingOnly: true) }
+            let second = ids[1]
+            let (report, made, ended) = try await services.whileRunning {
+                let report = try await services.backfill.run(missingOnly: true)
+                let made: Int = try await app.scalar(
+                    "SELECT count(*)::int FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.public_id = \(second)"
+                )
+                // The database refusing the rows is no fault of one photo's: the run ends there
+                // rather than listing every photo after it as failed (and making blobs for none).
+                try await app.db { client in
+                    try await client.query("DELETE FROM photo_renditions")
+                    try await client.query("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the database refuses'; END $$")
+                    try await client.query("CREATE TRIGGER refuse BEFORE INSERT ON photo_renditions FOR EACH ROW EXECUTE FUNCTION refuse()")
+                }
+                let ended: Bool
+                do {
+                    _ = try await services.backfill.run(missingOnly: true)
+                    ended = false
+                } catch {
+                    ended = true
+                }
+                return (report, made, ended)
+            }
             #expect(report.failed == [ids[0]], "\(report)")
             #expect(report.processed == 1)
-            let made: Int = try await app.scalar("SELECT count(*)::int FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.public_id = \(ids[1])")
             #expect(made == 3, "the second photo got its renditions")
+            #expect(ended, "the run ends with the database's error")
         }
     }
 

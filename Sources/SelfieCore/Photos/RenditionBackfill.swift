@@ -1,3 +1,4 @@
+import ImagingTypes
 import Logging
 
 /// Makes renditions for photos stored before renditions existed (`--missing`), or again for every
@@ -53,9 +54,8 @@ public struct RenditionBackfill: Sendable {
                         guard let takenAt = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID) else { continue }
                         try await photos.setCaptureTime(photoID: photo.id, takenAt: takenAt)
                         report.processed += 1
-                    } catch is CancellationError {
-                        throw CancellationError()
                     } catch {
+                        try Self.rethrowUnlessThePhotos(error)
                         report.failed.append(photo.publicID)
                         logger.warning("no capture time for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])
                     }
@@ -87,6 +87,19 @@ public struct RenditionBackfill: Sendable {
         return try await remake(photo)
     }
 
+    /// Goes on past a photo of its own failing — refused, unreadable (a bad sector, a store error
+    /// mid-read), the pipeline's own failure, no worker to be had: that photo is listed and the
+    /// ones after it still get theirs. Ends the run when it was cancelled (a shutdown) or for
+    /// anything else (the database gone: every photo after would fail the same way, and the run
+    /// may have lost its lock).
+    private static func rethrowUnlessThePhotos(_ error: any Error) throws {
+        try Task.checkCancellation()
+        switch error {
+        case is PhotoError, is ImageError, is BlobStoreError, is RenditionNotStorable, is ImageWorkerFailure: return
+        default: throw error
+        }
+    }
+
     private func backfill(missingOnly: Bool) async throws -> Report {
         var report = Report()
         var after: Int64 = 0
@@ -97,11 +110,8 @@ public struct RenditionBackfill: Sendable {
             for photo in batch {
                 do {
                     if try await remake(photo) { report.processed += 1 }
-                } catch is CancellationError {
-                    throw CancellationError()
                 } catch {
-                    // Refused, unreadable (a bad sector, a store error mid-read), or the pipeline's
-                    // own failure: that photo is listed, and the ones after it still get theirs.
+                    try Self.rethrowUnlessThePhotos(error)
                     report.failed.append(photo.publicID)
                     logger.warning("no renditions for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])
                 }
