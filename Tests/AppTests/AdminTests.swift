@@ -263,20 +263,13 @@ struct AdminTests {
             let targetID = try await app.userID(email)
             _ = try await acting.get("/admin/users/\(targetID)/disable")  // the page is read before the race
 
-            let action = try await app.db { client in
-                try await client.transaction(logger: testLogger) { connection in
-                    try await connection.query("SELECT id FROM users WHERE id = \(actingID) FOR UPDATE", logger: testLogger)
-                    let action = Task {
-                        try await acting.submit("/admin/users/\(targetID)/disable", from: "/admin/users/\(targetID)/disable", [])
-                    }
-                    // The second admin's request has passed its admin check and waits to write; the
-                    // first admin's demotion of them commits first.
-                    try await TestApp.untilSomeoneWaitsForALock(client)
-                    try await connection.query("UPDATE users SET role = 'user' WHERE id = \(actingID)", logger: testLogger)
-                    return action
-                }
+            // The second admin's request has passed its admin check and waits to write; the first
+            // admin's demotion of them commits first.
+            let answer = try await app.racing({
+                try await acting.submit("/admin/users/\(targetID)/disable", from: "/admin/users/\(targetID)/disable", [])
+            }, holdingUser: actingID) { connection in
+                try await connection.query("UPDATE users SET role = 'user' WHERE id = \(actingID)", logger: testLogger)
             }
-            let answer = try await action.value
             #expect(answer.status == .forbidden, "\(answer.status)")
             let disabled: Bool = try await app.scalar("SELECT disabled FROM users WHERE id = \(targetID)")
             #expect(!disabled)

@@ -144,16 +144,9 @@ struct StepUpTests {
     /// it, then does what the remedy does (ends the account's sessions) before letting go.
     private func whileTheSessionsEnd<T: Sendable>(of email: String, app: TestApp, _ change: @escaping @Sendable () async throws -> T) async throws -> T {
         let id = try await app.userID(email)
-        let late = try await app.db { client in
-            try await client.transaction(logger: testLogger) { connection in
-                try await connection.query("SELECT id FROM users WHERE id = \(id) FOR UPDATE", logger: testLogger)
-                let late = Task { try await change() }
-                try await TestApp.untilSomeoneWaitsForALock(client)
-                try await connection.query("DELETE FROM web_sessions WHERE user_id = \(id)", logger: testLogger)
-                return late
-            }
+        return try await app.racing(change, holdingUser: id) { connection in
+            try await connection.query("DELETE FROM web_sessions WHERE user_id = \(id)", logger: testLogger)
         }
-        return try await late.value
     }
 
     @Test("a first password whose request began before its session ended (sign out everywhere, access revoked) is not set: it asks to confirm it's you")
@@ -184,23 +177,16 @@ struct StepUpTests {
             let token = try await app.api.signedInUser(email: email)
             try await app.db { try await $0.query("UPDATE users SET password_hash = NULL WHERE email = \(email)") }
             let id = try await app.userID(email)
-            let late = try await app.db { client in
-                try await client.transaction(logger: testLogger) { connection in
-                    try await connection.query("SELECT id FROM users WHERE id = \(id) FOR UPDATE", logger: testLogger)
-                    let late = Task {
-                        try await app.api.send(
-                            .post, "/api/reset_password",
-                            body: "{\"old_password\":\"\(app.api.encrypt(""))\",\"new_password\":\"\(app.api.encrypt("attacker password"))\"}",
-                            authorization: "Token token=\(token)"
-                        )
-                    }
-                    try await TestApp.untilSomeoneWaitsForALock(client)
-                    // What revoking access does to the account's tokens.
-                    try await connection.query("UPDATE api_tokens SET revoked_at = now() WHERE user_id = \(id)", logger: testLogger)
-                    return late
-                }
+            let answer = try await app.racing({
+                try await app.api.send(
+                    .post, "/api/reset_password",
+                    body: "{\"old_password\":\"\(app.api.encrypt(""))\",\"new_password\":\"\(app.api.encrypt("attacker password"))\"}",
+                    authorization: "Token token=\(token)"
+                )
+            }, holdingUser: id) { connection in
+                // What revoking access does to the account's tokens.
+                try await connection.query("UPDATE api_tokens SET revoked_at = now() WHERE user_id = \(id)", logger: testLogger)
             }
-            let answer = try await late.value
             #expect(answer.status == .forbidden, "\(answer.status) \(answer.text)")
             let hasPassword: Bool = try await app.scalar("SELECT password_hash IS NOT NULL FROM users WHERE email = \(email)")
             #expect(!hasPassword, "no password was set")

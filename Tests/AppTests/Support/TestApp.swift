@@ -35,6 +35,26 @@ struct TestApp {
         throw TestSetupError("no statement came to wait for the lock the test holds")
     }
 
+    /// Sends `request` while the user's row is held (`FOR UPDATE`, as a remedy or an admin's act
+    /// holds it); once the request waits for that row, runs `meanwhile` in the holding transaction
+    /// (what the other side commits first), then lets go. The request's answer.
+    func racing<T: Sendable>(
+        _ request: @escaping @Sendable () async throws -> T,
+        holdingUser userID: Int64,
+        meanwhile: @escaping @Sendable (PostgresConnection) async throws -> Void
+    ) async throws -> T {
+        let late = try await db { client in
+            try await client.transaction(logger: testLogger) { connection in
+                try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
+                let late = Task { try await request() }
+                try await Self.untilSomeoneWaitsForALock(client)
+                try await meanwhile(connection)
+                return late
+            }
+        }
+        return try await late.value
+    }
+
     /// The first column of the first row of `query`, decoded as `T`.
     func scalar<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T {
         try await db { client in
