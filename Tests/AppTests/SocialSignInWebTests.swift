@@ -196,6 +196,24 @@ struct SocialSignInWebTests {
         }
     }
 
+    @Test("a provider linked by a callback that began before its session ended (sign out everywhere) is not linked")
+    func linkWhileTheSessionEnds() async throws {
+        try await withFakeProviders { app, fake in
+            fake.setPerson(.init(subject: "late-link", email: "thief@example.com", emailVerified: true, name: "Thief"))
+            let thief = app.browser()
+            let email = uniqueEmail("owner")
+            try await thief.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let callback = try await goThroughProvider(thief, start: "/account/link/google", from: "/account")
+            let id = try await app.userID(email)
+            let answer = try await app.racing({ try await thief.get(callback) }, holdingUser: id) { connection in
+                try await connection.query("DELETE FROM web_sessions WHERE user_id = \(id)", logger: testLogger)
+            }
+            #expect(answer.location != "/account?notice=identity-linked", "\(answer.status) \(answer.text)")
+            #expect(try await app.scalar("SELECT count(*)::int FROM user_identities") == 0, "the thief's provider signs no one in")
+        }
+    }
+
     @Test("an account made by a provider sets a password without a current one, and cannot unlink its only way in before that")
     func passwordlessAccount() async throws {
         try await withFakeProviders { app, fake in

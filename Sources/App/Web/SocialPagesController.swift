@@ -95,10 +95,10 @@ struct SocialPagesController {
         let (identity, flow) = try await social.finishFlow(provider: provider, state: state, code: code, origin: origin)
         var response: Response
         if let linkUserID = flow.linkUserID {
-            guard let user = context.session?.user, user.id == linkUserID else {
+            guard let session = context.session, session.user.id == linkUserID else {
                 throw Refusal(.forbidden, "error-provider-link-account")
             }
-            try await social.link(identity, to: user, origin: origin)
+            try await social.link(identity, to: session.user, inSession: session.sessionID, origin: origin)
             response = .seeOther(WebPath.account(notice: .identityLinked))
         } else {
             let (outcome, created) = try await webSignIn.signIn.provider(identity, proof: WebSignIn.proof(from: request), origin: origin)

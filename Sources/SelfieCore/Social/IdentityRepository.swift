@@ -88,11 +88,20 @@ public struct IdentityRepository: Sendable {
     }
 
     /// Links the identity to the user (nothing happens if it already is).
-    /// Whether the link is new (false: it existed already, and was only touched).
+    /// Whether the link is new (false: it existed already, and was only touched). With
+    /// `inSession` (a signed-in browser's link), only while that session lasts
+    /// (`AccountError.confirmItsYou` once it ended: see `UserAccess.requireSession`).
     @discardableResult
-    public func link(_ identity: SocialIdentity, to userID: Int64) async throws -> Bool {
-        try await client.withConnection { connection in
-            try await Self.link(identity, to: userID, on: connection, logger: logger)
+    public func link(_ identity: SocialIdentity, to userID: Int64, inSession sessionID: Int64? = nil) async throws -> Bool {
+        do {
+            return try await client.transaction(logger: logger) { connection in
+                if let sessionID { try await UserAccess.requireSession(sessionID, of: userID, on: connection, logger: logger) }
+                return try await Self.link(identity, to: userID, on: connection, logger: logger)
+            }
+        } catch let error as TransactionError {
+            if let identityError = error.closureError as? IdentityError { throw identityError }
+            if let refusal = error.closureError as? AccountError { throw refusal }
+            throw error
         }
     }
 

@@ -189,13 +189,15 @@ public struct SocialSignInService: Sendable {
         return owner
     }
 
-    /// Links a verified identity to a signed-in user's account.
-    public func link(_ identity: SocialIdentity, to user: User, origin: RequestOrigin) async throws {
+    /// Links a verified identity to a signed-in user's account; with `inSession`, only while the
+    /// browser session that asked for it lasts (a sign-out everywhere during the provider's round
+    /// trip must not leave the asker a way in).
+    public func link(_ identity: SocialIdentity, to user: User, inSession sessionID: Int64? = nil, origin: RequestOrigin) async throws {
         try user.requireProvenAddress()
         let name = providers.displayName(of: identity.provider)
         let made: Bool
         do {
-            made = try await identities.link(identity, to: user.id)
+            made = try await identities.link(identity, to: user.id, inSession: sessionID)
         } catch IdentityError.linkedToAnotherAccount {
             throw SocialAccountError.linkedToAnotherAccount(providerName: name)
         }
