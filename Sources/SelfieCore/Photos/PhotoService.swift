@@ -25,6 +25,9 @@ public struct UploadLimits: Sendable, Equatable {
     public var unfinishedBytes: Int64 = 1024 * 1024 * 1024
     /// How long an unfinished resumable upload is kept (`UNFINISHED_UPLOAD_HOURS`, `Upload-Expires`).
     public var unfinishedExpiry: Duration = .seconds(24 * 3600)
+    /// How long one PATCH of a resumable upload holds it without renewing (a minute; tests
+    /// shorten it): an instance that dies mid-PATCH blocks its upload this long at most.
+    public var lease: Duration = .seconds(60)
 
     public init() {}
 

@@ -132,13 +132,17 @@ public struct ResumableUploadRepository: Sendable {
         return rows.isEmpty ? nil : token
     }
 
-    /// Keeps the lease for another `lease` while the PATCH is still receiving.
-    func renew(_ upload: ResumableUpload, token: String, for lease: Duration) async throws {
+    /// Keeps the lease for another `lease` while the PATCH is still receiving; false when it is
+    /// not this PATCH's any more (taken by another after it ran out, or the upload gone).
+    func renew(_ upload: ResumableUpload, token: String, for lease: Duration) async throws -> Bool {
         let seconds = Int(lease.components.seconds)
-        try await client.query(
-            "UPDATE resumable_uploads SET lease_until = now() + make_interval(secs => \(seconds)) WHERE id = \(upload.id) AND lease_token = \(token)",
+        return try await !client.query(
+            """
+            UPDATE resumable_uploads SET lease_until = now() + make_interval(secs => \(seconds))
+            WHERE id = \(upload.id) AND lease_token = \(token) RETURNING 1
+            """,
             logger: logger
-        )
+        ).collect().isEmpty
     }
 
     /// Records the offset the PATCH reached, with the store's state at that offset (nil: as it

@@ -40,22 +40,15 @@ public struct ResumableUploadService: Sendable {
     let photos: PhotoService
     let albums: AlbumService
     let logger: Logger
-    /// How long one PATCH holds its upload without renewing; it renews a third of that apart, so
-    /// an instance that dies mid-PATCH blocks the upload for this long at most.
-    let lease: Duration
     /// Each upload's SHA-256 so far, where this instance received its bytes.
     let digests = RunningDigests()
 
-    public init(
-        uploads: ResumableUploadRepository, parts: any PartStorage, photos: PhotoService, albums: AlbumService, logger: Logger,
-        lease: Duration = .seconds(60)
-    ) {
+    public init(uploads: ResumableUploadRepository, parts: any PartStorage, photos: PhotoService, albums: AlbumService, logger: Logger) {
         self.uploads = uploads
         self.parts = parts
         self.photos = photos
         self.albums = albums
         self.logger = logger
-        self.lease = lease
     }
 
     var limits: UploadLimits { photos.limits }
@@ -108,19 +101,26 @@ public struct ResumableUploadService: Sendable {
         // Complete already (a client that lost the last answer): nothing to add, the photo exists.
         guard upload.photoPublicID == nil else { return AppendOutcome(offset: upload.length, photo: nil) }
         return try await photos.slots.withSlot(for: user.id) {
-            guard let lease = try await uploads.claim(upload, at: offset, for: self.lease) else {
+            let claimedAt = ContinuousClock.now
+            guard let lease = try await uploads.claim(upload, at: offset, for: limits.lease) else {
                 // Gone since the request found it (terminated, purged, its account deleted), moved
                 // on (another PATCH), or held by another PATCH right now.
                 guard let current = try await uploads.find(publicID: upload.publicID, userID: user.id) else { throw ResumableUploadError.notFound }
                 if current.storedOffset != offset { throw ResumableUploadError.offsetMismatch(current: current.storedOffset) }
                 throw ResumableUploadError.busy
             }
+            let reached: Int64
+            do {
+                reached = try await store(bytes, in: upload, checksum: checksum, lease: lease, claimedAt: claimedAt)
+            } catch is LeaseLost {
+                guard let current = try await uploads.find(publicID: upload.publicID, userID: user.id) else { throw ResumableUploadError.notFound }
+                throw ResumableUploadError.offsetMismatch(current: current.storedOffset)
+            }
+            guard reached == upload.length else { return AppendOutcome(offset: reached, photo: nil) }
             // The lease is held until the photo is made, not only while bytes arrive: a client
             // that lost the last answer and sends the (empty) rest meanwhile is told to wait (423)
             // rather than making the photo a second time from a part that is already gone.
-            return try await whileRenewing(lease, of: upload) {
-                let reached = try await store(bytes, in: upload, checksum: checksum, lease: lease)
-                guard reached == upload.length else { return AppendOutcome(offset: reached, photo: nil) }
+            return try await keepingLease(lease, of: upload, stoppingIfLost: nil) {
                 // Read again for what the PATCH recorded; its time may have run out meanwhile,
                 // which does not undo bytes accepted under the lease.
                 guard let complete = try await uploads.find(publicID: upload.publicID, userID: user.id) else {
@@ -131,23 +131,52 @@ public struct ResumableUploadService: Sendable {
         }
     }
 
-    /// Runs `body` while the lease is renewed every third of its period.
-    private func whileRenewing<Value: Sendable>(
-        _ lease: String, of upload: ResumableUpload, _ body: @escaping @Sendable () async throws -> Value
+    /// A PATCH's lease ended while it was receiving: another may hold the upload now.
+    struct LeaseLost: Error {}
+
+    /// Runs `body` while the lease is renewed every quarter of its period. With `stoppingIfLost`
+    /// (when it was claimed; while bytes arrive), the body is stopped as soon as a renewal finds
+    /// the lease taken, or once renewals have failed for half the period since the last that
+    /// worked: before the lease can run out and another PATCH take the upload, so that two never
+    /// write into one part. What the stopped body kept is thrown as its `PartialAppend` with
+    /// `LeaseLost` as the reason; it counts only if the lease is still this PATCH's when recorded.
+    private func keepingLease<Value: Sendable>(
+        _ lease: String, of upload: ResumableUpload, stoppingIfLost claimedAt: ContinuousClock.Instant?,
+        _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let (uploads, period) = (self.uploads, self.lease)
+        let (uploads, period) = (self.uploads, limits.lease)
         return try await withThrowingTaskGroup(of: Value?.self) { group in
             group.addTask {
+                var renewed = claimedAt
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: period / 3)
-                    if !Task.isCancelled { try? await uploads.renew(upload, token: lease, for: period) }
+                    try? await Task.sleep(for: period / 4)
+                    if Task.isCancelled { break }
+                    let asked = ContinuousClock.now
+                    switch try? await uploads.renew(upload, token: lease, for: period) {
+                    case true?: renewed = asked
+                    case false?: if renewed != nil { throw LeaseLost() }
+                    case nil: if let renewed, ContinuousClock.now - renewed >= period / 2 { throw LeaseLost() }
+                    }
                 }
                 return nil
             }
             group.addTask { try await body() }
             defer { group.cancelAll() }
-            while let result = try await group.next() {
-                if let value = result { return value }
+            do {
+                while let result = try await group.next() {
+                    if let value = result { return value }
+                }
+            } catch is LeaseLost {
+                group.cancelAll()
+                do {
+                    // The body, stopped (or done in the same instant: then its value counts).
+                    while let next = try await group.next() {
+                        if let value = next { return value }
+                    }
+                } catch let partial as PartialAppend {
+                    throw PartialAppend(progress: partial.progress, underlying: LeaseLost())
+                } catch {}
+                throw LeaseLost()
             }
             preconditionFailure("the body returns or throws before the renewals end")
         }
@@ -156,7 +185,8 @@ public struct ResumableUploadService: Sendable {
     /// Stores the body, then records how far it got; the offset reached. The lease is let go,
     /// unless the last byte is in (the photo is made under it).
     private func store<Bytes: AsyncSequence & Sendable>(
-        _ bytes: Bytes, in upload: ResumableUpload, checksum: (algorithm: String, digest: [UInt8])?, lease: String
+        _ bytes: Bytes, in upload: ResumableUpload, checksum: (algorithm: String, digest: [UInt8])?, lease: String,
+        claimedAt: ContinuousClock.Instant
     ) async throws -> Int64 where Bytes.Element == ByteBuffer {
         let parts = self.parts
         let hashing = HashingSequence(
@@ -169,7 +199,11 @@ public struct ResumableUploadService: Sendable {
         }
         let progress: PartProgress
         do {
-            progress = try await photos.withUploadDeadline { try await parts.append(hashing, to: upload, limit: upload.length) }
+            progress = try await photos.withUploadDeadline {
+                try await keepingLease(lease, of: upload, stoppingIfLost: claimedAt) {
+                    try await parts.append(hashing, to: upload, limit: upload.length)
+                }
+            }
         } catch let partial as PartialAppend {
             // Without a checksum, what arrived before a cut or the deadline is kept; with one, a
             // body cut short cannot be checked, and one past the length is refused as a whole.

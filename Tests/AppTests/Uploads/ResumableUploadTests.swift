@@ -561,6 +561,80 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a PATCH still receiving stops as soon as its renewal finds the lease taken: it writes no more into a part another PATCH now owns, and answers 409 with where the upload stands", arguments: StoreKind.allCases)
+    func leaseTakenWhileReceiving(store: StoreKind) async throws {
+        try await withStalledPatch(on: store) { app, tus, path, bytes, sent in
+            let taken = "UPDATE resumable_uploads SET lease_token = 'another patch', lease_until = now() + interval '1 minute'"
+            await Self.whileTheLeaseIsHeld(app, taken)
+            let answer = try await sent.value
+            #expect(answer.status == 409, "stopped at the renewal, long before the upload's deadline: \(answer)")
+            #expect(try await app.scalar("SELECT stored_offset FROM resumable_uploads", as: Int64.self) == 0, "nothing recorded over the holder's")
+            let left = try await app.scalar("SELECT lease_token FROM resumable_uploads", as: String.self)
+            #expect(left == "another patch", "the holder's lease is left alone")
+        }
+    }
+
+    @Test("a PATCH whose lease renewals keep failing stops before the lease can run out (no other PATCH can take the upload while it still writes), keeps what it received, and the upload resumes from there", arguments: StoreKind.allCases)
+    func renewalsFailWhileReceiving(store: StoreKind) async throws {
+        try await withStalledPatch(on: store) { app, tus, path, bytes, sent in
+            // Every renewal refused (the database unreachable from this instance, as far as the
+            // lease goes); the claim and the release still work.
+            try await app.db { connection in
+                try await connection.query(
+                    """
+                    CREATE FUNCTION refuse_renewals() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'renewal refused'; END $$
+                    """
+                )
+                try await connection.query(
+                    """
+                    CREATE TRIGGER refuse_renewals BEFORE UPDATE ON resumable_uploads FOR EACH ROW
+                    WHEN (OLD.lease_token = NEW.lease_token AND OLD.lease_until IS DISTINCT FROM NEW.lease_until)
+                    EXECUTE FUNCTION refuse_renewals()
+                    """
+                )
+            }
+            let answer = try await sent.value
+            #expect(answer.status == 409, "stopped before the lease ran out, long before the upload's deadline: \(answer)")
+            let offset = Int(try await tus.send(.head, path).headers[TusTestClient.offset] ?? "") ?? -1
+            #expect(offset > 0 && offset <= answer.sent, "what it received is kept: \(offset) of \(answer.sent)")
+            let rest = try await tus.patch(path, at: max(offset, 0), bytes[max(offset, 0)...])
+            let photoID = try #require(rest.headers[TusTestClient.photoID], "\(rest.status) \(rest.text)")
+            #expect(try await app.originalSHA256(of: photoID) == SHA256.hash(data: bytes).hexString)
+        }
+    }
+
+    /// A tus app whose leases last two seconds (renewed every half second) and whose uploads may
+    /// take a minute; `body` gets a PATCH that sent all but the last 4 KB of a 6 MB photo and
+    /// waits (its answer, and how many bytes it sent, in `sent`).
+    func withStalledPatch(
+        on store: StoreKind,
+        _ body: @escaping @Sendable (TestApp, TusTestClient, String, [UInt8], Task<(status: Int, sent: Int), any Error>) async throws -> Void
+    ) async throws {
+        let bucket = store == .nanio ? try await S3Peer.nanio.makeBucket() : nil
+        try await withTestApp(configure: { config in
+            config.uploads.maxBytes = 64 * 1024 * 1024
+            config.uploads.deadline = .seconds(60)
+            config.uploads.lease = .seconds(2)
+            if let bucket { config.blobStore = .s3(bucket) }
+        }) { app in
+            let port = try #require(app.client.port)
+            let tus = try await app.tus()
+            let bytes = Self.photo(size: 6 * 1024 * 1024, seed: 43)
+            let path = try await tus.create(length: bytes.count)
+            let sent = bytes.count - 4096
+            let head = tus.rawPatchHead(path, at: 0, length: bytes.count)
+            let started = ContinuousClock.now
+            let patch = Task {
+                let status = try await RawHTTPClient.sendStalling(port: port, head: head, body: Array(bytes[..<sent]))
+                #expect(ContinuousClock.now - started < .seconds(30), "answered long before the upload's deadline")
+                return (status: status, sent: sent)
+            }
+            defer { patch.cancel() }
+            try await body(app, tus, path, bytes, patch)
+        }
+    }
+
     /// A new upload of a 300 KB photo sent whole in one PATCH whose last bytes wait until the PATCH
     /// holds the upload and `statement` has changed its row (`whileTheLeaseIsHeld`); the answer.
     static func wholeFileWhileHeld(_ app: TestApp, seed: UInt64, then statement: String) async throws
