@@ -58,6 +58,19 @@ struct ProxyTests {
         #expect(Self.resolve(peer: "127.0.0.1", forwarded: ["for=6.6.6.6"], xff: ["198.51.100.1"]).address == "198.51.100.1", "by default Forwarded is not read")
     }
 
+    @Test("Forwarded: an escaped quote inside a quoted value does not end it, so a client cannot hide the proxy's element inside its own; an unclosed quote stops the walk")
+    func forwardedQuoting() {
+        func client(_ lines: [String]) -> String { Self.resolve(peer: "127.0.0.1", header: .forwarded, forwarded: lines).address }
+        // The client sent `for=6.6.6.6;x="a\"b"`; the proxy appended its own element after a comma.
+        #expect(client([#"for=6.6.6.6;x="a\"b", for=203.0.113.7"#]) == "203.0.113.7")
+        #expect(client([#"for=6.6.6.6;x="a\\", for=203.0.113.7"#]) == "203.0.113.7", "an escaped backslash, then the closing quote")
+        // An unclosed quote swallows whatever the proxy appended: nothing in that line is believed.
+        #expect(client([#"for=6.6.6.6;x=", for=203.0.113.7"#]) == "127.0.0.1")
+        #expect(client([#"for=6.6.6.6;x=", for=198.51.100.2"#, "for=10.1.2.3"]) == "10.1.2.3", "the last trusted hop that reported it")
+        // Escaped quotes and commas inside a value stay in it.
+        #expect(client([#"for="198.51.100.9";note="say \"hi\", then go""#]) == "198.51.100.9")
+    }
+
     @Test("CLIENT_IP_HEADER: x-forwarded-for (the default) or forwarded; anything else refuses to start")
     func headerSetting() throws {
         var environment = ConfigurationTests().complete

@@ -185,25 +185,36 @@ public struct ClientAddress: Sendable, Equatable {
     }
 
     /// The elements of one `Forwarded` field line, each a dictionary of its (lower-cased)
-    /// parameters with quotes removed. Commas and semicolons inside quotes are part of the value.
+    /// parameters with quotes removed. Commas and semicolons inside quotes are part of the value,
+    /// and so is a quoted-pair (`\"`, `\\`: RFC 7230's escape), so that a client cannot end a
+    /// quoted value early and hide the element its proxy appended inside its own. A line whose
+    /// last quote is not closed is one element without parameters: what the proxy appended may be
+    /// inside it, so the walk stops there.
     static func forwardedElements(_ line: String) -> [[String: String]] {
         var elements: [[String: String]] = []
         var current: [String: String] = [:]
         var pair = ""
         var quoted = false
+        var escaped = false
         func finishPair() {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.count == 2 {
                 var value = parts[1].trimmingCharacters(in: .whitespaces)
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                    value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
-                }
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = unquoted(value.dropFirst().dropLast()) }
                 current[parts[0].trimmingCharacters(in: .whitespaces).lowercased()] = value
             }
             pair = ""
         }
         for character in line {
+            if escaped {
+                escaped = false
+                pair.append(character)
+                continue
+            }
             switch character {
+            case "\\" where quoted:
+                escaped = true
+                pair.append(character)
             case "\"":
                 quoted.toggle()
                 pair.append(character)
@@ -217,9 +228,25 @@ public struct ClientAddress: Sendable, Equatable {
                 pair.append(character)
             }
         }
+        guard !quoted else { return [[:]] }
         finishPair()
         elements.append(current)
         return elements
+    }
+
+    /// A quoted string's content with its quoted-pairs resolved.
+    private static func unquoted(_ content: Substring) -> String {
+        var value = ""
+        var escaped = false
+        for character in content {
+            if character == "\\", !escaped {
+                escaped = true
+                continue
+            }
+            escaped = false
+            value.append(character)
+        }
+        return value
     }
 
     /// The key per-address limits count under: an IPv4 address as it is, an IPv6 address by its
