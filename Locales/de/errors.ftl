@@ -41,6 +41,7 @@ error-field-too-long = Verwende höchstens { $maximum } Zeichen.
 error-field-name-characters = Verwende nur Buchstaben, Leerzeichen und Satzzeichen.
 error-field-control-characters = Verwende nur Buchstaben, Ziffern, Leerzeichen und Symbole (keine Steuerzeichen).
 error-field-not-an-email = Gib eine E-Mail-Adresse wie name@example.com ein.
+error-field-email-ascii = Verwende eine Adresse nur aus den Buchstaben a–z, Ziffern und . _ - +; für eine internationale Domain ihre xn---Form.
 error-field-length = Verwende { $minimum } bis { $maximum } Zeichen.
 error-field-username-characters = Verwende nur Buchstaben, Ziffern und Unterstriche (_).
 error-field-password-short = Verwende mindestens { $minimum } Zeichen.

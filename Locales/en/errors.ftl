@@ -42,6 +42,7 @@ error-field-too-long = Use at most { $maximum } characters.
 error-field-name-characters = Use letters, spaces and punctuation only.
 error-field-control-characters = Use letters, digits, spaces and symbols only (no control characters).
 error-field-not-an-email = Enter an email address like name@example.com.
+error-field-email-ascii = Use an address written with the letters a–z, digits and . _ - + only; for an international domain, its xn-- form.
 error-field-length = Use { $minimum } to { $maximum } characters.
 error-field-username-characters = Use only letters, digits and underscores (_).
 error-field-password-short = Use at least { $minimum } characters.

@@ -41,6 +41,7 @@ error-field-too-long = Usa como máximo { $maximum } caracteres.
 error-field-name-characters = Usa solo letras, espacios y signos de puntuación.
 error-field-control-characters = Usa solo letras, cifras, espacios y símbolos (sin caracteres de control).
 error-field-not-an-email = Escribe una dirección de correo como nombre@example.com.
+error-field-email-ascii = Usa una dirección escrita solo con las letras a–z, cifras y . _ - +; para un dominio internacional, su forma xn--.
 error-field-length = Usa de { $minimum } a { $maximum } caracteres.
 error-field-username-characters = Usa solo letras, cifras y guiones bajos (_).
 error-field-password-short = Usa al menos { $minimum } caracteres.

@@ -244,6 +244,37 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("an address mail cannot be sent to (letters outside ASCII, two dots in a row) is refused where it is typed, with a message that says why: sign-up in the browser and the API, and a change of address")
+    func undeliverableAddresses() async throws {
+        try await withTestApp { app in
+            let ascii = "Use an address written with the letters a–z, digits and . _ - + only; for an international domain, its xn-- form."
+            for (address, message) in [
+                ("ana@bücher-\(UUID().uuidString.prefix(8)).example", ascii),
+                ("añá-\(UUID().uuidString.prefix(8))@example.com", ascii),
+                ("a..b-\(UUID().uuidString.prefix(8))@example.com", "Enter an email address like name@example.com."),
+            ] {
+                let web = try await app.browser().submit(
+                    "/signup", from: "/signup",
+                    [("full_name", "Ana"), ("email", address), ("password", "correct horse battery"), ("password_confirmation", "correct horse battery")]
+                )
+                #expect(web.status == .unprocessableContent, "\(address)")
+                #expect(web.text.contains(message), "\(address)")
+                let api = try await app.api.signUp(name: "Ana", email: address)
+                #expect(api.status == .unprocessableContent, "\(address)")
+                #expect(try api.apiError().message.contains(message), "\(address)")
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM users") == 0)
+
+            let browser = app.browser()
+            let old = uniqueEmail("old")
+            try await browser.signUp(email: old)
+            let moved = try await browser.submit("/account/email", from: "/account", [("email", "ana@bücher.example"), ("current_password", "correct horse battery")])
+            #expect(moved.status == .unprocessableContent)
+            #expect(moved.text.contains(ascii))
+            #expect(try await app.scalar("SELECT count(*)::int FROM email_tokens WHERE purpose = 'change_email'") == 0)
+        }
+    }
+
     @Test("changing the address: a link to the new one, a notice to the old one; the old address stays until the link is used")
     func changeEmail() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

@@ -122,6 +122,7 @@ struct ErrorCopy {
         case (.fullName, .controlCharacters): words("error-field-name-characters")
         case (_, .controlCharacters): words("error-field-control-characters")
         case (_, .notAnEmailAddress): words("error-field-not-an-email")
+        case (_, .notASCII): words("error-field-email-ascii")
         case (_, .wrongLength(let range)): words("error-field-length", ["minimum": .text(String(range.lowerBound)), "maximum": .text(String(range.upperBound))])
         case (_, .disallowedCharacters): words("error-field-username-characters")
         case (_, .passwordTooShort(let minimum)): words("error-field-password-short", ["minimum": .text(String(minimum))])

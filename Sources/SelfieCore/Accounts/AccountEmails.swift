@@ -243,8 +243,8 @@ public struct AccountEmails: Sendable {
         let user = session.user
         let newEmail = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         var problems = InvalidFields()
-        if !EmailAddress.isPlausible(newEmail) {
-            problems[.email] = .notAnEmailAddress
+        if let problem = EmailAddress.problem(with: newEmail) {
+            problems[.email] = problem
         } else if newEmail.lowercased() == user.email?.lowercased() {
             problems[.email] = .unchanged
         }

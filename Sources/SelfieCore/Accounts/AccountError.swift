@@ -44,6 +44,8 @@ public enum FieldProblem: Equatable, Sendable {
     case tooLong(maxCharacters: Int)
     case controlCharacters
     case notAnEmailAddress
+    /// An address with letters outside ASCII: mail to it cannot be sent.
+    case notASCII
     case wrongLength(ClosedRange<Int>)
     /// A username with characters other than `A–Z a–z 0–9 _`.
     case disallowedCharacters

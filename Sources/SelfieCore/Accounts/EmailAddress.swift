@@ -1,4 +1,5 @@
 import Foundation
+import SMTP
 
 /// Email addresses: a plausibility check, and the masked form notices show.
 public enum EmailAddress {
@@ -15,6 +16,16 @@ public enum EmailAddress {
         let domain = parts[1]
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
+    }
+
+    /// What is wrong with a new address for an account (one typed at sign-up or as a change), nil
+    /// when nothing is: plausible, and one Selfie's mail can be sent to — plain ASCII (no
+    /// SMTPUTF8; an international domain goes in its `xn--` form), a dot-atom before the `@`.
+    /// Signing in still takes any plausible address: accounts made before this check keep theirs.
+    public static func problem(with email: String) -> FieldProblem? {
+        guard isPlausible(email) else { return .notAnEmailAddress }
+        guard email.allSatisfy(\.isASCII) else { return .notASCII }
+        return (try? MailAddress(email)) == nil ? .notAnEmailAddress : nil
     }
 
     /// An address with its local part hidden but the first character (`n•••@example.com`), for

@@ -38,8 +38,8 @@ public struct SignUpRequest: Sendable {
         }
         if email.isEmpty, !requiresEmail, username != nil {
             // A username-only account.
-        } else if !EmailAddress.isPlausible(email) {
-            problems[.email] = .notAnEmailAddress
+        } else if let problem = EmailAddress.problem(with: email) {
+            problems[.email] = problem
         }
         if let username, let problem = Username.problem(with: username) {
             problems[.username] = problem
