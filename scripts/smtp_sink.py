@@ -79,6 +79,9 @@ class RecordingHandler:
         # Addresses that make the sink refuse, to test permanent and transient refusals.
         if address.startswith("reject-permanent@"):
             return "550 5.1.1 No such user here"
+        if address.startswith("reject-garbled@"):
+            # A relay whose refusal carries control characters (a NUL above all).
+            return "550 5.1.1 No such\x00user\x07here"
         if address.startswith("reject-transient@"):
             return "450 4.2.1 Mailbox busy, try again later"
         envelope.rcpt_tos.append(address)

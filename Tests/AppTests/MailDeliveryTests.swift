@@ -82,6 +82,20 @@ struct MailDeliveryTests {
         }
     }
 
+    @Test("a refusal whose text carries control characters (a NUL, which PostgreSQL's text refuses) is recorded like any other: given up once, not retried every two seconds")
+    func garbledRefusal() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let recipient = "reject-garbled@\(UUID().uuidString.prefix(8).lowercased()).example"
+            _ = try await app.api.signUp(email: recipient)
+            try await waitUntil {
+                try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(recipient) AND failed_at IS NOT NULL") == 1
+            }
+            let error: String = try await app.scalar("SELECT last_error FROM mail_outbox WHERE recipient = \(recipient)")
+            #expect(error.contains("550") && error.contains("No such user here"), "\(error)")
+            #expect(try await app.scalar("SELECT attempts FROM mail_outbox WHERE recipient = \(recipient)", as: Int.self) == 1)
+        }
+    }
+
     @Test("refused for now (450): retried later with backoff; refused for good (550): given up and shown on the admin mail page")
     func refusals() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

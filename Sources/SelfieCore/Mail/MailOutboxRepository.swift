@@ -124,13 +124,13 @@ public final class MailOutboxRepository: Sendable {
             "UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, params = '{}' WHERE id = \(id)"
         case .retry(let delay, let error):
             """
-            UPDATE mail_outbox SET attempts = attempts + 1, last_error = \(String(error.prefix(500))),
+            UPDATE mail_outbox SET attempts = attempts + 1, last_error = \(RecordedError.text(error)),
                 next_attempt_at = now() + make_interval(secs => \(Int(delay.components.seconds)))
             WHERE id = \(id)
             """
         case .failed(let error):
             """
-            UPDATE mail_outbox SET attempts = attempts + 1, failed_at = now(), last_error = \(String(error.prefix(500))), params = '{}'
+            UPDATE mail_outbox SET attempts = attempts + 1, failed_at = now(), last_error = \(RecordedError.text(error)), params = '{}'
             WHERE id = \(id)
             """
         }

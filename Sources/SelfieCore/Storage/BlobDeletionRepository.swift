@@ -62,7 +62,7 @@ public struct BlobDeletionRepository: Sendable {
     /// The store refused `key` again: counted, with what it said, for whoever looks.
     func refused(_ key: BlobKey, error: String) async throws {
         try await client.query(
-            "UPDATE blob_deletions SET attempts = attempts + 1, last_error = \(String(error.prefix(500))) WHERE blob_key = \(key.value)",
+            "UPDATE blob_deletions SET attempts = attempts + 1, last_error = \(RecordedError.text(error)) WHERE blob_key = \(key.value)",
             logger: logger
         )
     }
