@@ -57,11 +57,13 @@ extension SMTPConfiguration {
 
         let security: Security
         if implicitTLS {
-            if options.startTLSOff {
-                throw SMTPConfigurationError("starttls=off makes no sense with smtps://, which is TLS from the start.")
+            if let startTLS = options.startTLS {
+                throw SMTPConfigurationError("starttls=\(startTLS.rawValue) makes no sense with smtps://, which is TLS from the start.")
             }
             security = .implicitTLS
-        } else if options.startTLSOff {
+        } else if options.startTLS == .required {
+            security = .startTLSRequired
+        } else if options.startTLS == .off {
             if credentials != nil {
                 throw SMTPConfigurationError(
                     "The SMTP URL has credentials and starttls=off: a password is never sent without TLS."
@@ -142,7 +144,14 @@ extension SMTPConfiguration {
     }
 
     private struct QueryOptions {
-        var startTLSOff = false
+        /// `starttls=off` (a local sink without TLS) or `starttls=required` (a relay that takes
+        /// this server without a password, never spoken to in clear); nil: required with a
+        /// password, used when offered without one.
+        var startTLS: StartTLSOption?
+    }
+
+    private enum StartTLSOption: String {
+        case off, required
     }
 
     private static func parseQuery(_ query: Substring) throws(SMTPConfigurationError) -> QueryOptions {
@@ -153,12 +162,14 @@ extension SMTPConfiguration {
             let value = parts.count > 1 ? parts[1].lowercased() : ""
             switch name {
             case "starttls":
-                guard value == "off" else {
-                    throw SMTPConfigurationError("The SMTP URL option starttls only accepts 'off' (STARTTLS is otherwise automatic).")
+                guard let option = StartTLSOption(rawValue: value) else {
+                    throw SMTPConfigurationError(
+                        "The SMTP URL option starttls only accepts 'off' or 'required' (STARTTLS is otherwise required with a password, used when offered without one)."
+                    )
                 }
-                options.startTLSOff = true
+                options.startTLS = option
             default:
-                throw SMTPConfigurationError("The SMTP URL has an unknown option '\(Self.printable(name))' (known: starttls=off).")
+                throw SMTPConfigurationError("The SMTP URL has an unknown option '\(Self.printable(name))' (known: starttls=off, starttls=required).")
             }
         }
         return options

@@ -47,6 +47,14 @@ struct SMTPConfigurationURLTests {
         #expect(configuration.port == 1025)
     }
 
+    @Test("?starttls=required: a relay that takes this server by its address (no password) is still never spoken to in clear")
+    func startTLSRequired() throws {
+        let configuration = try SMTPConfiguration(url: "smtp://relay.example.com?starttls=required")
+        #expect(configuration.security == .startTLSRequired)
+        #expect(configuration.port == 25)
+        #expect(try SMTPConfiguration(url: "smtp://u:p@relay.example.com?STARTTLS=Required").security == .startTLSRequired)
+    }
+
     @Test(
         "bad URLs are explained in a sentence naming the problem, never echoing the password",
         arguments: [
@@ -60,6 +68,8 @@ struct SMTPConfigurationURLTests {
             ("smtp://u:hunter2@host?tls=yes", "unknown option 'tls'"),
             ("smtp://u:hunter2@host?starttls=off", "credentials and starttls=off"),
             ("smtps://host?starttls=off", "makes no sense with smtps"),
+            ("smtps://host?starttls=required", "makes no sense with smtps"),
+            ("smtp://host?starttls=yes", "starttls only accepts 'off' or 'required'"),
             ("smtp://:hunter2@host", "no user name"),
             ("smtp://user@host", "no password"),
             ("smtp://u:hunter2%zz@host", "password has an invalid %-escape"),
