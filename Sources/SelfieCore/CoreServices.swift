@@ -115,7 +115,8 @@ public struct CoreServices: Sendable {
             blobDeletions: blobDeletions,
             logger: logger
         )
-        albums = AlbumService(albums: AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger), photos: photoRows)
+        let albumRows = AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger)
+        albums = AlbumService(albums: albumRows, photos: photoRows)
         sharing = ShareLinkService(
             links: ShareLinkRepository(client: postgres, preparedStatements: prepared, logger: logger),
             photos: photoRows,
@@ -149,6 +150,7 @@ public struct CoreServices: Sendable {
         deletion = AccountDeletion(users: users, admin: adminRows, blobDeletions: blobDeletions, emails: emails, logger: logger)
         export = DataExport(
             photos: photoRows,
+            albums: albumRows,
             blobs: blobs,
             identities: identities,
             audit: audit,

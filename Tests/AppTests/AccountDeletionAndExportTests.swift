@@ -14,6 +14,8 @@ struct ReadArchive: Decodable {
     let sha256: [String: String]
     let account: Account
     let firstBadMember: String?
+    /// `missing.txt`, when the archive has one.
+    let missing: String?
 
     struct Account: Decodable {
         struct Photo: Decodable {
@@ -22,12 +24,22 @@ struct ReadArchive: Decodable {
             let file: String
             let contentType: String
             let bytes: Int
+            let takenAt: String?
+            let trashedAt: String?
+        }
+
+        struct Album: Decodable {
+            let id: String
+            let title: String
+            let description: String
+            let photos: [String]
         }
 
         let fullName: String
         let email: String?
         let emailVerified: Bool
         let photos: [Photo]
+        let albums: [Album]?
     }
 
     static func read(_ body: ByteBuffer) async throws -> ReadArchive {
@@ -43,6 +55,7 @@ struct ReadArchive: Decodable {
                     "sha256": {n: hashlib.sha256(archive.read(n)).hexdigest() for n in names},
                     "account": json.loads(archive.read("account.json")),
                     "firstBadMember": archive.testzip(),
+                    "missing": archive.read("missing.txt").decode() if "missing.txt" in names else None,
                 }))
             """
         let json = try await OffThread.run { try Tool.run("python3", ["-c", script, file.path]) }
@@ -303,6 +316,37 @@ struct AccountDeletionAndExportTests {
             #expect(Set(try await ReadArchive.read(api.body).sha256.values).isSuperset(of: uploadedHashes))
             #expect(try await app.api.send(.get, "/api/export", authorization: nil).status == .unauthorized)
             #expect(try await app.browser().get("/account/export").status == .seeOther, "signed out: to the sign-in page")
+        }
+    }
+
+    @Test("'Download my data' says what it holds: each photo's capture time, the ones in the trash and since when, the albums and their photos; a photo whose file cannot be read is named in missing.txt, not silently left out")
+    func exportSaysWhatItHolds() async throws {
+        try await withTestApp(configure: { $0.trashDays = 30 }) { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail("export"))
+            let kept = try await browser.uploadPhoto(TestImage.jpeg(size: 3000, seed: 1), title: "Kept")
+            let lost = try await browser.uploadPhoto(TestImage.jpeg(size: 3000, seed: 2), title: "Lost")
+            let trashed = try await browser.uploadPhoto(TestImage.jpeg(size: 3000, seed: 3), title: "Trashed")
+            let album = try await browser.makeAlbum("Summer", of: [kept, lost])
+            try await app.db { try await $0.query("UPDATE photos SET taken_at = '2024-07-01T10:00:00Z' WHERE public_id = \(kept)") }
+            #expect(try await browser.submit("/photos/selection/delete", from: "/gallery", [("photo", trashed)]).status == .seeOther)
+            try await app.blobs.delete(try await app.blobKey(of: lost))
+
+            let archive = try await ReadArchive.read(try await browser.get("/account/export").body)
+            #expect(archive.firstBadMember == nil)
+            let photos = Dictionary(uniqueKeysWithValues: archive.account.photos.map { ($0.id, $0) })
+            #expect(photos.count == 3, "every photo of the account is listed, the trash's too")
+            #expect(photos[kept]?.takenAt?.hasPrefix("2024-07-01T10:00:00") == true)
+            #expect(photos[trashed]?.trashedAt != nil && photos[kept]?.trashedAt == nil)
+            #expect(archive.account.albums?.map(\.title) == ["Summer"])
+            #expect(archive.account.albums?.first?.id == album)
+            #expect(Set(archive.account.albums?.first?.photos ?? []) == [kept, lost])
+            let lostFile = try #require(photos[lost]?.file)
+            #expect(!archive.names.contains(lostFile))
+            #expect(archive.missing?.contains(lostFile) == true, "the one left out is named: \(archive.missing ?? "no missing.txt")")
+            for photo in archive.account.photos where photo.id != lost {
+                #expect(archive.names.contains(photo.file))
+            }
         }
     }
 

@@ -192,6 +192,31 @@ public struct AlbumRepository: Sendable {
         return .albumMissing
     }
 
+    /// Every album of the user, the first made first, with the public ids of all its photos
+    /// (those in the trash too), as they were added: what "Download my data" writes down.
+    func everyAlbumWithItsPhotos(userID: Int64) async throws -> [(album: Album, photoIDs: [String])] {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns), coalesce(
+                (SELECT array_agg(p.public_id ORDER BY ap.added_at, p.id) FROM album_photos ap JOIN photos p ON p.id = ap.photo_id
+                 WHERE ap.album_id = a.id), '{}')
+            FROM albums a WHERE a.user_id = \(userID) ORDER BY a.id
+            """,
+            logger: logger
+        )
+        var found: [(Album, [String])] = []
+        for try await (id, publicID, userID, title, description, cover, count, created, updated, photoIDs) in rows.decode(
+            (Int64, String, Int64, String, String, Int64?, Int, Date, Date, [String]).self
+        ) {
+            let album = Album(
+                id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count,
+                createdAt: created, updatedAt: updated
+            )
+            found.append((album, photoIDs))
+        }
+        return found
+    }
+
     private func fetch(_ query: PostgresQuery) async throws -> [Album] {
         var albums: [Album] = []
         for try await (id, publicID, userID, title, description, cover, count, created, updated) in try await client.query(query, logger: logger)

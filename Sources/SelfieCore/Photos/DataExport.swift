@@ -2,13 +2,15 @@ import Foundation
 import Logging
 import NIOCore
 
-/// "Download my data": a ZIP of the account (`account.json`) and every original photo, as
-/// uploaded, written while it is read — from either store — so memory does not grow with the
+/// "Download my data": a ZIP of the account (`account.json`: the account, each photo with its
+/// capture time and, in the trash, since when, the albums and their photos) and every original
+/// photo, as uploaded, written while it is read — from either store — so memory does not grow with the
 /// library: one photo's chunk at a time. One export per account at a time (across instances),
 /// at most three an hour: each reads every original, and a stolen session must not turn it into a
 /// way to load the store.
 public struct DataExport: Sendable {
     let photos: PhotoRepository
+    let albums: AlbumRepository
     let blobs: any BlobStore
     let identities: IdentityRepository
     let audit: AuditRepository
@@ -18,6 +20,7 @@ public struct DataExport: Sendable {
 
     init(
         photos: PhotoRepository,
+        albums: AlbumRepository,
         blobs: any BlobStore,
         identities: IdentityRepository,
         audit: AuditRepository,
@@ -25,6 +28,7 @@ public struct DataExport: Sendable {
         logger: Logger
     ) {
         self.photos = photos
+        self.albums = albums
         self.blobs = blobs
         self.identities = identities
         self.audit = audit
@@ -43,6 +47,19 @@ public struct DataExport: Sendable {
             let bytes: Int64
             let width: Int?
             let height: Int?
+            /// When the photo was taken, from its metadata (absent when it does not say).
+            let takenAt: Date?
+            /// When it went to the trash (absent when it is not there).
+            let trashedAt: Date?
+        }
+
+        struct AlbumRecord: Encodable {
+            let id: String
+            let title: String
+            let description: String
+            let createdAt: Date
+            /// Its photos' `id`s, as they were added.
+            let photos: [String]
         }
 
         struct Identity: Encodable {
@@ -58,6 +75,7 @@ public struct DataExport: Sendable {
         let memberSince: Date
         let signInProviders: [Identity]
         let photos: [PhotoRecord]
+        let albums: [AlbumRecord]
     }
 
     /// The archive's file name.
@@ -84,6 +102,7 @@ public struct DataExport: Sendable {
     private func archive(of user: User, origin: RequestOrigin, whenWritten release: @escaping @Sendable () async -> Void) async throws -> BlobBody {
         let all = try await photos.all(userID: user.id, includingTrash: true)
         let linked = try await identities.identities(of: user.id)
+        let albums = try await self.albums.everyAlbumWithItsPhotos(userID: user.id)
         let files = all.map { "photos/\(PhotoArchive.stamp($0.createdAt))-\($0.publicID).\(PhotoArchive.fileExtension(of: $0.blobKey))" }
         let record = AccountRecord(
             fullName: user.fullName,
@@ -101,7 +120,14 @@ public struct DataExport: Sendable {
                     contentType: photo.contentType,
                     bytes: photo.byteSize,
                     width: photo.width,
-                    height: photo.height
+                    height: photo.height,
+                    takenAt: photo.takenAt,
+                    trashedAt: photo.trashedAt
+                )
+            },
+            albums: albums.map { album, photoIDs in
+                AccountRecord.AlbumRecord(
+                    id: album.publicID, title: album.title, description: album.description, createdAt: album.createdAt, photos: photoIDs
                 )
             }
         )

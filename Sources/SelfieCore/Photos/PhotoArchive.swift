@@ -14,7 +14,8 @@ public enum PhotoArchive {
     }
 
     /// The archive of `entries` after the in-memory `leading` files. A blob that has gone missing
-    /// is left out (and logged) rather than ending the download.
+    /// is left out (and logged) rather than ending the download, and named in a last file,
+    /// `missing.txt`: an archive that looks whole but is not would be worse.
     static func body(leading: [(name: String, bytes: ByteBuffer)] = [], entries: [Entry], blobs: any BlobStore, logger: Logger) -> BlobBody {
         BlobBody(write: { sink in try await write(leading: leading, entries: entries, blobs: blobs, logger: logger, to: sink) })
     }
@@ -32,13 +33,21 @@ public enum PhotoArchive {
             try await sink(try archive.entryData(bytes))
             try await sink(try archive.endEntry())
         }
+        var missing: [String] = []
         for entry in entries {
             guard let content = try await blobs.read(entry.blob, range: nil) else {
                 logger.warning("a photo left out of an archive: its blob is missing", metadata: ["blob": "\(entry.blob.value)"])
+                missing.append(entry.name)
                 continue
             }
             try await sink(try archive.beginEntry(name: entry.name, modified: entry.modified, size: UInt64(content.totalSize)))
             try await content.body.write { chunk in try await sink(try archive.entryData(chunk)) }
+            try await sink(try archive.endEntry())
+        }
+        if !missing.isEmpty {
+            let note = ByteBuffer(string: (["These files could not be read from storage when this archive was made, and are not in it:"] + missing).joined(separator: "\n") + "\n")
+            try await sink(try archive.beginEntry(name: "missing.txt", modified: .now, size: UInt64(note.readableBytes)))
+            try await sink(try archive.entryData(note))
             try await sink(try archive.endEntry())
         }
         try await sink(try archive.finish())
