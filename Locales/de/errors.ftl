@@ -14,6 +14,12 @@ error-status-415 = Diese Art von Datei wird nicht angenommen.
 error-status-429 = Zu viele Versuche. Warte kurz und versuche es dann noch einmal.
 error-status-503 = Selfie ist gerade kurz nicht erreichbar. Bitte versuche es gleich noch einmal.
 error-status-500 = Bei uns ist etwas schiefgegangen. Bitte versuche es noch einmal.
+error-query-number = Der Parameter { $name } muss eine ganze Zahl von { $minimum } bis { $maximum } sein.
+error-query-position = Der Parameter { $name } ist keine Stelle in der Galerie. Geh zurück zu den neuesten Fotos und blättere von dort.
+error-media-none = Dieses Bild gibt es nicht.
+error-media-link-invalid = Dieser Bildlink ist nicht gültig.
+error-media-link-expired = Dieser Bildlink ist abgelaufen. Lade die Seite neu, um einen frischen zu bekommen.
+error-media-gone = Dieses Foto gibt es nicht mehr.
 
 error-code-required = Gib den 6-stelligen Code aus deiner Authenticator-App oder einen deiner Wiederherstellungscodes ein.
 error-code-incorrect = Dieser Code stimmt nicht oder wurde schon benutzt. Gib den aktuellen Code aus deiner Authenticator-App oder einen unbenutzten Wiederherstellungscode ein.

@@ -15,6 +15,12 @@ error-status-415 = That kind of file is not accepted.
 error-status-429 = Too many attempts. Wait a little and try again.
 error-status-503 = Selfie is unavailable for a moment. Please try again shortly.
 error-status-500 = Something went wrong on our side. Please try again.
+error-query-number = The { $name } parameter must be a whole number from { $minimum } to { $maximum }.
+error-query-position = The { $name } parameter is not a position in the gallery. Go back to the newest photos and page from there.
+error-media-none = There is no such image.
+error-media-link-invalid = This image link is not valid.
+error-media-link-expired = This image link has expired. Reload the page to get a fresh one.
+error-media-gone = This photo no longer exists.
 
 error-code-required = Enter the 6-digit code from your authenticator app, or one of your recovery codes.
 error-code-incorrect = That code is not right, or it was already used. Enter the current code from your authenticator app, or an unused recovery code.

@@ -20,14 +20,18 @@ theme-dark = Dark
 
 # Error pages: the heading by status code (the message comes from the error).
 status-400 = Bad request
+status-401 = Permission needed
 status-403 = Not allowed
 status-404 = Not found
 status-405 = Not allowed here
+status-408 = Too slow
 status-409 = Conflict
 status-410 = Gone
 status-413 = Too large
 status-415 = Not a supported type
+status-416 = Out of range
 status-422 = Please check what you entered
 status-429 = Too many tries
 status-500 = Something went wrong
 status-503 = Unavailable for a moment
+status-507 = Storage full

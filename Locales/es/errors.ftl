@@ -14,6 +14,12 @@ error-status-415 = No se acepta ese tipo de archivo.
 error-status-429 = Demasiados intentos. Espera un poco y vuelve a intentarlo.
 error-status-503 = Selfie no está disponible por un momento. Vuelve a intentarlo en breve.
 error-status-500 = Algo ha salido mal por nuestra parte. Vuelve a intentarlo.
+error-query-number = El parámetro { $name } debe ser un número entero de { $minimum } a { $maximum }.
+error-query-position = El parámetro { $name } no es una posición de la galería. Vuelve a las fotos más recientes y pasa las páginas desde allí.
+error-media-none = Esa imagen no existe.
+error-media-link-invalid = Este enlace de imagen no es válido.
+error-media-link-expired = Este enlace de imagen ha caducado. Vuelve a cargar la página para obtener uno nuevo.
+error-media-gone = Esta foto ya no existe.
 
 error-code-required = Escribe el código de 6 cifras de tu app de autenticación o uno de tus códigos de recuperación.
 error-code-incorrect = Ese código no es correcto o ya se usó. Escribe el código actual de tu app de autenticación o un código de recuperación sin usar.

@@ -197,7 +197,7 @@ struct EmailAddressTests {
             try await MailSink.waitForMessage(to: email, subject: "Confirm your email address", count: 2)
             let tooMany = try await browser.submit("/account/verify-email/resend", from: "/gallery", [])
             #expect(tooMany.status == .tooManyRequests)
-            #expect(tooMany.text.contains("We have already sent you several links today."))
+            #expect(tooMany.text.contains("We have already sent several links today."))
 
             let apiEmail = uniqueEmail("api")
             #expect(try await app.api.signUp(email: apiEmail).status == .ok)

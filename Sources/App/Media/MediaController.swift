@@ -18,13 +18,13 @@ struct MediaController {
 
     func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let key = context.parameters.get("blob").flatMap(BlobKey.init) else {
-            throw AppError.notFound("There is no such image.")
+            throw Refusal(.notFound, "error-media-none")
         }
         let query = request.uri.queryParameters
         switch signer.verify(blob: key, expires: query["expires"].map(String.init), signature: query["sig"].map(String.init)) {
         case .valid: break
-        case .badSignature: throw AppError(.forbidden, "This image link is not valid.")
-        case .expired: throw AppError(.forbidden, "This image link has expired. Reload the page to get a fresh one.")
+        case .badSignature: throw Refusal(.forbidden, "error-media-link-invalid")
+        case .expired: throw Refusal(.forbidden, "error-media-link-expired")
         }
 
         var headers: HTTPFields = [
@@ -36,14 +36,14 @@ struct MediaController {
         ]
         if request.headers[.ifNoneMatch] == "\"\(key.value)\"" {
             // Blobs never change, but a deleted one must not be confirmed from the cache.
-            guard try await blobs.exists(key) else { throw AppError.notFound("This photo no longer exists.") }
+            guard try await blobs.exists(key) else { throw Refusal(.notFound, "error-media-gone") }
             return Response(status: .notModified, headers: headers)
         }
         let range = request.headers[.range].flatMap(ByteRangeRequest.init(header:))
         let content: BlobContent
         do {
             guard let found = try await blobs.read(key, range: range) else {
-                throw AppError.notFound("This photo no longer exists.")
+                throw Refusal(.notFound, "error-media-gone")
             }
             content = found
         } catch let error as BlobRangeNotSatisfiable {

@@ -8,7 +8,10 @@ extension Request {
     func queryInteger<Number: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<Number>) throws -> Number? {
         guard let raw = uri.queryParameters[name[...]] else { return nil }
         guard let value = Number(raw), range.contains(value) else {
-            throw AppError(.badRequest, "The \(name) parameter must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+            throw Refusal(
+                .badRequest, "error-query-number",
+                ["name": .text(name), "minimum": .text(String(range.lowerBound)), "maximum": .text(String(range.upperBound))]
+            )
         }
         return value
     }
@@ -20,7 +23,7 @@ extension Request {
     func queryPosition(_ name: String) throws -> PhotoPosition? {
         guard let raw = uri.queryParameters[name[...]] else { return nil }
         guard let position = PhotoPosition(text: String(raw)) else {
-            throw AppError(.badRequest, "The \(name) parameter is not a position in the gallery. Go back to the newest photos and page from there.")
+            throw Refusal(.badRequest, "error-query-position", ["name": .text(name)])
         }
         return position
     }

@@ -135,10 +135,7 @@ struct MailLinkPagesController {
         do {
             try await emails.sendVerification(to: context.user)
         } catch is RateLimited {
-            throw AppError(
-                .tooManyRequests,
-                "We have already sent you several links today. Look for them in your mail (and its spam folder), or ask again tomorrow."
-            )
+            throw Refusal(.tooManyRequests, "error-too-many-links-today")
         }
         return .seeOther(WebPath.account(notice: .verificationSent))
     }

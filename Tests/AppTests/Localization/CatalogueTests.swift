@@ -93,6 +93,15 @@ import Testing
         }
     }
 
+    @Test("every status a page answers with has its heading (the error page's title) in the catalogue, not the English reason phrase")
+    func everyStatusHasAHeading() {
+        let english = Self.translations.catalogue(.english)
+        // What ErrorCopy, the controllers and Hummingbird answer browsers with.
+        for code in [400, 401, 403, 404, 405, 408, 409, 410, 413, 415, 416, 422, 429, 500, 503, 507] {
+            #expect(english.format("status-\(code)") != nil, "status-\(code)")
+        }
+    }
+
     @Test("numbers, dates and times are written the language's way, in the viewer's zone")
     func formats() throws {
         #expect(Language.english.formatNumber(1_234_567) == "1,234,567")

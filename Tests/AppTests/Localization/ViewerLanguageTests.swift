@@ -152,6 +152,36 @@ struct ViewerLanguageTests {
         }
     }
 
+    @Test("error pages speak the page's language whatever their status: a link's password still owed (401), a cursor that is no position (400), an image link that is not valid (403), too many links mailed (429)")
+    func errorPagesInTheLanguage() async throws {
+        try await withTestApp(configure: { config in
+            try config.useMailSink()
+            config.protection.verificationMailsPerDay = 1
+        }) { app in
+            let greta = app.browser()
+            greta.extraHeaders[.acceptLanguage] = "de"
+            try await greta.signUp(email: uniqueEmail("greta"))
+            let photo = try await greta.uploadPhoto(TestImage.jpeg(size: 1500, seed: 1))
+            let link = try await greta.makeLink(("photo", photo), password: "sesam öffne dich", allowDownload: true)
+            let visitor = app.browser()
+            visitor.extraHeaders[.acceptLanguage] = "de"
+            var pages: [(String, TestResponse, HTTPResponse.Status)] = []
+            pages.append(("password owed", try await visitor.get("/s/\(link)/download"), .unauthorized))
+            pages.append(("cursor", try await greta.get("/gallery?after=x"), .badRequest))
+            pages.append(("image link", try await visitor.get("/media/\(try await app.blobKey(of: photo).value)?expires=1&sig=x"), .forbidden))
+            pages.append(("links mailed", try await greta.submit("/account/verify-email/resend", from: "/gallery", []), .tooManyRequests))
+            for (what, page, status) in pages {
+                #expect(page.status == status, "\(what): \(page.status)")
+                #expect(page.text.contains(#"<html lang="de""#), "\(what)")
+                #expect(!page.text.contains("<h1>\(status.reasonPhrase)</h1>"), "\(what): the heading in German")
+                Self.expectNoEnglish(page.text, language: .german, what)
+                for english in ["parameter", "image link", "We have already sent"] {
+                    #expect(!page.text.contains(english), "\(what): \(english)")
+                }
+            }
+        }
+    }
+
     @Test("the page scripts' words travel in <html data-words> as JSON in the page's language, plural variants included")
     func scriptWordsInThePage() async throws {
         try await withTestApp { app in
