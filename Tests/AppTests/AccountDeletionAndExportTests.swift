@@ -350,6 +350,22 @@ struct AccountDeletionAndExportTests {
         }
     }
 
+    @Test("an export whose body is never written (the client left before the answer's head went out) gives its slot back: the next export is not told for an hour that one is under way")
+    func exportNeverWritten() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("gone")
+            try await app.browser().signUp(email: email)
+            let userID = try await app.userID(email)
+            let services = try CoreServices(forWeb: app.config, logger: testLogger)
+            try await services.whileRunning {
+                let user = try #require(try await services.users.find(id: userID))
+                // Hummingbird calls a body only once the head is written; here it never is.
+                _ = try await services.export.archive(of: user, origin: RequestOrigin(ipAddress: "127.0.0.1", userAgent: "test"))
+                try await waitUntil { try await app.scalar("SELECT count(*)::int FROM data_exports_running") == 0 }
+            }
+        }
+    }
+
     @Test("'Download my data': one at a time per account, and three an hour")
     func exportLimits() async throws {
         try await withTestApp(configure: { $0.protection = ProtectionConfiguration() }) { app in

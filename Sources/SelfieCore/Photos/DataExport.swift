@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// "Download my data": a ZIP of the account (`account.json`: the account, each photo with its
 /// capture time and, in the trash, since when, the albums and their photos) and every original
@@ -90,11 +91,12 @@ public struct DataExport: Sendable {
     public func archive(of user: User, origin: RequestOrigin) async throws -> BlobBody {
         guard let claim = try await photos.claimExportSlot(userID: user.id) else { throw AccountError.exportInProgress }
         let photos = self.photos
+        let slot = SlotRelease { await photos.releaseExportSlot(userID: user.id, claim: claim) }
         do {
             try await protection.consume(.dataExport, client: "user:\(user.id)")
-            return try await archive(of: user, origin: origin) { await photos.releaseExportSlot(userID: user.id, claim: claim) }
+            return try await archive(of: user, origin: origin, whenWritten: slot.release)
         } catch {
-            await photos.releaseExportSlot(userID: user.id, claim: claim)
+            await slot.release()
             throw error
         }
     }
@@ -147,5 +149,26 @@ public struct DataExport: Sendable {
                 throw error
             }
         })
+    }
+}
+
+/// An export's slot, given back once: when its body has been written (or failed), or — when the
+/// body is never written, because the client left before the answer's head went out (a body is
+/// called only after its head is written) — when the body is dropped. Else the account would be
+/// told for an hour that an export is under way.
+private final class SlotRelease: Sendable {
+    private let action: @Sendable () async -> Void
+    private let done = Atomic<Bool>(false)
+
+    init(_ action: @escaping @Sendable () async -> Void) { self.action = action }
+
+    @Sendable func release() async {
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        await action()
+    }
+
+    deinit {
+        guard !done.load(ordering: .acquiring) else { return }
+        Task { [action] in await action() }
     }
 }
