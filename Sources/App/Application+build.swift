@@ -59,7 +59,7 @@ struct AppServices: Sendable {
         let sender = try MailSender(
             outbox: core.outbox,
             configuration: core.config.mail,
-            publicURLIsHTTPS: core.config.usesHTTPS,
+            publicSite: core.config.isPublicSite,
             composer: mail,
             logger: logger
         )
@@ -221,7 +221,7 @@ func buildRouter(
         albums: core.albums,
         sharing: core.sharing,
         pages: pages,
-        mailIsNotSent: config.mail.isNotSending(publicURLIsHTTPS: config.usesHTTPS)
+        mailIsNotSent: config.mail.isNotSending(publicSite: config.isPublicSite)
     )
         .addRoutes(to: forms)
     AdminIntegrityController(integrity: core.integrity, pages: pages).addRoutes(to: forms)

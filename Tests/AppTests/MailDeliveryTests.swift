@@ -190,7 +190,7 @@ struct MailDeliveryTests {
                 let sender = try MailSender(
                     outbox: MailOutboxRepository(client: surviving, messageIDDomain: "selfie.test", logger: testLogger),
                     configuration: config.mail,
-                    publicURLIsHTTPS: false,
+                    publicSite: false,
                     composer: composer,
                     logger: testLogger
                 )
@@ -227,7 +227,7 @@ struct MailDeliveryTests {
                     try MailSender(
                         outbox: MailOutboxRepository(client: client, messageIDDomain: "selfie.test", logger: testLogger),
                         configuration: app.config.mail,
-                        publicURLIsHTTPS: false,
+                        publicSite: false,
                         composer: composer,
                         logger: testLogger
                     )
@@ -279,10 +279,13 @@ func waitUntil(timeout: Duration = .seconds(15), _ condition: () async throws ->
 
 @Suite("Mail to the log")
 struct LogTransportTests {
-    @Test("attack: with an https PUBLIC_URL, MAIL_TRANSPORT=log writes subject and recipient only, never a link or token, and warns at start-up")
-    func noLinksInTheLog() async throws {
+    @Test(
+        "attack: with a PUBLIC_URL other machines reach (https, or http on a name that is not this machine's), MAIL_TRANSPORT=log writes subject and recipient only, never a link or token, and warns at start-up",
+        arguments: ["https://selfie.example", "http://photos.example.com:8080"]
+    )
+    func noLinksInTheLog(publicURL: String) async throws {
         let capture = LogCapture()
-        try await withTestApp(configure: { $0.publicURL = URL(string: "https://selfie.example")! }, logger: capture.logger(level: .info)) { app in
+        try await withTestApp(configure: { $0.publicURL = URL(string: publicURL)! }, logger: capture.logger(level: .info)) { app in
             let email = uniqueEmail("logged")
             _ = try await app.api.signUp(email: email)
             let asked = try await app.api.send(.post, "/api/forgot_password", body: #"{"email":"\#(email)"}"#, authorization: app.api.basicAuthorization)

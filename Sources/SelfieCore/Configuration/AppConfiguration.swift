@@ -73,6 +73,11 @@ public struct AppConfiguration: Sendable {
     /// Cookies get `Secure` when the public URL is https.
     public var usesHTTPS: Bool { publicURL.scheme?.lowercased() == "https" }
 
+    /// Whether the public URL is reached from other machines (not `localhost` or a loopback
+    /// address, as on a developer's machine): a real deployment, whose mail links must not be
+    /// written to the log.
+    public var isPublicSite: Bool { !DatabaseURL.isLoopback(publicURL.host ?? "") }
+
     public init(
         host: String,
         port: Int,

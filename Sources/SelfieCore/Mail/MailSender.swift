@@ -17,11 +17,11 @@ public struct MailSender: Service {
     /// The wait before each retry; after the last one the message is marked failed.
     static let backoff: [Duration] = [.seconds(30), .seconds(120), .seconds(600), .seconds(1800), .seconds(7200), .seconds(21600)]
 
-    /// - Parameter publicURLIsHTTPS: whether `PUBLIC_URL` is https (a real site: the log
-    ///   transport then writes no link).
-    public init(outbox: MailOutboxRepository, configuration: MailConfiguration, publicURLIsHTTPS: Bool, composer: any MailComposer, logger: Logger) throws {
+    /// - Parameter publicSite: whether `PUBLIC_URL` is reached from other machines (a real site:
+    ///   the log transport then writes no link).
+    public init(outbox: MailOutboxRepository, configuration: MailConfiguration, publicSite: Bool, composer: any MailComposer, logger: Logger) throws {
         self.outbox = outbox
-        self.transport = try configuration.makeTransport(publicURLIsHTTPS: publicURLIsHTTPS, logger: logger)
+        self.transport = try configuration.makeTransport(publicSite: publicSite, logger: logger)
         self.composer = composer
         self.from = configuration.from
         self.logger = logger

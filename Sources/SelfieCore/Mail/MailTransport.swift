@@ -32,8 +32,9 @@ struct SMTPTransport: MailTransport {
 }
 
 /// Writes each message to the log: what a developer follows with `make run` (link included).
-/// Behind an https `PUBLIC_URL` it is a real deployment whose mail is not set up, and a link in
-/// its log would hand accounts to whoever reads the log: then only recipient and subject.
+/// Behind a `PUBLIC_URL` other machines reach (not `localhost`) it is a real deployment whose mail
+/// is not set up, and a link in its log would hand accounts to whoever reads the log: then only
+/// recipient and subject.
 struct LogTransport: MailTransport {
     let logger: Logger
     let withholdsLinks: Bool
@@ -50,11 +51,11 @@ struct LogTransport: MailTransport {
 
 extension MailConfiguration {
     /// The transport this configuration names. Loading an SMTP client's trust roots blocks: done
-    /// once, at start-up. `publicURLIsHTTPS` keeps links out of the log transport's lines.
-    func makeTransport(publicURLIsHTTPS: Bool, logger: Logger) throws -> any MailTransport {
+    /// once, at start-up. `publicSite` keeps links out of the log transport's lines.
+    func makeTransport(publicSite: Bool, logger: Logger) throws -> any MailTransport {
         switch transport {
         case .log:
-            let notSending = isNotSending(publicURLIsHTTPS: publicURLIsHTTPS)
+            let notSending = isNotSending(publicSite: publicSite)
             if notSending {
                 logger.warning("mail is not being sent: MAIL_TRANSPORT=log writes only recipients and subjects; set MAIL_TRANSPORT=smtp and SMTP_URL")
             }
@@ -64,9 +65,9 @@ extension MailConfiguration {
         }
     }
 
-    /// Whether people get no mail at all: the log transport on a public (https) site.
-    public func isNotSending(publicURLIsHTTPS: Bool) -> Bool {
-        if case .log = transport { return publicURLIsHTTPS }
+    /// Whether people get no mail at all: the log transport on a site other machines reach.
+    public func isNotSending(publicSite: Bool) -> Bool {
+        if case .log = transport { return publicSite }
         return false
     }
 }
