@@ -193,17 +193,13 @@ public struct AdminRepository: Sendable {
         defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
         try await changeUser(id, as: act) { connection in
-            // Originals and renditions (whose rows go with their photos at the end of the statement),
-            // queued for deletion in the same statement.
-            for try await key in try await connection.query(
-                """
-                WITH p AS (DELETE FROM photos WHERE user_id = \(id) RETURNING id, blob_key),
-                \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
-                SELECT blob_key FROM p UNION ALL SELECT r.blob_key FROM photo_renditions r JOIN p ON r.photo_id = p.id
-                """,
-                logger: logger
-            ).decode(String.self) {
-                if let key = BlobKey(key) { keys.append(key) }
+            // Originals and renditions, queued for deletion with their rows, the photos locked
+            // first (see `PhotoRepository.deleteRows`).
+            let locked = try await connection.query("SELECT id FROM photos WHERE user_id = \(id) FOR UPDATE", logger: logger)
+            var photoIDs: [Int64] = []
+            for try await photoID in locked.decode(Int64.self) { photoIDs.append(photoID) }
+            if !photoIDs.isEmpty {
+                keys = try await PhotoRepository.deleteRows(ids: photoIDs, on: connection, logger: logger).flatMap(\.blobKeys)
             }
             // Mail to the account that has not gone yet goes no more (a goodbye is queued after
             // this), nor a link of the account's to another address (a new address it was moving

@@ -300,12 +300,39 @@ public struct PhotoRepository: Sendable {
     /// with them); their blobs are queued for deletion in the same statement (`BlobDeletions`).
     public func delete(userID: Int64, publicIDs: [String]) async throws -> [Photo] {
         guard !publicIDs.isEmpty else { return [] }
-        return try await fetch(
-            """
-            WITH p AS (DELETE FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at IS NULL RETURNING *),
-            \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
-            SELECT \(unescaped: Self.columns) FROM p
-            """
+        return try await deleteLocked(
+            "SELECT id FROM photos WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at IS NULL FOR UPDATE"
+        )
+    }
+
+    /// Deletes the photos whose ids `locking` returns (a `SELECT id … FOR UPDATE`) and returns
+    /// them; their blobs, and their renditions', are queued for deletion in the same statement
+    /// (`BlobDeletions`). The lock is a statement of its own: a remake of a photo's renditions
+    /// under way holds its row while it swaps them, and commits first; the DELETE, a later
+    /// statement, then sees the new renditions and queues their blobs. In the DELETE's own
+    /// snapshot, taken before its wait, the new ones would go with the photo, their blobs kept.
+    private func deleteLocked(_ locking: PostgresQuery) async throws -> [Photo] {
+        let logger = self.logger
+        return try await client.transaction(logger: logger) { connection in
+            let locked = try await connection.query(locking, logger: logger)
+            var ids: [Int64] = []
+            for try await id in locked.decode(Int64.self) { ids.append(id) }
+            guard !ids.isEmpty else { return [] }
+            return try await Self.deleteRows(ids: ids, on: connection, logger: logger)
+        }
+    }
+
+    /// The DELETE of `deleteLocked`, on a connection whose transaction has locked the rows of `ids`.
+    static func deleteRows(ids: [Int64], on connection: PostgresConnection, logger: Logger) async throws -> [Photo] {
+        try await photos(
+            in: connection.query(
+                """
+                WITH p AS (DELETE FROM photos WHERE id = ANY(\(ids)) RETURNING *),
+                \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
+                SELECT \(unescaped: Self.columns) FROM p
+                """,
+                logger: logger
+            )
         )
     }
 
@@ -345,15 +372,11 @@ public struct PhotoRepository: Sendable {
     /// Deletes rows from the user's trash — those of `publicIDs`, or all of it — and returns them
     /// (their renditions with them, for their blobs).
     public func deleteTrashed(userID: Int64, publicIDs: [String]?) async throws -> [Photo] {
-        try await fetch(
+        try await deleteLocked(
             """
-            WITH p AS (
-                DELETE FROM photos WHERE user_id = \(userID) AND trashed_at IS NOT NULL
-                  AND (\(publicIDs)::text[] IS NULL OR public_id = ANY(\(publicIDs)))
-                RETURNING *
-            ),
-            \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
-            SELECT \(unescaped: Self.columns) FROM p
+            SELECT id FROM photos WHERE user_id = \(userID) AND trashed_at IS NOT NULL
+              AND (\(publicIDs)::text[] IS NULL OR public_id = ANY(\(publicIDs)))
+            FOR UPDATE
             """
         )
     }
@@ -361,17 +384,8 @@ public struct PhotoRepository: Sendable {
     /// Deletes up to `limit` photos in anyone's trash since before `cutoff`, the oldest first, and
     /// returns them; their blobs are queued for deletion in the same statement (`BlobDeletions`).
     func deleteTrashed(before cutoff: Date, limit: Int) async throws -> [Photo] {
-        try await fetch(
-            """
-            WITH p AS (
-                DELETE FROM photos WHERE id IN (
-                    SELECT id FROM photos WHERE trashed_at < \(cutoff) ORDER BY trashed_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-                )
-                RETURNING *
-            ),
-            \(unescaped: BlobDeletionRepository.queueing(blobsOf: "p"))
-            SELECT \(unescaped: Self.columns) FROM p
-            """
+        try await deleteLocked(
+            "SELECT id FROM photos WHERE trashed_at < \(cutoff) ORDER BY trashed_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED"
         )
     }
 
@@ -501,11 +515,13 @@ public struct PhotoRepository: Sendable {
     }
 
     private func fetch(_ query: PostgresQuery) async throws -> [Photo] {
+        try await Self.photos(in: client.query(query, logger: logger))
+    }
+
+    /// The photos of rows that select `columns`.
+    private static func photos(in rows: PostgresRowSequence) async throws -> [Photo] {
         var photos: [Photo] = []
-        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, trashedAt, packed) in try await client.query(
-            query,
-            logger: logger
-        ).decode(Row.self) {
+        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, trashedAt, packed) in rows.decode(Row.self) {
             guard let blobKey = BlobKey(key) else { continue }
             photos.append(
                 Photo(
