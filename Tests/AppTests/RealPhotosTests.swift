@@ -205,7 +205,7 @@ struct RealPhotosTests {
             // What `selfie photos reprocess` runs (a PostgresClient runs once: one `whileRunning`).
             let services = try CoreServices(forWeb: app.config, logger: testLogger)
             let second = ids[1]
-            let (report, made, ended) = try await services.whileRunning {
+            let (report, made, ended, left) = try await services.whileRunning {
                 let report = try await services.backfill.run(missingOnly: true)
                 let made: Int = try await app.scalar(
                     "SELECT count(*)::int FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.public_id = \(second)"
@@ -217,6 +217,7 @@ struct RealPhotosTests {
                     try await client.query("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the database refuses'; END $$")
                     try await client.query("CREATE TRIGGER refuse BEFORE INSERT ON photo_renditions FOR EACH ROW EXECUTE FUNCTION refuse()")
                 }
+                let before = Set(app.filesInBlobStore())
                 let ended: Bool
                 do {
                     _ = try await services.backfill.run(missingOnly: true)
@@ -224,12 +225,13 @@ struct RealPhotosTests {
                 } catch {
                     ended = true
                 }
-                return (report, made, ended)
+                return (report, made, ended, Set(app.filesInBlobStore()).subtracting(before))
             }
             #expect(report.failed == [ids[0]], "\(report)")
             #expect(report.processed == 1)
             #expect(made == 3, "the second photo got its renditions")
             #expect(ended, "the run ends with the database's error")
+            #expect(left.isEmpty, "the renditions made for rows the database refused are deleted again: \(left)")
         }
     }
 

@@ -70,11 +70,23 @@ public struct RenditionBackfill: Sendable {
     @discardableResult
     func remake(_ photo: Photo) async throws -> Bool {
         let made = try await renditions.make(from: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID)
-        guard let unused = try await photos.replaceRenditions(
-            photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
-        )
-        else {
-            await renditions.delete(made.renditions.map(\.blobKey))  // deleted meanwhile
+        let keys = made.renditions.map(\.blobKey)
+        let unused: [BlobKey]?
+        do {
+            unused = try await photos.replaceRenditions(
+                photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
+            )
+        } catch {
+            // Not recorded (the database refused, or was out of reach, or a shutdown cut it off),
+            // unless only the answer was lost: the blobs no row points to are no one's.
+            let photos = self.photos
+            if let recorded = try? await evenIfCancelled({ try await photos.existingBlobKeys(among: keys) }) {
+                await renditions.delete(keys.filter { !recorded.contains($0) })
+            }
+            throw error
+        }
+        guard let unused else {
+            await renditions.delete(keys)  // deleted meanwhile
             return false
         }
         await blobDeletions.drain(unused)
