@@ -88,23 +88,47 @@ public struct PhotoRepository: Sendable {
     /// Whether the user's photo `publicID` exists, asked once no transaction inserting it is under
     /// way: the user's row is locked first (an insert holds that lock until it commits or rolls
     /// back), then a statement of its own looks. What an insert came to when its connection broke
-    /// before its answer arrived. Tried three times when a connection cannot even begin (nothing
-    /// ran): the pool may hand out one that closed with the break, before it notices.
+    /// before its answer arrived.
     func isStored(publicID: String, userID: Int64) async throws -> Bool {
+        let logger = self.logger
+        return try await afterALostAnswer(locking: "SELECT 1 FROM users WHERE id = \(userID) FOR KEY SHARE") { connection in
+            let rows = try await connection.query(
+                "SELECT count(*)::int FROM photos WHERE public_id = \(publicID) AND user_id = \(userID)", logger: logger
+            )
+            for try await count in rows.decode(Int.self) { return count == 1 }
+            return false
+        }
+    }
+
+    /// Which of `keys` are the photo's renditions, asked once no remake of them is under way (it
+    /// holds the photo's row until it commits or rolls back): what a remake came to when its
+    /// connection broke before its answer arrived.
+    func recordedRenditions(of photoID: Int64, among keys: [BlobKey]) async throws -> Set<BlobKey> {
+        let logger = self.logger
+        return try await afterALostAnswer(locking: "SELECT 1 FROM photos WHERE id = \(photoID) FOR SHARE") { connection in
+            var recorded: Set<BlobKey> = []
+            let rows = try await connection.query(
+                "SELECT blob_key FROM photo_renditions WHERE photo_id = \(photoID) AND blob_key = ANY(\(keys.map(\.value)))", logger: logger
+            )
+            for try await key in rows.decode(String.self) { if let key = BlobKey(key) { recorded.insert(key) } }
+            return recorded
+        }
+    }
+
+    /// `look` in a transaction that first takes `locking`, a lock the transaction whose answer was
+    /// lost held until it ended. Not for ever: a backend that has not noticed its client is gone
+    /// may hold that lock until TCP gives up (15 s, then the caller knows nothing). Tried three
+    /// times when a connection cannot even begin (nothing ran): the pool may hand out one that
+    /// closed with the break, before it notices.
+    private func afterALostAnswer<T: Sendable>(locking: PostgresQuery, _ look: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let logger = self.logger
         var attempt = 1
         while true {
             do {
                 return try await client.transaction(logger: logger) { connection in
-                    // Not for ever: a backend that has not noticed its client is gone may hold the
-                    // insert's lock until TCP gives up; then nothing is known (nil to the caller).
                     try await connection.query("SET LOCAL lock_timeout = '15s'", logger: logger)
-                    try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR KEY SHARE", logger: logger)
-                    let rows = try await connection.query(
-                        "SELECT count(*)::int FROM photos WHERE public_id = \(publicID) AND user_id = \(userID)", logger: logger
-                    )
-                    for try await count in rows.decode(Int.self) { return count == 1 }
-                    return false
+                    try await connection.query(locking, logger: logger)
+                    return try await look(connection)
                 }
             } catch let error as TransactionError where error.beginError != nil && attempt < 3 {
                 attempt += 1

@@ -80,7 +80,7 @@ public struct RenditionBackfill: Sendable {
             // Not recorded (the database refused, or was out of reach, or a shutdown cut it off),
             // unless only the answer was lost: the blobs no row points to are no one's.
             let photos = self.photos
-            if let recorded = try? await evenIfCancelled({ try await photos.existingBlobKeys(among: keys) }) {
+            if let recorded = try? await evenIfCancelled({ try await photos.recordedRenditions(of: photo.id, among: keys) }) {
                 await renditions.delete(keys.filter { !recorded.contains($0) })
             }
             throw error
