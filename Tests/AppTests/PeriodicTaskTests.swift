@@ -2,6 +2,7 @@
 @testable import SelfieCore
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -47,5 +48,61 @@ struct PeriodicTaskTests {
             group.cancelAll()
             try await group.waitForAll()
         }
+    }
+
+    @Test("a shared task that is overdue (instances restarted more often than its interval) runs soon after start-up, and one run recently waits for the rest of its interval")
+    func overdueRunsSoon() async throws {
+        try await withFreshDatabase { url in
+            try await withDatabase(url) { client in
+                try await client.query(
+                    """
+                    INSERT INTO periodic_task_runs (name, last_run_at)
+                    VALUES ('overdue', now() - interval '1 day'), ('recent', now() - interval '10 seconds')
+                    """
+                )
+                let overdue = Atomic<Int>(0)
+                let recent = Atomic<Int>(0)
+                let tasks = [
+                    PeriodicTask(name: "overdue", interval: .seconds(120), logger: testLogger, sharedThrough: client) { overdue.add(1, ordering: .relaxed) },
+                    PeriodicTask(name: "recent", interval: .seconds(120), logger: testLogger, sharedThrough: client) { recent.add(1, ordering: .relaxed) },
+                ]
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for task in tasks { group.addTask { try await task.run() } }
+                    try await waitUntil(timeout: .seconds(30)) { overdue.load(ordering: .relaxed) == 1 }
+                    group.cancelAll()
+                    try await group.waitForAll()
+                }
+                let recentRuns = recent.load(ordering: .relaxed)
+        #expect(recentRuns == 0, "ran 10 s ago: its next turn is 110 s away")
+            }
+        }
+    }
+
+    @Test("a graceful shutdown stops a task's work under way (a long backfill) instead of waiting for it to end")
+    func shutdownStopsTheWork() async throws {
+        let started = Atomic<Bool>(false)
+        let stopped = Atomic<Bool>(false)
+        let task = PeriodicTask(name: "long", interval: .milliseconds(100), logger: testLogger) {
+            started.store(true, ordering: .relaxed)
+            // Work that ends only when it is cancelled, as the backfill's photo loop does.
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+            stopped.store(true, ordering: .relaxed)
+        }
+        let group = ServiceGroup(configuration: .init(services: [.init(service: task)], gracefulShutdownSignals: [], logger: testLogger))
+        let begun = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await waitUntil { started.load(ordering: .relaxed) }
+            await group.triggerGracefulShutdown()
+            tasks.addTask {
+                try await Task.sleep(for: .seconds(20))
+                throw TestSetupError("the shutdown waited for the work")
+            }
+            _ = try await tasks.next()
+            tasks.cancelAll()
+        }
+        let sawTheCancellation = stopped.load(ordering: .relaxed)
+        #expect(sawTheCancellation, "the work saw the cancellation")
+        #expect(ContinuousClock.now - begun < .seconds(15))
     }
 }
