@@ -95,20 +95,26 @@ public struct S3BlobStore: BlobStore {
         return listings
     }
 
-    /// ListMultipartUploads under our prefix, aborting those initiated before `cutoff`.
+    /// ListMultipartUploads under our prefix, page after page, aborting those initiated before
+    /// `cutoff`. (An abort does not move the next page's markers: they name an upload, not a count.)
     public func removeIncompleteUploads(olderThan cutoff: Date, keeping: Set<String>) async throws -> Int {
-        let response = try await client.send(.GET, objectKey: nil, query: [("uploads", ""), ("prefix", client.configuration.keyPrefix)])
-        guard response.status == .ok else { throw client.failure(response, "ListMultipartUploads") }
         var removed = 0
-        for upload in XMLText.elements("Upload", in: String(buffer: response.body)) {
-            guard let key = XMLText.values(of: "Key", in: upload).first,
-                let id = XMLText.values(of: "UploadId", in: upload).first,
-                let initiated = XMLText.values(of: "Initiated", in: upload).first.flatMap(Self.parseDate),
-                initiated < cutoff, !keeping.contains(id)
-            else { continue }
-            let aborted = try await client.send(.DELETE, objectKey: key, query: [("uploadId", id)])
-            if aborted.status.code < 300 || aborted.status == .notFound { removed += 1 }
-        }
+        var next: MultipartUploadListing.Next?
+        repeat {
+            var query = [("uploads", ""), ("prefix", client.configuration.keyPrefix)]
+            if let next { query += [("key-marker", next.keyMarker), ("upload-id-marker", next.uploadIDMarker)] }
+            let response = try await client.send(.GET, objectKey: nil, query: query)
+            guard response.status == .ok else { throw client.failure(response, "ListMultipartUploads") }
+            let page = MultipartUploadListing(xml: String(buffer: response.body))
+            for upload in page.uploads {
+                guard let initiated = upload.initiated, initiated < cutoff, !keeping.contains(upload.id) else { continue }
+                let aborted = try await client.send(.DELETE, objectKey: upload.key, query: [("uploadId", upload.id)])
+                if aborted.status.code < 300 || aborted.status == .notFound { removed += 1 }
+            }
+            // A page that would start where this one did is the store's mistake, not a loop of ours.
+            guard page.next != next else { break }
+            next = page.next
+        } while next != nil
         return removed
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// S3's multipart upload, one call each: what `S3BlobWriter` does within one upload and what
@@ -46,5 +47,40 @@ extension S3Client {
             .PUT, objectKey: objectKey, headers: [("Content-Type", contentType), ("Cache-Control", S3BlobStore.cacheControl)], payload: body
         )
         guard response.status == .ok else { throw failure(response, "PutObject") }
+    }
+}
+
+/// One page of ListMultipartUploads: S3 answers 1,000 uploads at most, and names where the next
+/// page starts while `IsTruncated` says there is one.
+struct MultipartUploadListing: Sendable {
+    struct Upload: Sendable {
+        let key: String
+        let id: String
+        let initiated: Date?
+    }
+
+    /// `key-marker` and `upload-id-marker` for the next page.
+    struct Next: Sendable, Equatable {
+        let keyMarker: String
+        let uploadIDMarker: String
+    }
+
+    let uploads: [Upload]
+    /// Nil on the last page.
+    let next: Next?
+
+    init(xml: String) {
+        uploads = XMLText.elements("Upload", in: xml).compactMap { upload in
+            guard let key = XMLText.values(of: "Key", in: upload).first, let id = XMLText.values(of: "UploadId", in: upload).first else {
+                return nil
+            }
+            return Upload(key: key, id: id, initiated: XMLText.values(of: "Initiated", in: upload).first.flatMap(S3BlobStore.parseDate))
+        }
+        let truncated = XMLText.values(of: "IsTruncated", in: xml).first == "true"
+        if truncated, let key = XMLText.values(of: "NextKeyMarker", in: xml).first {
+            next = Next(keyMarker: key, uploadIDMarker: XMLText.values(of: "NextUploadIdMarker", in: xml).first ?? "")
+        } else {
+            next = nil
+        }
     }
 }
