@@ -104,6 +104,17 @@ struct S3StoreTests {
         #expect(last.next == nil, "the last page")
     }
 
+    @Test("a DELETE answered 404 for the bucket itself (a wrong bucket name, a wrong endpoint path) fails, and is not taken for an object already gone (the deletion queue would drop it for good)", arguments: S3Peer.allCases)
+    func deleteFromAMissingBucket(peer: S3Peer) async throws {
+        var wrong = try await peer.makeBucket()
+        wrong.bucket += "-absent"
+        let store = S3BlobStore(configuration: wrong, logger: testLogger)
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        await #expect(throws: BlobStoreError.self) { try await store.delete(key) }
+        let right = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)
+        try await right.delete(key)  // a missing object in a bucket that exists is gone already
+    }
+
     @Test("an aborted upload leaves no object", arguments: S3Peer.allCases)
     func abort(peer: S3Peer) async throws {
         let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)

@@ -61,11 +61,14 @@ public struct S3BlobStore: BlobStore {
         try await size(of: key) != nil
     }
 
+    /// Deleting an object that is not there is fine (S3 answers 204; some stores 404 NoSuchKey).
+    /// A 404 for anything else — `NoSuchBucket`, a proxy's page for a wrong endpoint path — is a
+    /// failure: the deletion queue would otherwise drop keys whose blobs stay in the real bucket.
     public func delete(_ key: BlobKey) async throws {
         let response = try await client.send(.DELETE, objectKey: objectKey(key))
-        guard response.status.code < 300 || response.status == .notFound else {
-            throw client.failure(response, "DeleteObject")
-        }
+        if response.status.code < 300 { return }
+        if response.status == .notFound, XMLText.values(of: "Code", in: String(buffer: response.body)).first == "NoSuchKey" { return }
+        throw client.failure(response, "DeleteObject")
     }
 
     public func signedURL(for key: BlobKey, lifetime: Duration) -> String {
