@@ -115,6 +115,23 @@ struct S3StoreTests {
         try await right.delete(key)  // a missing object in a bucket that exists is gone already
     }
 
+    @Test("a photo of more than one part goes up through a slow link to the store (a home server's uplink): the deadline grows with the body instead of cutting every large photo off")
+    func slowLinkToTheStore() async throws {
+        try await SilentProxy.with { proxy in
+            var configuration = try await S3Peer.nanio.makeBucket()
+            proxy.forward(to: try #require(configuration.endpoint.host), port: try #require(configuration.endpoint.port))
+            configuration.endpoint = try #require(URL(string: "http://127.0.0.1:\(proxy.port)"))
+            proxy.throttle(bytesPerSecond: 1_000_000)
+            var store = S3BlobStore(configuration: configuration, logger: testLogger)
+            store.client.timeout = .seconds(2)  // a 5 MiB part then takes more than twice the fixed deadline
+            let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+            let image = TestImage.jpeg(size: 5 * 1024 * 1024 + 4096)
+            try await write(image, to: store, as: key, chunk: 1024 * 1024)
+            let content = try #require(try await store.read(key, range: nil))
+            #expect(try await collect(content) == image)
+        }
+    }
+
     @Test("an aborted upload leaves no object", arguments: S3Peer.allCases)
     func abort(peer: S3Peer) async throws {
         let store = S3BlobStore(configuration: try await peer.makeBucket(), logger: testLogger)

@@ -8,7 +8,7 @@ import NIOHTTP1
 /// `partSize` go up in one PutObject; larger ones as a multipart upload, `partSize` at a time, so
 /// memory per upload stays bounded. Browsers load images straight from the store (presigned URLs).
 public struct S3BlobStore: BlobStore {
-    let client: S3Client
+    var client: S3Client
     /// 5 MiB, the least S3 accepts for a part but the last: bodies above it use multipart upload,
     /// and no upload ever holds more than this in memory.
     static let partSize = 5 * 1024 * 1024

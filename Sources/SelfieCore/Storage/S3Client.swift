@@ -12,8 +12,13 @@ struct S3Client: Sendable {
     let scopedLogger: ScopedLogger
     /// The request's logger while serving one (its id on every line), else the one given at start.
     var logger: Logger { scopedLogger.current }
-    /// Per request; an unreachable store fails within this time.
+    /// Per request, for its answer once the body is sent; an unreachable store fails within
+    /// this time. A body gets more on top (`uplinkFloor`).
     var timeout: TimeAmount = .seconds(30)
+    /// The slowest link to the store a body is given time for, in bytes a second (256 kbit/s): the
+    /// deadline runs until the answer's head, which S3 sends only once it has the whole body, so
+    /// a fixed one would cut every 5 MiB part off on an uplink under 1.4 Mbit/s.
+    static let uplinkFloor: Int64 = 32 * 1024
 
     init(configuration: S3Configuration, http: HTTPClient = .shared, logger: Logger) {
         self.configuration = configuration
@@ -129,20 +134,24 @@ struct S3Client: Sendable {
         for (name, value) in signed {
             request.headers.add(name: name, value: value)
         }
+        var sending: Int64 = 0
         switch payload {
         case .bytes(let body):
             request.headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
             request.body = .bytes(body)
+            sending = Int64(body.readableBytes)
         case .spooled(let spool):
             request.headers.replaceOrAdd(name: "Content-Length", value: String(spool.count))
             request.body = .stream(spool.chunks(), length: .known(Int64(spool.count)))
+            sending = Int64(spool.count)
         case nil where method == .PUT || method == .POST:
             request.headers.replaceOrAdd(name: "Content-Length", value: "0")
         case nil:
             break
         }
         do {
-            return try await http.execute(request, timeout: timeout, logger: logger)
+            let deadline = timeout + .milliseconds(sending * 1000 / Self.uplinkFloor)
+            return try await http.execute(request, timeout: deadline, logger: logger)
         } catch {
             throw BlobStoreError.unavailable("S3 \(method.rawValue) \(path): \(error)")
         }

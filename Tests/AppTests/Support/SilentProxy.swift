@@ -17,6 +17,8 @@ final class SilentProxy: Sendable {
         var connections: [any Channel] = []
         var closing: RepeatedTask?
         var cut: Cut?
+        /// What a client may send through, per second (nil: as fast as it comes).
+        var throttle: Int?
     }
 
     /// The connection to cut at a statement: the first that sends the bytes `after`, when it next
@@ -94,6 +96,11 @@ final class SilentProxy: Sendable {
     func cut(after: String, at: String, delivered: Bool) {
         state.withLock { $0.cut = Cut(after: Array(after.utf8), at: Array(at.utf8), delivered: delivered) }
     }
+
+    /// From now on, what clients send goes on at `bytesPerSecond` at most (a slow uplink): the
+    /// proxy reads no faster, and TCP makes the client wait.
+    func throttle(bytesPerSecond: Int) { state.withLock { $0.throttle = bytesPerSecond } }
+    var throttled: Int? { state.withLock { $0.throttle } }
 
     /// Whether the planned cut has happened.
     var hasCut: Bool { state.withLock { $0.cut == nil } }
@@ -174,6 +181,7 @@ final class SilentProxy: Sendable {
                 if !pair.deaf.withLock({ $0 }) { partner.writeAndFlush(bytes, promise: nil) }
                 return
             }
+            if proxy.throttled != nil { readSinceLastPause.withLock { $0 += bytes.readableBytes } }
             let plan = proxy.plan(for: bytes, of: pair)
             guard plan.cut else {
                 partner.writeAndFlush(bytes, promise: nil)
@@ -190,6 +198,21 @@ final class SilentProxy: Sendable {
                 pair.server.eventLoop.scheduleTask(in: .milliseconds(300)) { pair.close() }
             }
         }
+
+        /// Throttled: reads again only once what this read brought has had its share of a second.
+        func channelReadComplete(context: ChannelHandlerContext) {
+            guard fromClient, let rate = proxy.throttled else { return context.fireChannelReadComplete() }
+            let bytes = readSinceLastPause.withLock { bytes in
+                defer { bytes = 0 }
+                return bytes
+            }
+            let channel = context.channel
+            channel.setOption(.autoRead, value: false).whenSuccess {
+                channel.eventLoop.scheduleTask(in: .microseconds(Int64(bytes) * 1_000_000 / Int64(rate))) { channel.read() }
+            }
+        }
+
+        private let readSinceLastPause = Mutex(0)
 
         func channelInactive(context: ChannelHandlerContext) {
             partner.close(promise: nil)
