@@ -70,6 +70,16 @@ struct ConfigurationTests {
         ])
     }
 
+    @Test("UPLOAD_TIMEOUT_SECONDS stays under the hour after which the sweep removes unfinished uploads (an S3 multipart upload still arriving would be aborted under it)")
+    func uploadTimeoutUnderTheSweep() throws {
+        var environment = complete
+        environment["UPLOAD_TIMEOUT_SECONDS"] = "3000"
+        #expect(try AppConfiguration.load(from: environment).uploads.deadline == .seconds(3000))
+        environment["UPLOAD_TIMEOUT_SECONDS"] = "7200"
+        let error = #expect(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error?.problems == ["UPLOAD_TIMEOUT_SECONDS must be a whole number of seconds from 10 to 3000, got \"7200\""])
+    }
+
     @Test("the access cache, its listener's database and prepared statements: defaults, settings and refusals")
     func accessCacheAndStatementSettings() throws {
         let defaults = try AppConfiguration.load(from: complete)

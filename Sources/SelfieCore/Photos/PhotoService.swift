@@ -44,9 +44,15 @@ public struct UploadLimits: Sendable, Equatable {
         number("MAX_UPLOAD_BYTES", atLeast: 1024, "bytes", into: &limits.maxBytes)
         number("MAX_CONCURRENT_UPLOADS", atLeast: 1, "uploads", into: &limits.concurrent)
         number("MAX_CONCURRENT_UPLOADS_PER_USER", atLeast: 1, "uploads", into: &limits.concurrentPerUser)
-        var seconds = Int(limits.deadline.components.seconds)
-        number("UPLOAD_TIMEOUT_SECONDS", atLeast: 10, "seconds", into: &seconds)
-        limits.deadline = .seconds(seconds)
+        // Under the hour after which the sweep takes unfinished uploads for a crash's leftovers
+        // (an S3 multipart upload is dated from its start): one still arriving would be aborted.
+        if let raw = value("UPLOAD_TIMEOUT_SECONDS") {
+            if let seconds = Int(raw), (10...3000).contains(seconds) {
+                limits.deadline = .seconds(seconds)
+            } else {
+                problems.append("UPLOAD_TIMEOUT_SECONDS must be a whole number of seconds from 10 to 3000, got \"\(raw)\"")
+            }
+        }
         number("MAX_IMAGE_PIXELS", atLeast: 1, "pixels", into: &limits.maxPixels)
         var quota = Int(limits.defaultQuotaBytes)
         number("DEFAULT_QUOTA_BYTES", atLeast: 0, "bytes (0 for no limit)", into: &quota)
