@@ -92,7 +92,8 @@ struct PeriodicTaskTests {
         let begun = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            try await waitUntil { started.load(ordering: .relaxed) }
+            // A loaded machine (the whole suite at once) once took more than 15 s to get there.
+            try await waitUntil(timeout: .seconds(90)) { started.load(ordering: .relaxed) }
             await group.triggerGracefulShutdown()
             tasks.addTask {
                 try await Task.sleep(for: .seconds(20))
