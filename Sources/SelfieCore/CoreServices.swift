@@ -239,7 +239,7 @@ public struct CoreServices: Sendable {
                 if purged > 0 { logger.info("removed \(purged) expired resumable upload(s): incomplete ones with their parts, finished ones' records") }
             },
             PeriodicTask(name: "rendition backfill", interval: .seconds(300), logger: logger) {
-                let report = try await backfill.run(missingOnly: true)
+                let report = try await backfill.run(missingOnly: true, retryingRecentFailures: false)
                 if report.processed + report.failed.count > 0 {
                     logger.info("made renditions for \(report.processed) photo(s); \(report.failed.count) could not be processed")
                 }

@@ -205,8 +205,13 @@ struct RealPhotosTests {
             // What `selfie photos reprocess` runs (a PostgresClient runs once: one `whileRunning`).
             let services = try CoreServices(forWeb: app.config, logger: testLogger)
             let second = ids[1]
-            let (report, made, ended, left) = try await services.whileRunning {
+            let (report, again, asked, made, ended, left) = try await services.whileRunning {
                 let report = try await services.backfill.run(missingOnly: true)
+                // The background run five minutes later: a photo that failed is tried again a day
+                // later (each try reads its whole original from the store), not every time; asked
+                // for (`selfie photos reprocess`), it is tried at once.
+                let again = try await services.backfill.run(missingOnly: true, retryingRecentFailures: false)
+                let asked = try await services.backfill.run(missingOnly: true)
                 let made: Int = try await app.scalar(
                     "SELECT count(*)::int FROM photo_renditions r JOIN photos p ON p.id = r.photo_id WHERE p.public_id = \(second)"
                 )
@@ -225,9 +230,11 @@ struct RealPhotosTests {
                 } catch {
                     ended = true
                 }
-                return (report, made, ended, Set(app.filesInBlobStore()).subtracting(before))
+                return (report, again, asked, made, ended, Set(app.filesInBlobStore()).subtracting(before))
             }
             #expect(report.failed == [ids[0]], "\(report)")
+            #expect(again == RenditionBackfill.Report(), "the failed photo waits a day: \(again)")
+            #expect(asked.failed == [ids[0]], "asked for, it is tried again: \(asked)")
             #expect(report.processed == 1)
             #expect(made == 3, "the second photo got its renditions")
             #expect(ended, "the run ends with the database's error")

@@ -448,14 +448,21 @@ public struct PhotoRepository: Sendable {
     }
 
     /// Photos in id order after `id`, `limit` at most: all of them, or only those without renditions.
-    public func photos(after id: Int64, missingRenditionsOnly: Bool, limit: Int) async throws -> [Photo] {
+    /// With `failedBefore`, not those whose renditions last failed since then.
+    public func photos(after id: Int64, missingRenditionsOnly: Bool, failedBefore: Date? = nil, limit: Int) async throws -> [Photo] {
         try await fetch(
             """
             SELECT \(unescaped: Self.columns) FROM photos p
             WHERE p.id > \(id) AND (NOT \(missingRenditionsOnly) OR NOT EXISTS (SELECT 1 FROM photo_renditions r WHERE r.photo_id = p.id))
+              AND (\(failedBefore)::timestamptz IS NULL OR p.renditions_failed_at IS NULL OR p.renditions_failed_at < \(failedBefore))
             ORDER BY p.id LIMIT \(limit)
             """
         )
+    }
+
+    /// The photo's renditions could not be made now (`renditions_failed_at`).
+    func renditionsFailed(photoID: Int64) async throws {
+        try await client.query("UPDATE photos SET renditions_failed_at = now() WHERE id = \(photoID)", logger: logger)
     }
 
     /// Replaces a photo's renditions (and its dimensions) in one transaction and returns the keys
@@ -465,7 +472,10 @@ public struct PhotoRepository: Sendable {
         return try await client.transaction(logger: logger) { connection in
             // The row lock keeps a concurrent delete from taking the old keys with it unseen.
             let exists = try await connection.query(
-                "UPDATE photos SET width = \(width), height = \(height), taken_at = \(takenAt) WHERE id = \(photoID) RETURNING id",
+                """
+                UPDATE photos SET width = \(width), height = \(height), taken_at = \(takenAt), renditions_failed_at = NULL
+                WHERE id = \(photoID) RETURNING id
+                """,
                 logger: logger
             ).collect().count == 1
             guard exists else { return nil }

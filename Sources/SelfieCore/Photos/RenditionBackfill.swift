@@ -1,3 +1,4 @@
+import Foundation
 import ImagingTypes
 import Logging
 
@@ -30,10 +31,16 @@ public struct RenditionBackfill: Sendable {
     }
 
     /// Any number of instances may call this at once: one runs, the others return `skipped`
-    /// (a PostgreSQL advisory lock, held on one connection for the run).
-    public func run(missingOnly: Bool) async throws -> Report {
-        try await lock.runIfFree { try await backfill(missingOnly: missingOnly) } ?? Report(skipped: true)
+    /// (a PostgreSQL advisory lock, held on one connection for the run). Without
+    /// `retryingRecentFailures` (the background run, every five minutes), a photo that failed in
+    /// the last day waits: each try reads its whole original from the store.
+    public func run(missingOnly: Bool, retryingRecentFailures: Bool = true) async throws -> Report {
+        let failedBefore = retryingRecentFailures ? nil : Date.now.addingTimeInterval(-Self.failureBackoff)
+        return try await lock.runIfFree { try await backfill(missingOnly: missingOnly, failedBefore: failedBefore) } ?? Report(skipped: true)
     }
+
+    /// How long the background run leaves a photo whose renditions failed.
+    static let failureBackoff: TimeInterval = 24 * 3600
 
     /// Identifies the backfill's advisory lock (any fixed number other locks do not use).
     static let lockKey: Int64 = 0x5e1f_1e_0009
@@ -112,11 +119,11 @@ public struct RenditionBackfill: Sendable {
         }
     }
 
-    private func backfill(missingOnly: Bool) async throws -> Report {
+    private func backfill(missingOnly: Bool, failedBefore: Date?) async throws -> Report {
         var report = Report()
         var after: Int64 = 0
         while true {
-            let batch = try await photos.photos(after: after, missingRenditionsOnly: missingOnly, limit: 20)
+            let batch = try await photos.photos(after: after, missingRenditionsOnly: missingOnly, failedBefore: failedBefore, limit: 20)
             guard let last = batch.last else { return report }
             after = last.id
             for photo in batch {
@@ -126,6 +133,7 @@ public struct RenditionBackfill: Sendable {
                     try Self.rethrowUnlessThePhotos(error)
                     report.failed.append(photo.publicID)
                     logger.warning("no renditions for a photo", metadata: ["photo": "\(photo.publicID)", "reason": "\(error)"])
+                    try await photos.renditionsFailed(photoID: photo.id)
                 }
             }
         }
