@@ -111,7 +111,9 @@ struct CBORDecoder {
         case 4:
             let count = try readLength(additional)
             var items: [CBORValue] = []
-            items.reserveCapacity(count)
+            // A declared count only says how much could follow: nested ones would reserve it at
+            // every level before the input runs out (WebAuthn's structures hold a few items).
+            items.reserveCapacity(min(count, 64))
             for _ in 0..<count {
                 items.append(try readItem(depth: depth + 1))
             }
@@ -119,7 +121,7 @@ struct CBORDecoder {
         case 5:
             let count = try readLength(additional, bytesPerElement: 2)  // a key and a value
             var entries: [CBORMapEntry] = []
-            entries.reserveCapacity(count)
+            entries.reserveCapacity(min(count, 64))
             var seenKeys = Set<CBORValue>()
             for _ in 0..<count {
                 let key = try readItem(depth: depth + 1)
