@@ -78,15 +78,17 @@ struct PeriodicTaskTests {
         }
     }
 
-    @Test("a graceful shutdown stops a task's work under way (a long backfill) instead of waiting for it to end")
+    @Test("a graceful shutdown stops a task's work under way (a long backfill) instead of waiting for it to end, and the task ends quietly: the services after it still stop in order")
     func shutdownStopsTheWork() async throws {
         let started = Atomic<Bool>(false)
         let stopped = Atomic<Bool>(false)
         let task = PeriodicTask(name: "long", interval: .milliseconds(100), logger: testLogger) {
             started.store(true, ordering: .relaxed)
-            // Work that ends only when it is cancelled, as the backfill's photo loop does.
+            // Work that ends only when it is cancelled, and then throws, as the backfill's photo
+            // loop does (`Task.checkCancellation()`).
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
             stopped.store(true, ordering: .relaxed)
+            try Task.checkCancellation()
         }
         let group = ServiceGroup(configuration: .init(services: [.init(service: task)], gracefulShutdownSignals: [], logger: testLogger))
         let begun = ContinuousClock.now

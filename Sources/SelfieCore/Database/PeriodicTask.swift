@@ -20,7 +20,7 @@ struct PeriodicTask: Service {
     let work: @Sendable () async throws -> Void
 
     func run() async throws {
-        var wait = await firstWait()
+        guard var wait = try? await cancelWhenGracefulShutdown({ await firstWait() }) else { return }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let sleep = wait
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: sleep) }
@@ -28,7 +28,10 @@ struct PeriodicTask: Service {
             guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
             do {
                 if try await claim() { try await cancelWhenGracefulShutdown { try await work() } }
-            } catch where !Task.isShuttingDownGracefully && !Task.isCancelled {
+            } catch {
+                // Work stopped by the shutdown ends the task quietly: a service that throws then
+                // would have the group cancel the ones after it instead of stopping them in order.
+                if Task.isShuttingDownGracefully || Task.isCancelled { return }
                 logger.warning("\(name) failed: \(String(reflecting: error))")
             }
         }
