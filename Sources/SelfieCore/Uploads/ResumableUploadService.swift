@@ -152,7 +152,10 @@ public struct ResumableUploadService: Sendable {
                     try? await Task.sleep(for: period / 4)
                     if Task.isCancelled { break }
                     let asked = ContinuousClock.now
-                    switch try? await uploads.renew(upload, token: lease, for: period) {
+                    // Bounded: a renewal on a connection that no longer answers would otherwise
+                    // hold the fence (and, at the end, the answer) for as long as TCP takes.
+                    let bound = renewed.map { min(period / 4, max(.zero, $0 + period / 2 - asked)) } ?? period / 4
+                    switch try? await withDeadline(bound, { try await uploads.renew(upload, token: lease, for: period) }) {
                     case true?: renewed = asked
                     case false?: if renewed != nil { throw LeaseLost() }
                     case nil: if let renewed, ContinuousClock.now - renewed >= period / 2 { throw LeaseLost() }

@@ -604,6 +604,25 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a PATCH whose lease renewals hang (a database this instance no longer reaches answers nothing) stops before the lease can run out too, and keeps what it received", arguments: [StoreKind.filesystem])
+    func renewalsHangWhileReceiving(store: StoreKind) async throws {
+        try await withStalledPatch(on: store) { app, tus, path, bytes, sent in
+            // The upload's row held for three seconds: every renewal waits (so does the release,
+            // which then records what came).
+            await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET lease_until = lease_until")
+            try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT 1 FROM resumable_uploads FOR UPDATE", logger: testLogger)
+                    try await Task.sleep(for: .seconds(3))
+                }
+            }
+            let answer = try await sent.value
+            #expect(answer.status == 409, "stopped once half the lease passed without a renewal, long before the upload's deadline: \(answer)")
+            let offset = Int(try await tus.send(.head, path).headers[TusTestClient.offset] ?? "") ?? -1
+            #expect(offset > 0 && offset <= answer.sent, "what it received is kept: \(offset) of \(answer.sent)")
+        }
+    }
+
     /// A tus app whose leases last two seconds (renewed every half second) and whose uploads may
     /// take a minute; `body` gets a PATCH that sent all but the last 4 KB of a 6 MB photo and
     /// waits (its answer, and how many bytes it sent, in `sent`).
