@@ -207,7 +207,7 @@ struct RealPhotosTests {
             let second = ids[1]
             let (report, again, asked, made, ended, left) = try await services.whileRunning {
                 let report = try await services.backfill.run(missingOnly: true)
-                // The background run five minutes later: a photo that failed is tried again a day
+                // The background run five minutes later: a photo that failed is tried again an hour
                 // later (each try reads its whole original from the store), not every time; asked
                 // for (`selfie photos reprocess`), it is tried at once.
                 let again = try await services.backfill.run(missingOnly: true, retryingRecentFailures: false)
@@ -233,7 +233,7 @@ struct RealPhotosTests {
                 return (report, again, asked, made, ended, Set(app.filesInBlobStore()).subtracting(before))
             }
             #expect(report.failed == [ids[0]], "\(report)")
-            #expect(again == RenditionBackfill.Report(), "the failed photo waits a day: \(again)")
+            #expect(again == RenditionBackfill.Report(), "the failed photo waits an hour: \(again)")
             #expect(asked.failed == [ids[0]], "asked for, it is tried again: \(asked)")
             #expect(report.processed == 1)
             #expect(made == 3, "the second photo got its renditions")

@@ -194,13 +194,10 @@ public struct AdminRepository: Sendable {
         var keys: [BlobKey] = []
         try await changeUser(id, as: act) { connection in
             // Originals and renditions, queued for deletion with their rows, the photos locked
-            // first (see `PhotoRepository.deleteRows`).
-            let locked = try await connection.query("SELECT id FROM photos WHERE user_id = \(id) FOR UPDATE", logger: logger)
-            var photoIDs: [Int64] = []
-            for try await photoID in locked.decode(Int64.self) { photoIDs.append(photoID) }
-            if !photoIDs.isEmpty {
-                keys = try await PhotoRepository.deleteRows(ids: photoIDs, on: connection, logger: logger).flatMap(\.blobKeys)
-            }
+            // first (see `PhotoRepository.deleteLocked`).
+            keys = try await PhotoRepository.deleteLocked(
+                "SELECT id FROM photos WHERE user_id = \(id) FOR UPDATE", on: connection, logger: logger
+            ).flatMap(\.blobKeys)
             // Mail to the account that has not gone yet goes no more (a goodbye is queued after
             // this), nor a link of the account's to another address (a new address it was moving
             // to): found by its token, whose hash the account's links keep until they go with it.

@@ -29,7 +29,11 @@ public struct BlobSweeper: Sendable {
         public var incompleteUploadsRemoved = 0
     }
 
-    public func sweep(minimumAge: Duration = .seconds(3600), now: Date = .now) async throws -> Report {
+    /// How old an unfinished upload (or a blob without a row) must be before the sweep takes it
+    /// for a crash's leftovers: longer than any upload may take (`UploadLimits.longestDeadline`).
+    public static let leftoverAge: Duration = .seconds(3600)
+
+    public func sweep(minimumAge: Duration = leftoverAge, now: Date = .now) async throws -> Report {
         var report = Report()
         // Rows first: a photo uploaded after this read is not yet in it, but its blob is then
         // younger than `minimumAge` and its row is not looked for.

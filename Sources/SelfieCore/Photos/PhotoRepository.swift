@@ -338,17 +338,17 @@ public struct PhotoRepository: Sendable {
     private func deleteLocked(_ locking: PostgresQuery) async throws -> [Photo] {
         let logger = self.logger
         return try await client.transaction(logger: logger) { connection in
-            let locked = try await connection.query(locking, logger: logger)
-            var ids: [Int64] = []
-            for try await id in locked.decode(Int64.self) { ids.append(id) }
-            guard !ids.isEmpty else { return [] }
-            return try await Self.deleteRows(ids: ids, on: connection, logger: logger)
+            try await Self.deleteLocked(locking, on: connection, logger: logger)
         }
     }
 
-    /// The DELETE of `deleteLocked`, on a connection whose transaction has locked the rows of `ids`.
-    static func deleteRows(ids: [Int64], on connection: PostgresConnection, logger: Logger) async throws -> [Photo] {
-        try await photos(
+    /// `deleteLocked` inside the caller's transaction (an account's deletion, after its user's row).
+    static func deleteLocked(_ locking: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> [Photo] {
+        let locked = try await connection.query(locking, logger: logger)
+        var ids: [Int64] = []
+        for try await id in locked.decode(Int64.self) { ids.append(id) }
+        guard !ids.isEmpty else { return [] }
+        return try await photos(
             in: connection.query(
                 """
                 WITH p AS (DELETE FROM photos WHERE id = ANY(\(ids)) RETURNING *),

@@ -31,6 +31,11 @@ public struct UploadLimits: Sendable, Equatable {
 
     public init() {}
 
+    /// The longest `deadline`: ten minutes under the age at which the sweep takes unfinished
+    /// uploads for a crash's leftovers (an S3 multipart upload is dated from its start), so that
+    /// one still arriving is never aborted under it.
+    static let longestDeadline: Duration = BlobSweeper.leftoverAge - .seconds(600)
+
     static func load(value: (String) -> String?, problems: inout [String]) -> UploadLimits {
         var limits = UploadLimits()
         func number(_ name: String, atLeast minimum: Int, _ unit: String, into target: inout Int) {
@@ -44,13 +49,12 @@ public struct UploadLimits: Sendable, Equatable {
         number("MAX_UPLOAD_BYTES", atLeast: 1024, "bytes", into: &limits.maxBytes)
         number("MAX_CONCURRENT_UPLOADS", atLeast: 1, "uploads", into: &limits.concurrent)
         number("MAX_CONCURRENT_UPLOADS_PER_USER", atLeast: 1, "uploads", into: &limits.concurrentPerUser)
-        // Under the hour after which the sweep takes unfinished uploads for a crash's leftovers
-        // (an S3 multipart upload is dated from its start): one still arriving would be aborted.
         if let raw = value("UPLOAD_TIMEOUT_SECONDS") {
-            if let seconds = Int(raw), (10...3000).contains(seconds) {
+            let longest = Int(longestDeadline.components.seconds)
+            if let seconds = Int(raw), (10...longest).contains(seconds) {
                 limits.deadline = .seconds(seconds)
             } else {
-                problems.append("UPLOAD_TIMEOUT_SECONDS must be a whole number of seconds from 10 to 3000, got \"\(raw)\"")
+                problems.append("UPLOAD_TIMEOUT_SECONDS must be a whole number of seconds from 10 to \(longest), got \"\(raw)\"")
             }
         }
         number("MAX_IMAGE_PIXELS", atLeast: 1, "pixels", into: &limits.maxPixels)

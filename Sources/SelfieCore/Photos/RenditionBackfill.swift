@@ -33,14 +33,15 @@ public struct RenditionBackfill: Sendable {
     /// Any number of instances may call this at once: one runs, the others return `skipped`
     /// (a PostgreSQL advisory lock, held on one connection for the run). Without
     /// `retryingRecentFailures` (the background run, every five minutes), a photo that failed in
-    /// the last day waits: each try reads its whole original from the store.
+    /// the last hour waits: each try reads its whole original from the store.
     public func run(missingOnly: Bool, retryingRecentFailures: Bool = true) async throws -> Report {
         let failedBefore = retryingRecentFailures ? nil : Date.now.addingTimeInterval(-Self.failureBackoff)
         return try await lock.runIfFree { try await backfill(missingOnly: missingOnly, failedBefore: failedBefore) } ?? Report(skipped: true)
     }
 
-    /// How long the background run leaves a photo whose renditions failed.
-    static let failureBackoff: TimeInterval = 24 * 3600
+    /// How long the background run leaves a photo whose renditions failed: an hour, because a
+    /// store that was out of reach for a few minutes fails every photo of a run the same way.
+    static let failureBackoff: TimeInterval = 3600
 
     /// Identifies the backfill's advisory lock (any fixed number other locks do not use).
     static let lockKey: Int64 = 0x5e1f_1e_0009
