@@ -37,18 +37,25 @@ struct LostCommitTests {
         prepare: @escaping @Sendable (PostgresClient) async throws -> Void = { _ in },
         _ check: @escaping @Sendable (Cut) async throws -> Void
     ) async throws {
+        try await withAppBehindTheProxy { proxy, app in
+            let token = try await app.api.signedInUser()
+            let bytes = TestImage.jpeg(size: 80_000, seed: seed)
+            try await app.db(prepare)
+            proxy.cut(after: after, at: at, delivered: delivered)
+            let (answer, path) = try await upload(bytes, way, token: token, app: app)
+            #expect(proxy.hasCut, "the test cut the transaction at \(at)")
+            try await check(Cut(app: app, token: token, bytes: bytes, answer: answer, path: path))
+        }
+    }
+
+    /// A test app whose connections to PostgreSQL go through a `SilentProxy`.
+    private func withAppBehindTheProxy(_ body: @escaping @Sendable (SilentProxy, TestApp) async throws -> Void) async throws {
         try await SilentProxy.with { proxy in
             try await withTestApp(configure: { config in
                 proxy.carry(&config)
                 config.logLevel = .critical
             }) { app in
-                let token = try await app.api.signedInUser()
-                let bytes = TestImage.jpeg(size: 80_000, seed: seed)
-                try await app.db(prepare)
-                proxy.cut(after: after, at: at, delivered: delivered)
-                let (answer, path) = try await upload(bytes, way, token: token, app: app)
-                #expect(proxy.hasCut, "the test cut the transaction at \(at)")
-                try await check(Cut(app: app, token: token, bytes: bytes, answer: answer, path: path))
+                try await body(proxy, app)
             }
         }
     }
@@ -135,35 +142,30 @@ struct LostCommitTests {
 
     @Test("a remake whose COMMIT ran but whose answer was lost keeps the renditions it recorded; one refused takes its blobs with it (`RealPhotosTests`)")
     func remadeAnswerLost() async throws {
-        try await SilentProxy.with { proxy in
-            try await withTestApp(configure: { config in
-                proxy.carry(&config)
-                config.logLevel = .critical
-            }) { app in
-                let token = try await app.api.signedInUser()
-                #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 4000, seed: 33), title: "old").status == .ok)
-                // As a photo stored before renditions existed.
-                let old: [String] = try await app.db { client in
-                    var keys: [String] = []
-                    for try await key in try await client.query("DELETE FROM photo_renditions RETURNING blob_key").decode(String.self) { keys.append(key) }
-                    return keys
-                }
-                for key in old { try await app.blobs.delete(try #require(BlobKey(key))) }
-                let services = try CoreServices(forWeb: app.config, logger: testLogger)
-                proxy.cut(after: "DELETE FROM photo_renditions", at: "COMMIT", delivered: true)
-                try await services.whileRunning {
-                    await #expect(throws: (any Error).self, "the lost answer ends the run") { try await services.backfill.run(missingOnly: true) }
-                }
-                #expect(proxy.hasCut)
-                let recorded: [String] = try await app.db { client in
-                    var keys: [String] = []
-                    for try await key in try await client.query("SELECT blob_key FROM photo_renditions").decode(String.self) { keys.append(key) }
-                    return keys
-                }
-                #expect(recorded.count == 3, "the remake committed")
-                for key in recorded {
-                    #expect(try await app.blobs.exists(try #require(BlobKey(key))), "a recorded rendition's blob is kept: \(key)")
-                }
+        try await withAppBehindTheProxy { proxy, app in
+            let token = try await app.api.signedInUser()
+            #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 4000, seed: 33), title: "old").status == .ok)
+            // As a photo stored before renditions existed.
+            let old: [String] = try await app.db { client in
+                var keys: [String] = []
+                for try await key in try await client.query("DELETE FROM photo_renditions RETURNING blob_key").decode(String.self) { keys.append(key) }
+                return keys
+            }
+            for key in old { try await app.blobs.delete(try #require(BlobKey(key))) }
+            let services = try CoreServices(forWeb: app.config, logger: testLogger)
+            proxy.cut(after: "DELETE FROM photo_renditions", at: "COMMIT", delivered: true)
+            try await services.whileRunning {
+                await #expect(throws: (any Error).self, "the lost answer ends the run") { try await services.backfill.run(missingOnly: true) }
+            }
+            #expect(proxy.hasCut)
+            let recorded: [String] = try await app.db { client in
+                var keys: [String] = []
+                for try await key in try await client.query("SELECT blob_key FROM photo_renditions").decode(String.self) { keys.append(key) }
+                return keys
+            }
+            #expect(recorded.count == 3, "the remake committed")
+            for key in recorded {
+                #expect(try await app.blobs.exists(try #require(BlobKey(key))), "a recorded rendition's blob is kept: \(key)")
             }
         }
     }
