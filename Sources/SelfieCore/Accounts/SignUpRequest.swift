@@ -83,6 +83,11 @@ extension String {
     /// C0 controls (NUL included) and DEL: never part of a name, an email or a password, and
     /// NUL would be cut off by bcrypt's C string or refused by PostgreSQL.
     public var containsControlCharacters: Bool {
-        unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        unicodeScalars.contains(where: \.isControlCharacter)
     }
+}
+
+extension Unicode.Scalar {
+    /// What `containsControlCharacters` looks for.
+    var isControlCharacter: Bool { value < 0x20 || value == 0x7F }
 }

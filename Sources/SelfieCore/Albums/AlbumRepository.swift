@@ -54,7 +54,7 @@ public struct AlbumRepository: Sendable {
         for try await (id, publicID, userID, title, description, cover, count, created, updated, shownCover) in rows.decode(
             (Int64, String, Int64, String, String, Int64?, Int, Date, Date, Int64?).self
         ) {
-            found.append((Album(id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count, createdAt: created, updatedAt: updated), shownCover))
+            found.append((Self.album((id, publicID, userID, title, description, cover, count, created, updated)), shownCover))
         }
         return found
     }
@@ -208,25 +208,26 @@ public struct AlbumRepository: Sendable {
         for try await (id, publicID, userID, title, description, cover, count, created, updated, photoIDs) in rows.decode(
             (Int64, String, Int64, String, String, Int64?, Int, Date, Date, [String]).self
         ) {
-            let album = Album(
-                id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count,
-                createdAt: created, updatedAt: updated
-            )
-            found.append((album, photoIDs))
+            found.append((Self.album((id, publicID, userID, title, description, cover, count, created, updated)), photoIDs))
         }
         return found
     }
 
     private func fetch(_ query: PostgresQuery) async throws -> [Album] {
         var albums: [Album] = []
-        for try await (id, publicID, userID, title, description, cover, count, created, updated) in try await client.query(query, logger: logger)
-            .decode(Row.self)
-        {
-            albums.append(
-                Album(id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count, createdAt: created, updatedAt: updated)
-            )
+        for try await row in try await client.query(query, logger: logger).decode(Row.self) {
+            albums.append(Self.album(row))
         }
         return albums
+    }
+
+    /// The album of a row that selects `columns`.
+    private static func album(_ row: Row) -> Album {
+        let (id, publicID, userID, title, description, cover, count, created, updated) = row
+        return Album(
+            id: id, publicID: publicID, userID: userID, title: title, description: description, coverPhotoID: cover, photoCount: count,
+            createdAt: created, updatedAt: updated
+        )
     }
 }
 

@@ -14,8 +14,9 @@ public enum PhotoArchive {
     }
 
     /// The archive of `entries` after the in-memory `leading` files. A blob that has gone missing
-    /// is left out (and logged) rather than ending the download, and named in a last file,
-    /// `missing.txt`: an archive that looks whole but is not would be worse.
+    /// is left out (and logged) rather than ending the download, and its name written in a last
+    /// file, `missing.txt`, one a line (an archive that looks whole but is not would be worse; what
+    /// the file means is the surfaces' to say: README, the API's description).
     static func body(leading: [(name: String, bytes: ByteBuffer)] = [], entries: [Entry], blobs: any BlobStore, logger: Logger) -> BlobBody {
         BlobBody(write: { sink in try await write(leading: leading, entries: entries, blobs: blobs, logger: logger, to: sink) })
     }
@@ -45,7 +46,7 @@ public enum PhotoArchive {
             try await sink(try archive.endEntry())
         }
         if !missing.isEmpty {
-            let note = ByteBuffer(string: (["These files could not be read from storage when this archive was made, and are not in it:"] + missing).joined(separator: "\n") + "\n")
+            let note = ByteBuffer(string: missing.joined(separator: "\n") + "\n")
             try await sink(try archive.beginEntry(name: "missing.txt", modified: .now, size: UInt64(note.readableBytes)))
             try await sink(try archive.entryData(note))
             try await sink(try archive.endEntry())
