@@ -83,6 +83,32 @@ struct RequestBoundaryTests {
         }
     }
 
+    @Test("a request line of 8,000 distinct query names and a long path is logged in a bounded line, and answered at once")
+    func hugeQueryInTheLog() async throws {
+        let capture = LogCapture()
+        try await withTestApp(logger: capture.logger(level: .info)) { app in
+            let names = (0..<8_000).map { "k\($0)=" }.joined(separator: "&")
+            let started = ContinuousClock.now
+            let answer = try await app.client.execute(uri: "/livez?\(names)", method: .get)
+            let elapsed = ContinuousClock.now - started
+            #expect(answer.status == .ok)
+            let longPath = "/" + String(repeating: "segment/", count: 4_000)
+            #expect(try await app.client.execute(uri: longPath, method: .get).status == .notFound)
+
+            let livez = try #require(capture.all.first { $0.contains("hb.request.path=/livez") })
+            let (livezStart, livezBytes) = (String(livez.prefix(300)), livez.utf8.count)
+            #expect(livezStart.contains("hb.request.query_keys=k0,k1,k2,"), "the first names, in order")
+            #expect(livez.hasSuffix("(+7968 more)") || livez.contains("(+7968 more) "), "the rest counted, not listed")
+            #expect(livezBytes < 2_000)
+            let notFound = try #require(capture.all.first { $0.contains("hb.request.path=/segment/") })
+            let (notFoundBytes, cut) = (notFound.utf8.count, notFound.contains("/segment/segment… "))
+            #expect(notFoundBytes < 2_000)
+            #expect(cut, "the path is cut, and says so")
+            // Listing the names once each was quadratic: seconds of an event loop for one request.
+            #expect(elapsed < .seconds(1), "answered in \(elapsed)")
+        }
+    }
+
     @Test("wrong current passwords count like failed sign-ins: the 6th locks the account, on the account page and through the API")
     func currentPasswordLockout() async throws {
         try await withTestApp(configure: ProtectionTests.withProtection { _ in }) { app in

@@ -85,13 +85,19 @@ struct RequestLogLine: Sendable {
         logger.log(level: level, "request", metadata: metadata)
     }
 
-    /// The names of the query parameters, without their values, each once, in order.
+    /// The most names a line lists; a request line may carry thousands (`(+N more)` counts them).
+    static let listedQueryKeys = 32
+
+    /// The names of the query parameters, without their values, each once, in order: the first
+    /// `listedQueryKeys`, then how many more distinct names there were.
     static func queryKeys(of uri: URI) -> [String] {
-        var seen: [String] = []
-        for (name, _) in uri.queryParameters where !seen.contains(String(name)) {
-            seen.append(String(name))
+        var seen = Set<Substring>()
+        var listed: [String] = []
+        for (name, _) in uri.queryParameters where seen.insert(name).inserted {
+            if listed.count < listedQueryKeys { listed.append(String(name)) }
         }
-        return seen
+        if seen.count > listed.count { listed.append("(+\(seen.count - listed.count) more)") }
+        return listed
     }
 }
 
