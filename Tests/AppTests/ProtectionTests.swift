@@ -28,6 +28,24 @@ struct ProtectionTests {
         }
     }
 
+    @Test("a login of 4,000 random characters (no account has it) is refused like any unknown login, and still counted: not a 500")
+    func hugeUnknownLogin() async throws {
+        try await withTestApp(configure: Self.withProtection { _ in }) { app in
+            // Random letters do not compress: stored raw, the lockout key outgrew its index's row.
+            var generator = SystemRandomNumberGenerator()
+            let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+            let login = String((0..<4_000).map { _ in letters.randomElement(using: &generator)! })
+            for attempt in 1...6 {
+                let web = try await app.browser().signIn(email: login, password: "whatever1")
+                let api = try await app.api.signIn(email: login + "@example.com", password: "whatever1")
+                #expect(web.status == .unauthorized || (attempt > 5 && web.status == .tooManyRequests), "web, attempt \(attempt): \(web.status)")
+                #expect([401, 429].contains(api.status.code), "API, attempt \(attempt): \(api.status)")
+            }
+            let locked = try await app.browser().signIn(email: login, password: "whatever1")
+            #expect(locked.status == .tooManyRequests, "the sixth failure locks that login as any other")
+        }
+    }
+
     @Test("a form with a field twice or a broken percent escape gets 400, not 500, on every form that decodes one")
     func malformedForms() async throws {
         try await withTestApp { app in

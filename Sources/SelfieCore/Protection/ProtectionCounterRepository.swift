@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -19,6 +21,7 @@ public struct ProtectionCounterRepository: Sendable {
     /// `threshold` in the last `window` seconds: then the seconds until the oldest ages out. The
     /// key is made by PostgreSQL's lower(btrim()), as the account lookup compares emails.
     func claimFailure(account email: String, window: Int, threshold: Int) async throws -> Int? {
+        let email = Self.failureKey(email)
         let logger = self.logger
         return try await client.transaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(lower(btrim(\(email)))))", logger: logger)
@@ -39,6 +42,7 @@ public struct ProtectionCounterRepository: Sendable {
     }
 
     func removeNewestFailure(account email: String) async throws {
+        let email = Self.failureKey(email)
         try await client.query(
             """
             DELETE FROM sign_in_failures WHERE ctid = (
@@ -50,7 +54,20 @@ public struct ProtectionCounterRepository: Sendable {
     }
 
     func clearFailures(account email: String) async throws {
+        let email = Self.failureKey(email)
         try await client.query("DELETE FROM sign_in_failures WHERE email_key = lower(btrim(\(email)))", logger: logger)
+    }
+
+    /// The longest account key stored as typed: longer than any address or username an account
+    /// can have. A longer one (someone typed 4,000 characters) is stored as its digest: the
+    /// index on the key takes at most 2,704 bytes a row.
+    static let longestStoredKey = 320
+
+    /// `email` as the failures are counted under: itself, or the digest of a key too long to index.
+    static func failureKey(_ email: String) -> String {
+        guard email.utf8.count > longestStoredKey else { return email }
+        let folded = email.trimmingCharacters(in: .whitespaces).lowercased()
+        return "\tlong login " + SHA256.hash(data: Data(folded.utf8)).hexString
     }
 
     /// One more hit for `action` from `address` in the current window of `window` seconds: the
