@@ -90,6 +90,12 @@ public func buildApplication(
             let pending = try await migrator.pending()
             guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.label)) }
         }
+        let newer = try await migrator.status().newerAdditive
+        if !newer.isEmpty {
+            logger.warning(
+                "the database has additive migrations this build does not know (\(newer.map(String.init).joined(separator: ", "))): a newer Selfie migrated it; this one runs on it, upgrade it soon"
+            )
+        }
     }
     let services = try await AppServices(config, paths: paths, logger: logger)
     let migrator = Migrator(client: services.core.postgres, migrations: migrations, logger: logger)

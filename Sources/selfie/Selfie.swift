@@ -54,7 +54,11 @@ struct Migrate: AsyncParsableCommand {
             let migrations = try Migrator.loadMigrations(from: paths.migrations)
             try await PostgresClient.withClient(config.database, logger: logger) { client in
                 let migrator = Migrator(client: client, migrations: migrations, logger: logger)
-                let pending = try await migrator.pending()
+                let status = try await migrator.status()
+                if !status.newerAdditive.isEmpty {
+                    print("The database also has additive migrations this build does not know (a newer Selfie applied them): \(status.newerAdditive.map(String.init).joined(separator: ", ")).")
+                }
+                let pending = status.pending
                 guard !pending.isEmpty else { return print("Database is up to date.") }
                 print("\(pending.count) pending migration(s):")
                 for migration in pending { print("  \(migration.label)") }

@@ -41,6 +41,18 @@ struct HealthAndErrorTests {
             )
             #expect(try await app.client.execute(uri: "/readyz", method: .get).status == .ok)
 
+            // A newer instance applied a migration this one does not know (a rolling upgrade):
+            // additive, this one stays in service; not additive, it leaves.
+            try await app.scalar(
+                "INSERT INTO schema_migrations (version, name, checksum, additive) VALUES (9000, 'future', 'x', true) RETURNING 1", as: Int.self
+            )
+            #expect(try await app.client.execute(uri: "/readyz", method: .get).status == .ok)
+            try await app.scalar("UPDATE schema_migrations SET additive = false WHERE version = 9000 RETURNING 1", as: Int.self)
+            let newer = try await app.client.execute(uri: "/readyz", method: .get)
+            #expect(newer.status == .serviceUnavailable)
+            #expect(newer.text == #"{"status":"schema not current"}"#)
+            try await app.scalar("DELETE FROM schema_migrations WHERE version = 9000 RETURNING 1", as: Int.self)
+
             draining.begin()
             let drainingAnswer = try await app.client.execute(uri: "/readyz", method: .get)
             #expect(drainingAnswer.status == .serviceUnavailable)

@@ -95,6 +95,51 @@ struct MigrationTests {
         }
     }
 
+    @Test("a database a newer build migrated with additive migrations only: this build runs on it (a rolling upgrade); one that is not additive stops it")
+    func newerAdditiveDatabaseRuns() async throws {
+        let files = self.files
+        let additive = Migration(
+            version: 9_000, name: "future_note",
+            sql: "-- additive: a nullable column this build never reads\nALTER TABLE photos ADD COLUMN future_note text;\n"
+        )
+        let breaking = Migration(version: 9_001, name: "future_rename", sql: "ALTER TABLE photos RENAME COLUMN future_note TO note;\n")
+        #expect(additive.isAdditive && !breaking.isAdditive)
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                let current = Migrator(client: client, migrations: files, logger: testLogger)
+                try await Migrator(client: client, migrations: files + [additive], logger: testLogger).migrate()
+                #expect(try await current.status() == SchemaStatus(pending: [], newerAdditive: [9_000]))
+                #expect(try await current.pending().isEmpty)
+                #expect(try await current.migrate().isEmpty, "nothing to apply, nothing refused")
+                let recorded = try await client.query("SELECT additive FROM schema_migrations WHERE version IN (\(files.last!.version), 9000) ORDER BY version")
+                    .collect().map { try $0.decode(Bool.self) }
+                #expect(recorded == [files.last!.isAdditive, true])
+
+                try await Migrator(client: client, migrations: files + [additive, breaking], logger: testLogger).migrate()
+                await #expect(throws: MigrationError.unknownAppliedVersion(9_001)) { try await current.pending() }
+                await #expect(throws: MigrationError.unknownAppliedVersion(9_001)) { try await current.migrate() }
+            }
+        }
+    }
+
+    @Test("a migrations table made before the additive column: read as not additive, the column added by the next migrate")
+    func tableBeforeTheAdditiveColumn() async throws {
+        let files = self.files
+        try await withEmptyDatabase { url in
+            try await withDatabase(url) { client in
+                let older = Migrator(client: client, migrations: Array(files.dropLast()), logger: testLogger)
+                try await Migrator(client: client, migrations: files, logger: testLogger).migrate()
+                try await client.query("ALTER TABLE schema_migrations DROP COLUMN additive")
+                await #expect(throws: MigrationError.unknownAppliedVersion(files.last!.version)) { try await older.pending() }
+                let current = Migrator(client: client, migrations: files, logger: testLogger)
+                #expect(try await current.migrate().isEmpty)
+                let column = try await client.query("SELECT count(*)::int FROM information_schema.columns WHERE table_name = 'schema_migrations' AND column_name = 'additive'")
+                    .collect().first?.decode(Int.self)
+                #expect(column == 1)
+            }
+        }
+    }
+
     @Test("a failing migration rolls back whole and is not recorded")
     func failingMigrationRollsBack() async throws {
         let files = self.files

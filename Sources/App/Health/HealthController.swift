@@ -6,7 +6,8 @@ import SelfieCore
 /// Health for orchestrators and load balancers:
 /// - `/livez`: the process answers (200 always; restart it when this fails);
 /// - `/readyz`: send it traffic — PostgreSQL answers within two seconds, the schema has no pending
-///   migration, and the instance is not draining (after SIGTERM); 503 with the reason otherwise;
+///   migration and none this build does not know unless additive (a newer instance migrated in a
+///   rolling upgrade), and the instance is not draining (after SIGTERM); 503 with the reason otherwise;
 /// - `/healthz`: PostgreSQL answers (kept for existing monitors).
 struct HealthController {
     let probe: DatabaseProbe
@@ -27,7 +28,7 @@ struct HealthController {
             let pending = try await withDeadline(Self.timeout) { try await migrator.pending() }
             if !pending.isEmpty { return Self.answer(.serviceUnavailable, .schemaNotCurrent) }
         } catch is MigrationError {
-            // Applied migrations this binary does not know: the schema is newer than the code.
+            // Applied migrations this binary does not know, not additive: the code cannot run on them.
             return Self.answer(.serviceUnavailable, .schemaNotCurrent)
         } catch {
             logger.warning("readiness check failed: \(String(reflecting: error))")

@@ -10,12 +10,21 @@ public struct Migration: Sendable, Equatable {
     public let sql: String
     /// SHA-256 of the file, hex; an applied migration whose file changed is refused.
     public let checksum: String
+    /// Whether code from before this migration runs on the schema it makes (it only adds what
+    /// older code never reads: a table, a nullable column, an index), as the file says with a
+    /// line `-- additive: …`. An older instance then keeps serving beside a newer one after the
+    /// newer one migrated (a rolling upgrade); any other migration stops it.
+    public let isAdditive: Bool
+
+    /// The line that marks a migration additive (the rest of the line says why).
+    public static let additiveMarker = "-- additive:"
 
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
         self.checksum = SHA256.hash(data: Data(sql.utf8)).hexString
+        self.isAdditive = sql.split(whereSeparator: \.isNewline).contains { $0.hasPrefix(Self.additiveMarker) }
     }
 
     public var label: String { String(format: "%04d_%@", version, name) }
@@ -41,7 +50,8 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
         case .checksumMismatch(let label):
             return "migration \(label) was changed after it was applied; add a new migration instead of editing it"
         case .unknownAppliedVersion(let version):
-            return "the database has migration \(version) applied, which this Selfie does not know: the database is newer than this build. "
+            return "the database has migration \(version) applied, which this Selfie does not know and which is not marked additive: "
+                + "the database is newer than this build. "
                 + "Run the Selfie that upgraded it, or restore the backup made before the upgrade (`selfie restore DIR`)."
         case .failed(let label, let reason):
             return "migration \(label) failed and was rolled back: \(reason)"
@@ -52,8 +62,18 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+/// Where a database's schema stands for this build.
+public struct SchemaStatus: Sendable, Equatable {
+    /// This build's migrations the database has not had, in order.
+    public let pending: [Migration]
+    /// Applied migrations this build does not know, every one of them additive (a newer build
+    /// migrated: this one runs on it). Empty unless a rolling upgrade is under way.
+    public let newerAdditive: [Int]
+}
+
 /// Applies SQL migrations in order, each in its own transaction, under an advisory lock so that
-/// several instances starting together migrate once. Applied files are tracked with a checksum.
+/// several instances starting together migrate once. Applied files are tracked with a checksum,
+/// and whether each is additive (`Migration.isAdditive`), which older builds read.
 public struct Migrator: Sendable {
     /// Arbitrary constant naming Selfie's migration lock among the database's advisory locks.
     static let advisoryLockKey: Int64 = 0x5E1F_1E00
@@ -91,10 +111,16 @@ public struct Migrator: Sendable {
         return migrations
     }
 
-    /// Migrations not yet applied. Throws if an applied file was changed.
+    /// Migrations not yet applied. Throws if an applied file was changed, or if the database has
+    /// a migration this build does not know that is not additive.
     public func pending() async throws -> [Migration] {
+        try await status().pending
+    }
+
+    /// The pending migrations and the newer additive ones; throws as `pending()`.
+    public func status() async throws -> SchemaStatus {
         try await client.withConnection { connection in
-            try await pending(on: connection)
+            try await status(on: connection)
         }
     }
 
@@ -118,9 +144,14 @@ public struct Migrator: Sendable {
                     """,
                     logger: logger
                 )
+                // Builds before this column read only version and checksum: they are unaffected.
+                try await transaction.query(
+                    "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS additive boolean NOT NULL DEFAULT false",
+                    logger: logger
+                )
             }
             var applied: [Migration] = []
-            for migration in try await pending(on: connection) {
+            for migration in try await status(on: connection).pending {
                 do {
                     let ran = try await connection.transaction(logger: logger) { transaction in
                         try await lockMigrations(on: transaction)
@@ -132,8 +163,8 @@ public struct Migrator: Sendable {
                         }
                         try await transaction.query(
                             """
-                            INSERT INTO schema_migrations (version, name, checksum)
-                            VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                            INSERT INTO schema_migrations (version, name, checksum, additive)
+                            VALUES (\(migration.version), \(migration.name), \(migration.checksum), \(migration.isAdditive))
                             """,
                             logger: logger
                         )
@@ -163,28 +194,30 @@ public struct Migrator: Sendable {
         ).collect().first?.decode(Int.self) == 1
     }
 
-    private func pending(on connection: PostgresConnection) async throws -> [Migration] {
+    private func status(on connection: PostgresConnection) async throws -> SchemaStatus {
         let tableExists = try await connection.query(
             "SELECT to_regclass('schema_migrations') IS NOT NULL",
             logger: logger
         ).collect().first?.decode(Bool.self) ?? false
-        guard tableExists else { return migrations }
+        guard tableExists else { return SchemaStatus(pending: migrations, newerAdditive: []) }
 
         var applied: [Int: String] = [:]
-        for try await (version, checksum) in try await connection.query(
-            "SELECT version, checksum FROM schema_migrations",
+        var newerAdditive: [Int] = []
+        // `additive` read through the row's JSON: a table made before the column has none (false).
+        for try await (version, checksum, additive) in try await connection.query(
+            "SELECT version, checksum, coalesce((to_jsonb(m) ->> 'additive')::boolean, false) FROM schema_migrations m ORDER BY version",
             logger: logger
-        ).decode((Int, String).self) {
+        ).decode((Int, String, Bool).self) {
             applied[version] = checksum
-        }
-        for (version, checksum) in applied {
             guard let migration = migrations.first(where: { $0.version == version }) else {
-                throw MigrationError.unknownAppliedVersion(version)
+                guard additive else { throw MigrationError.unknownAppliedVersion(version) }
+                newerAdditive.append(version)
+                continue
             }
             guard migration.checksum == checksum else {
                 throw MigrationError.checksumMismatch(migration.label)
             }
         }
-        return migrations.filter { applied[$0.version] == nil }
+        return SchemaStatus(pending: migrations.filter { applied[$0.version] == nil }, newerAdditive: newerAdditive)
     }
 }
