@@ -9,6 +9,7 @@ help:
 	@echo "make run    install what is missing, start PostgreSQL, migrate, serve on http://127.0.0.1:8080"
 	@echo "make test   the same set-up plus test peers, then schemathesis, the browser suite and swift test"
 	@echo "make migrate | build | release | setup | e2e | schemathesis | clean"
+	@echo "make container-check | multi-instance-check | pgbouncer-check   (not part of make test)"
 
 ## setup: system packages, local PostgreSQL, role + database, generated .env
 setup:
