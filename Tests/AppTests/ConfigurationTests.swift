@@ -197,6 +197,20 @@ struct ConfigurationTests {
         #expect(try DatabaseURL("postgres://me@xn--bcher-kva.example/photos").host == "xn--bcher-kva.example")
         #expect(throws: InvalidValue.self) { try DatabaseURL("mysql://me@host/db") }
         #expect(throws: InvalidValue.self) { try DatabaseURL("postgres://me@host/") }
+        #expect(try !DatabaseURL("postgres://me@host/db?sslmode=disable").requireTLS)
+        #expect(try !DatabaseURL("postgres://me@host/db").requireTLS)
+    }
+
+    @Test("an sslmode this server does not do (prefer, allow, a typo, capitals) stops start-up with a message: it connected without TLS, silently")
+    func unknownSSLMode() throws {
+        for mode in ["prefer", "allow", "requre", "Require", "VERIFY-FULL", ""] {
+            #expect(throws: InvalidValue.self, "sslmode=\(mode)") { try DatabaseURL("postgres://me@db.internal/photos?sslmode=\(mode)") }
+        }
+        var environment = complete
+        environment["DATABASE_URL"] = "postgres://me:pw@db.internal/photos?sslmode=prefer"
+        let error = try #require(throws: ConfigurationError.self) { try AppConfiguration.load(from: environment) }
+        #expect(error.description.contains("sslmode"), "\(error)")
+        #expect(error.description.contains("require"), "the message names what works: \(error)")
     }
 
     @Test("pg_dump and pg_restore check the database's certificate and name over TLS, as the server's connections do; the password never on their command line")

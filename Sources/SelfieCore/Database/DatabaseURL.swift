@@ -53,8 +53,16 @@ public struct DatabaseURL: Sendable, Equatable {
         self.username = user.removingPercentEncoding ?? user
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database.removingPercentEncoding ?? database
-        let sslMode = query.first(where: { $0.name == "sslmode" })?.value ?? "disable"
-        self.requireTLS = ["require", "verify-ca", "verify-full"].contains(sslMode)
+        // libpq's names, in lower case as libpq takes them. No "prefer" or "allow": a connection
+        // that falls back to plain text when TLS fails is no promise of TLS, and was silently none.
+        switch query.first(where: { $0.name == "sslmode" })?.value ?? "disable" {
+        case "disable": self.requireTLS = false
+        case "require", "verify-ca", "verify-full": self.requireTLS = true
+        case let mode:
+            throw InvalidValue(
+                reason: "sslmode=\(mode) is not one this server takes: use sslmode=require (TLS, the certificate checked against the system's CAs and the host name) or sslmode=disable"
+            )
+        }
         self.keepAlive = unixSocketPath != nil || Self.isLoopback(self.host) ? nil : .seconds(30)
     }
 
