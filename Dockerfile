@@ -32,11 +32,12 @@ RUN swift build -c release --static-swift-stdlib --product selfie \
  && install -D -m 755 .build/release/selfie-image-worker /out/selfie-image-worker \
  && strip /out/selfie /out/selfie-image-worker
 
-# --- Runtime: the C libraries Selfie links (libmagic, libvips), CA certificates, curl ---------
+# --- Runtime: the C libraries Selfie links (libmagic, libvips), CA certificates, curl, pg_dump ---
 FROM debian:bookworm-slim
-# curl is the health check's client.
+# curl is the health check's client; postgresql-client-15's pg_dump and pg_restore are what
+# `selfie backup` and `selfie restore` run (the same major version as compose's PostgreSQL).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmagic1 libvips42 ca-certificates curl \
+ && apt-get install -y --no-install-recommends libmagic1 libvips42 ca-certificates curl postgresql-client-15 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /app --shell /usr/sbin/nologin selfie \
  && install -d -o selfie -g selfie /app/data

@@ -9,7 +9,8 @@
 #   3. `docker-compose up -d`, timed until http://127.0.0.1:8080/signin answers 200
 #   4. through the JSON API: signs up, signs in, uploads a real JPEG, lists it, loads its image_url
 #      from this machine (a presigned S3 URL) and checks it is a JPEG, finds the object in the bucket
-#   5. checks the server runs as non-root and that Docker calls the container healthy
+#   5. checks the server runs as non-root and that Docker calls the container healthy, and that
+#      `selfie backup` works inside it (pg_dump is in the image)
 #   6. prints the image size, the build time and the start-up time; `docker-compose down -v`
 # Run as root. Not part of `make test`: a release build inside Docker takes ~20 min on 2 cores.
 # Logs: .build/container-check/ (build.log, compose.log, dockerd.log).
@@ -220,6 +221,13 @@ for _ in $(seq 1 60); do
 done
 [ "$health" = healthy ] || fail "docker calls the selfie container '$health', not healthy: $(docker inspect --format '{{json .State.Health.Log}}' "$container" | tail -c 600)"
 log "the server runs as uid $server_uid; Docker says the container is healthy"
+
+# --- 5b. A backup, made inside the container as an operator would ----------------------------------
+compose exec -T selfie selfie backup /tmp/container-check-backup > "$logs/backup.log" 2>&1 ||
+    { cat "$logs/backup.log" >&2; fail "selfie backup failed inside the container"; }
+compose exec -T selfie sh -c 'ls /tmp/container-check-backup/snapshots/*/database.dump' > /dev/null ||
+    fail "selfie backup wrote no database dump: $(cat "$logs/backup.log")"
+log "selfie backup inside the container: $(tail -1 "$logs/backup.log")"
 
 # --- 6. Figures ------------------------------------------------------------------------------------
 image_bytes=$(docker image inspect --format '{{.Size}}' selfie:local)
