@@ -223,11 +223,16 @@ done
 log "the server runs as uid $server_uid; Docker says the container is healthy"
 
 # --- 5b. A backup, made inside the container as an operator would ----------------------------------
-compose exec -T selfie selfie backup /tmp/container-check-backup > "$logs/backup.log" 2>&1 ||
-    { cat "$logs/backup.log" >&2; fail "selfie backup failed inside the container"; }
-compose exec -T selfie sh -c 'ls /tmp/container-check-backup/snapshots/*/database.dump' > /dev/null ||
+# The README's command: a one-off container of the image, the server's environment, a host folder
+# mounted (writable by the image's user, uid 10001).
+install -d -o 10001 -g 10001 -m 700 "$work/backups"
+compose run --rm -T -v "$work/backups:/backups" selfie selfie backup /backups > "$logs/backup.log" 2>&1 ||
+    { cat "$logs/backup.log" >&2; fail "selfie backup failed in a container of the image"; }
+ls "$work"/backups/snapshots/*/database.dump > /dev/null 2>&1 ||
     fail "selfie backup wrote no database dump: $(cat "$logs/backup.log")"
-log "selfie backup inside the container: $(tail -1 "$logs/backup.log")"
+[ "$(find "$work/backups/blobs" -type f | wc -l)" -ge 2 ] ||
+    fail "the backup holds fewer blobs than the photo and its renditions: $(cat "$logs/backup.log")"
+log "selfie backup in a container of the image: $(tail -1 "$logs/backup.log")"
 
 # --- 6. Figures ------------------------------------------------------------------------------------
 image_bytes=$(docker image inspect --format '{{.Size}}' selfie:local)
