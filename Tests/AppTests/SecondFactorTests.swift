@@ -151,6 +151,32 @@ struct SecondFactorTests {
         }
     }
 
+    @Test("an authenticator secret that no longer opens (SECRET_KEY changed since set-up): an app's code is refused as wrong, not a 500; a recovery code still signs in")
+    func secretThatNoLongerOpens() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let owner = app.browser()
+            try await owner.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+            // What a new SECRET_KEY does to the stored secret: sealed under another key, it no longer opens.
+            try await app.db { try await $0.query("UPDATE totp_factors SET secret_sealed = set_byte(secret_sealed, 20, get_byte(secret_sealed, 20) # 1)") }
+
+            let laptop = app.browser()
+            try await laptop.signIn(email: email)
+            let code = try await laptop.submitCode(authenticator.code(offset: 1))
+            #expect(code.status == .unauthorized)
+            #expect(code.text.contains("That code is not right"))
+            let api = try await app.api.send(
+                .post, "/api/signin",
+                body: #"{"email":"\#(email)","password":"\#(app.api.encrypt("correct horse battery"))","otp":"\#(authenticator.code(offset: 1))"}"#,
+                authorization: app.api.basicAuthorization
+            )
+            #expect(api.status == .unauthorized, "\(api.status)")
+            #expect(try await laptop.submitCode(recoveryCodes[0]).status == .seeOther, "a recovery code signs in")
+        }
+    }
+
     @Test("the code step expires with its cookie, and cannot be reached without a password first")
     func codeStepNeedsPassword() async throws {
         try await withTestApp { app in

@@ -87,8 +87,8 @@ public struct SecondFactorService: Sendable {
         guard let factor = stored, !factor.isConfirmed else {
             throw stored == nil ? SecondFactorError.notEnrolled : SecondFactorError.alreadyEnrolled
         }
-        let totp = try TOTP(secret: box.open(factor.sealedSecret, userID: user.id))
-        guard let step = totp.verify(code, at: .now) else { throw SecondFactorError.incorrectCode }
+        guard let secret = opened(factor, of: user) else { throw SecondFactorError.incorrectCode }
+        guard let step = try TOTP(secret: secret).verify(code, at: .now) else { throw SecondFactorError.incorrectCode }
         let codes = RecoveryCodes.generate(count: Self.recoveryCodeCount)
         guard try await store.confirm(userID: user.id, step: step, recoveryCodeHashes: codes.compactMap(RecoveryCodes.storageHash(of:))) else {
             throw SecondFactorError.alreadyEnrolled
@@ -165,8 +165,8 @@ public struct SecondFactorService: Sendable {
         guard let factor = try await store.totp(userID: user.id), factor.isConfirmed else { throw SecondFactorError.notEnrolled }
         let digits = code.filter { !$0.isWhitespace }
         if digits.count == 6, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
-            let totp = try TOTP(secret: box.open(factor.sealedSecret, userID: user.id))
-            guard let step = totp.verify(digits, at: .now, lastUsedStep: factor.lastUsedStep) else { return false }
+            guard let secret = opened(factor, of: user) else { return false }
+            guard let step = try TOTP(secret: secret).verify(digits, at: .now, lastUsedStep: factor.lastUsedStep) else { return false }
             return try await store.claimStep(userID: user.id, step: step)
         }
         guard let hash = RecoveryCodes.storageHash(of: code), try await store.useRecoveryCode(userID: user.id, hash: hash) else {
@@ -174,6 +174,20 @@ public struct SecondFactorService: Sendable {
         }
         await audit.record(.recoveryCodeUsed, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         return true
+    }
+
+    /// The factor's secret, or nil when it no longer opens: `SECRET_KEY` changed since it was set
+    /// up. No code from the app can be right then (a recovery code still is, or an admin's reset);
+    /// the operator is told, the person sees a wrong code.
+    private func opened(_ factor: TOTPFactor, of user: User) -> [UInt8]? {
+        do {
+            return try box.open(factor.sealedSecret, userID: user.id)
+        } catch {
+            store.logger.error(
+                "the authenticator secret of user \(user.id) does not open under this SECRET_KEY (changed since it was set up?): its codes are refused; a recovery code or an admin's reset of two-step verification lets the user in"
+            )
+            return nil
+        }
     }
 
     // MARK: Remembered browsers
