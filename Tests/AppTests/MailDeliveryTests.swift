@@ -215,6 +215,33 @@ struct MailDeliveryTests {
         }
     }
 
+    @Test("a message of a kind this build does not know (queued by a newer instance in a rolling upgrade) is left for a sender that knows it: not given up, its link kept")
+    func unknownKindLeftAlone() async throws {
+        try await withTestApp { app in
+            try await app.db {
+                try await $0.query(
+                    """
+                    INSERT INTO mail_outbox (message_id, recipient, kind, params)
+                    VALUES ('<future@selfie.test>', 'someone@example.com', 'future_kind', '{"token":"a link a newer build mails"}'::jsonb)
+                    """
+                )
+            }
+            let delivered = try await app.db { client in
+                try await MailOutboxRepository(client: client, messageIDDomain: "selfie.test", logger: testLogger).deliverNext { _ in .sent }
+            }
+            #expect(!delivered, "nothing this sender can send is due")
+            // The app's own sender has looked meanwhile too.
+            try await Task.sleep(for: .seconds(3))
+            let (failed, sent, attempts, params): (Bool, Bool, Int, String) = try await app.db { connection in
+                let rows = try await connection.query("SELECT failed_at IS NOT NULL, sent_at IS NOT NULL, attempts, params::text FROM mail_outbox WHERE kind = 'future_kind'")
+                for try await row in rows.decode((Bool, Bool, Int, String).self) { return row }
+                throw TestSetupError("the message is gone")
+            }
+            #expect(!failed && !sent && attempts == 0)
+            #expect(params.contains("a link a newer build mails"))
+        }
+    }
+
     @Test("two senders on one outbox (two instances): every message delivered exactly once")
     func twoSenders() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

@@ -79,6 +79,10 @@ public final class MailOutboxRepository: Sendable {
         try await connection.query(notice.insertQuery(to: recipient, domain: domain), logger: logger)
     }
 
+    /// The kinds this build can write. A message of another kind was queued by a newer instance
+    /// (a rolling upgrade): it is left for a sender that knows it, never given up here.
+    static let knownKinds = MailNotice.Kind.allCases.map(\.rawValue)
+
     /// Delivers the next message due with `deliver`, holding its row lock meanwhile, and records
     /// what `deliver` says became of it. Returns false when nothing is due.
     public func deliverNext(_ deliver: (OutboxMessage) async -> DeliveryOutcome) async throws -> Bool {
@@ -87,7 +91,7 @@ public final class MailOutboxRepository: Sendable {
             let rows = try await connection.query(
                 """
                 SELECT id, message_id, recipient, recipient_name, language, kind, params::text, attempts + 1 FROM mail_outbox
-                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now() AND kind = ANY(\(Self.knownKinds))
                 ORDER BY next_attempt_at, id
                 LIMIT 1
                 FOR UPDATE SKIP LOCKED
@@ -97,20 +101,16 @@ public final class MailOutboxRepository: Sendable {
             var row: (Int64, String, String, String?, String?, String, String, Int)?
             for try await next in rows.decode((Int64, String, String, String?, String?, String, String, Int).self) { row = next }
             guard let (id, messageID, recipient, name, language, kindName, params, attempts) = row else { return false }
-            let outcome: DeliveryOutcome
-            if let kind = MailNotice.Kind(rawValue: kindName) {
-                let values = (try? JSONDecoder().decode([String: String].self, from: Data(params.utf8))) ?? [:]
-                let message = OutboxMessage(
-                    id: id,
-                    messageID: messageID,
-                    recipient: MailRecipient(address: recipient, name: name, language: language),
-                    notice: MailNotice(kind, values),
-                    attempts: attempts
-                )
-                outcome = await deliver(message)
-            } else {
-                outcome = .failed(error: "unknown kind of mail \(kindName)")
-            }
+            guard let kind = MailNotice.Kind(rawValue: kindName) else { return false }  // as selected: a known kind
+            let values = (try? JSONDecoder().decode([String: String].self, from: Data(params.utf8))) ?? [:]
+            let message = OutboxMessage(
+                id: id,
+                messageID: messageID,
+                recipient: MailRecipient(address: recipient, name: name, language: language),
+                notice: MailNotice(kind, values),
+                attempts: attempts
+            )
+            let outcome = await deliver(message)
             try await connection.query(Self.record(outcome, of: id), logger: logger)
             return true
         }
