@@ -88,6 +88,7 @@ error-caption-characters = Die Bildunterschrift enthält Zeichen, die sich nicht
 error-photo-not-found = Ein solches Foto gibt es nicht.
 error-uploads-in-progress = Es laufen zu viele Uploads. Warte, bis einer fertig ist, und versuche es dann noch einmal.
 error-upload-timed-out = Der Upload hat zu lange gebraucht. Bitte versuche es mit einer besseren Verbindung noch einmal.
+error-body-timed-out = Die Anfrage hat zu lange gebraucht. Bitte versuche es noch einmal.
 error-processing-unavailable = Das Foto konnte gerade nicht verarbeitet werden. Bitte versuche es gleich noch einmal.
 
 error-album-not-found = Ein solches Album gibt es nicht.

@@ -89,6 +89,7 @@ error-caption-characters = The caption contains characters that cannot be shown.
 error-photo-not-found = There is no such photo.
 error-uploads-in-progress = Too many uploads are in progress. Wait for one to finish, then try again.
 error-upload-timed-out = The upload took too long to arrive. Please try again on a better connection.
+error-body-timed-out = The request took too long to arrive. Please try again.
 error-processing-unavailable = The photo could not be processed just now. Please try again in a moment.
 
 error-album-not-found = There is no such album.

@@ -88,6 +88,7 @@ error-caption-characters = El pie de foto contiene caracteres que no se pueden m
 error-photo-not-found = No existe esa foto.
 error-uploads-in-progress = Hay demasiadas subidas en curso. Espera a que termine una y vuelve a intentarlo.
 error-upload-timed-out = La subida tardó demasiado en llegar. Vuelve a intentarlo con una conexión mejor.
+error-body-timed-out = La solicitud tardó demasiado en llegar. Vuelve a intentarlo.
 error-processing-unavailable = No se ha podido procesar la foto ahora mismo. Vuelve a intentarlo en un momento.
 
 error-album-not-found = No existe ese álbum.

@@ -106,6 +106,7 @@ public func buildApplication(
         // keep arriving for a few seconds at most.
         server: .http1OnEventLoops(
             idleTimeout: .seconds(60),
+            stalledReaderTimeout: TimeAmount(config.stalledReaderTimeout),
             staticAssets: .init(services.assets, everyAnswer: services.everyAnswer, logger: logger)
         ),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: nil),
@@ -138,6 +139,7 @@ func buildRouter(
     router.add(middleware: RequestLogMiddleware(line: services.everyAnswer.log))
     router.add(middleware: RequestMetricsMiddleware(metrics: services.everyAnswer.metrics))
     router.add(middleware: SecurityHeadersMiddleware(headers: services.everyAnswer.securityHeaders))
+    router.add(middleware: BodyArrivalDeadlineMiddleware(small: config.smallBodyDeadline, upload: config.uploads.deadline + .seconds(60)))
     // Requests no route takes (an unknown path, a method a page does not accept), and errors of
     // the surfaces without pages of their own (media).
     router.add(middleware: WebErrorMiddleware<AppRequestContext>(pages: pages))

@@ -109,6 +109,51 @@ struct RequestBoundaryTests {
         }
     }
 
+    @Test("a form or an API call whose body dribbles in a byte at a time is answered 408 once its time is up, in the page's or the API's way")
+    func dribbledBody() async throws {
+        try await withTestApp(configure: { $0.smallBodyDeadline = .seconds(1) }) { app in
+            let port = try #require(app.client.port)
+            let form = Array("email=someone%40example.com&password=whatever1&_csrf=x".utf8)
+            let web = try await RawHTTPClient.dribble(
+                port: port,
+                head: "POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.count)\r\n\r\n",
+                body: form, every: .milliseconds(250)
+            )
+            #expect(web.status == 408, "the form: \(web.status)")
+            #expect(web.elapsed < .seconds(5), "answered after \(web.elapsed), not when the body ended")
+            let json = Array(#"{"email":"someone@example.com","password":"whatever1"}"#.utf8)
+            let api = try await RawHTTPClient.dribble(
+                port: port,
+                head: "POST /api/signin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(app.api.basicAuthorization)\r\nContent-Type: application/json\r\nContent-Length: \(json.count)\r\n\r\n",
+                body: json, every: .milliseconds(250)
+            )
+            #expect(api.status == 408, "the API: \(api.status)")
+            #expect(api.elapsed < .seconds(5))
+            // A body that arrives in time is read as before.
+            #expect(try await app.browser().signIn(email: uniqueEmail(), password: "whatever1").status == .unauthorized)
+        }
+    }
+
+    @Test("a client that asks for a large original and never reads it is cut off once the answer has waited on it long enough; one that reads gets it whole")
+    func stalledReader() async throws {
+        try await withTestApp(configure: { $0.stalledReaderTimeout = .seconds(2) }) { app in
+            let port = try #require(app.client.port)
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let photo = TestImage.jpeg(size: 12 * 1024 * 1024, seed: 41)
+            let id = try await browser.uploadPhoto(photo)
+            // The owner's download of the original, streamed from the store as it is read.
+            let path = WebPath.original(id)
+            let whole = try await browser.get(path)
+            #expect(whole.status == .ok && whole.body.readableBytes == photo.count, "read, it arrives whole: \(whole.status), \(whole.body.readableBytes) bytes")
+
+            let cookie = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let stalled = try await RawHTTPClient.askAndNeverRead(port: port, path: path, cookie: cookie, wait: .seconds(5))
+            #expect(stalled.closedByServer, "the connection was still open")
+            #expect(stalled.bytes < photo.count, "\(stalled.bytes) bytes arrived")
+        }
+    }
+
     @Test("wrong current passwords count like failed sign-ins: the 6th locks the account, on the account page and through the API")
     func currentPasswordLockout() async throws {
         try await withTestApp(configure: ProtectionTests.withProtection { _ in }) { app in

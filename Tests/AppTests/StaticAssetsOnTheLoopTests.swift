@@ -242,6 +242,7 @@ struct StaticAssetsOnTheLoopTests {
         let connection = ConnectionOnItsEventLoop(
             responder: { _, _, _ in },
             idleTimeout: .milliseconds(1500),
+            stalledReaderTimeout: .seconds(60),
             staticAssets: .init(assets, everyAnswer: everyAnswer, logger: testLogger)
         )
         let handled = try await connection.setup(channel: channel, logger: testLogger).get()

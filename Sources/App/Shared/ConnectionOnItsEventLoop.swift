@@ -19,6 +19,8 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
 
     /// Static files answered where the connection's bytes are read (`StaticAssetsOnTheLoop`).
     let staticAssets: StaticAssetsOnTheLoop.Settings
+    /// How long a client may read none of its answer (`StalledReaderHandler`).
+    let stalledReaderTimeout: TimeAmount
 
     /// Selfie's own handlers go after Hummingbird's connection-state handler, so that it still
     /// counts every request and answer (idle timeout, graceful shutdown): first the static files'
@@ -38,6 +40,7 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
             let lingering = LingeringCloseHandler()
             try operations.addHandler(lingering, position: .after(staticAssets))
             try operations.addHandler(ExpectContinueHandler(), position: .after(lingering))
+            try operations.addHandler(StalledReaderHandler(timeout: stalledReaderTimeout), position: .first)
             return value
         }
     }
@@ -54,17 +57,32 @@ struct ConnectionOnItsEventLoop<Inner: ServerChildChannel>: ServerChildChannel {
 
 extension ConnectionOnItsEventLoop where Inner == HTTP1Channel {
     /// An HTTP/1.1 connection: what `http1OnEventLoops` makes for each.
-    init(responder: @escaping HTTPChannelHandler.Responder, idleTimeout: TimeAmount, staticAssets: StaticAssetsOnTheLoop.Settings) {
-        self.init(inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)), staticAssets: staticAssets)
+    init(
+        responder: @escaping HTTPChannelHandler.Responder,
+        idleTimeout: TimeAmount,
+        stalledReaderTimeout: TimeAmount,
+        staticAssets: StaticAssetsOnTheLoop.Settings
+    ) {
+        self.init(
+            inner: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
+            staticAssets: staticAssets,
+            stalledReaderTimeout: stalledReaderTimeout
+        )
     }
 }
 
 extension HTTPServerBuilder {
     /// HTTP/1.1 whose connections run their requests on their own event loops, and answer static
     /// files there without a task.
-    static func http1OnEventLoops(idleTimeout: TimeAmount, staticAssets: StaticAssetsOnTheLoop.Settings) -> HTTPServerBuilder {
+    static func http1OnEventLoops(
+        idleTimeout: TimeAmount,
+        stalledReaderTimeout: TimeAmount,
+        staticAssets: StaticAssetsOnTheLoop.Settings
+    ) -> HTTPServerBuilder {
         .init { responder in
-            ConnectionOnItsEventLoop(responder: responder, idleTimeout: idleTimeout, staticAssets: staticAssets)
+            ConnectionOnItsEventLoop(
+                responder: responder, idleTimeout: idleTimeout, stalledReaderTimeout: stalledReaderTimeout, staticAssets: staticAssets
+            )
         }
     }
 }

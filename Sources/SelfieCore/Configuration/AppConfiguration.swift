@@ -64,6 +64,12 @@ public struct AppConfiguration: Sendable {
     /// get to finish before they are cancelled, so that the process always exits (an upload cut off
     /// then leaves nothing behind, like any failed upload).
     public var shutdownTimeout: Duration = .seconds(15)
+    /// How long a form's or an API call's body may take to arrive, then a 408 (not a setting:
+    /// tests shorten it). Uploads have `uploads.deadline`.
+    public var smallBodyDeadline: Duration = .seconds(30)
+    /// How long an answer may wait on a client that reads none of it before its connection is
+    /// closed (not a setting: tests shorten it).
+    public var stalledReaderTimeout: Duration = .seconds(60)
     /// Sign-in with Apple, Google, an OpenID Connect issuer, Facebook, Twitter (all off by default).
     public var social: SocialConfiguration
     /// How mail is sent (`MAIL_TRANSPORT`, `SMTP_URL`, `SMTP_CA_FILE`, `MAIL_FROM`) and whether sign-in

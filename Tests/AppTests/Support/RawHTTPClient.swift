@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -339,5 +340,70 @@ extension RawHTTPClient {
         head.split(separator: "\r\n")
             .first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+}
+
+extension RawHTTPClient {
+    /// Sends `head`, then `body` one byte every `interval`, reading nothing meanwhile; then the
+    /// answer's status (0 when the connection closed without one) and when it came.
+    static func dribble(port: Int, head: String, body: [UInt8], every interval: Duration) async throws -> (status: Int, elapsed: Duration) {
+        let started = ContinuousClock.now
+        let channel = try await connect(port: port)
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: head))
+            let sender = Task {
+                for byte in body {
+                    try await Task.sleep(for: interval)
+                    try await outbound.write(ByteBuffer(bytes: [byte]))
+                }
+            }
+            defer { sender.cancel() }
+            var received = ByteBuffer()
+            do {
+                for try await var chunk in inbound {
+                    received.writeBuffer(&chunk)
+                    let text = String(buffer: received)
+                    if let end = text.range(of: "\r\n\r\n") { return (status(ofHead: text[..<end.lowerBound]), ContinuousClock.now - started) }
+                }
+            } catch {}
+            return (0, ContinuousClock.now - started)
+        }
+    }
+
+    /// Asks for `path` on a connection whose receive buffer is a few kilobytes and that reads
+    /// nothing for `wait`; then reads what there is (a plain socket: NIO would read for us). Whether
+    /// the server had closed the connection by then (its end or a reset came within 5 s of
+    /// reading), and how many bytes arrived.
+    static func askAndNeverRead(port: Int, path: String, cookie: String = "", wait: Duration) async throws -> (closedByServer: Bool, bytes: Int) {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSetupError("socket: \(errno)") }
+        defer { close(socket) }
+        var size: Int32 = 4096
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestSetupError("connect: \(errno)") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(cookie.isEmpty ? "" : "Cookie: \(cookie)\r\n")\r\n".utf8)
+        guard send(socket, request, request.count, 0) == request.count else { throw TestSetupError("send: \(errno)") }
+        try await Task.sleep(for: wait)
+        var bytes = 0
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let giveUp = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < giveUp {
+            let read = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if read > 0 {
+                bytes += read
+            } else if read == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                return (true, bytes)  // the end, or a reset: the server closed it
+            } else {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return (false, bytes)
     }
 }
