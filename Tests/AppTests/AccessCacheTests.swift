@@ -70,6 +70,20 @@ struct AccessCacheTests {
         }
     }
 
+    @Test("the listener keeps only the probes it waits for: other instances' probes and its own late ones are not held")
+    func probesNotHeld() {
+        let probes = ArrivedProbes()
+        for _ in 0..<1_000 { probes.arrived(UUID().uuidString) }
+        #expect(probes.held == 0, "another instance's probes")
+        probes.expect("mine")
+        probes.arrived("mine")
+        #expect(probes.take("mine") && probes.held == 0)
+        probes.expect("late")
+        probes.forget("late")  // its wait timed out
+        probes.arrived("late")
+        #expect(probes.held == 0, "heard after its wait ended")
+    }
+
     @Test("a token revoked on one instance is refused on the other within 100 ms")
     func tokenRevokedElsewhere() async throws {
         try await withTwoInstances { instances in

@@ -84,6 +84,8 @@ public struct AccessChangeListener: Service {
     /// Announces a probe and waits for it to come back on the listening connection.
     private func probe(waitingIn probes: ArrivedProbes) async throws {
         let nonce = UUID().uuidString
+        probes.expect(nonce)
+        defer { probes.forget(nonce) }
         try await announcements.announceProbe(nonce)
         let deadline = ContinuousClock.now + probeTimeout
         while !probes.take(nonce) {
@@ -93,12 +95,20 @@ public struct AccessChangeListener: Service {
     }
 }
 
-/// Probes heard and not yet waited for.
-private final class ArrivedProbes: Sendable {
-    private let nonces = Mutex<Set<String>>([])
+/// The probes this instance is waiting for, and whether each has come back. Every instance hears
+/// every other's probes (one each `probeInterval`) and its own that come back late: those are not
+/// kept, or the set would grow for as long as the listening connection lasts.
+final class ArrivedProbes: Sendable {
+    /// Awaited nonces: true once heard.
+    private let awaited = Mutex<[String: Bool]>([:])
 
-    func arrived(_ nonce: String) { _ = nonces.withLock { $0.insert(nonce) } }
-    func take(_ nonce: String) -> Bool { nonces.withLock { $0.remove(nonce) != nil } }
+    func expect(_ nonce: String) { awaited.withLock { $0[nonce] = false } }
+    func arrived(_ nonce: String) { awaited.withLock { if $0[nonce] != nil { $0[nonce] = true } } }
+    /// Whether `nonce` has been heard (it is no longer awaited then).
+    func take(_ nonce: String) -> Bool { awaited.withLock { $0[nonce] == true ? $0.removeValue(forKey: nonce) != nil : false } }
+    func forget(_ nonce: String) { _ = awaited.withLock { $0.removeValue(forKey: nonce) } }
+    /// How many nonces are held.
+    var held: Int { awaited.withLock { $0.count } }
 }
 
 struct ListenerConnectionEnded: Error, CustomStringConvertible {
