@@ -70,6 +70,23 @@ struct AccessCacheTests {
         }
     }
 
+    @Test("dropping a user's entries leaves every other user's")
+    func forgetOneUser() {
+        let cache = AccessCache(lifetime: .seconds(30))
+        cache.startServing()
+        func session(_ id: Int64) -> ActiveSession {
+            let user = User(id: id, email: "u\(id)@example.com", username: nil, fullName: "U", role: .user, isDisabled: false, createdAt: .now, emailVerified: true)
+            return ActiveSession(sessionID: id, user: user, lastSeenAt: .now, expiresAt: .now + 3600, signedInAt: .now, confirmedAt: .now)
+        }
+        for id in Int64(1)...50 {
+            cache.keep(session(id), tokenHash: [UInt8(id), 1], ticket: cache.ticket())
+            cache.keep(session(id), tokenHash: [UInt8(id), 2], ticket: cache.ticket())
+        }
+        cache.forget(userID: 7)
+        #expect(cache.session(tokenHash: [7, 1]) == nil && cache.session(tokenHash: [7, 2]) == nil)
+        #expect((Int64(1)...50).filter { $0 != 7 }.allSatisfy { cache.session(tokenHash: [UInt8($0), 1])?.sessionID == $0 && cache.session(tokenHash: [UInt8($0), 2]) != nil })
+    }
+
     @Test("the listener keeps only the probes it waits for: other instances' probes and its own late ones are not held")
     func probesNotHeld() {
         let probes = ArrivedProbes()
@@ -235,7 +252,7 @@ struct AccessCacheTests {
         }
     }
 
-    @Test("a lookup under way while a change is heard is not kept; nothing is kept while not listening")
+    @Test("a lookup under way while a change to its user is heard is not kept (a change to another user does not stop it; too many to tell apart do); nothing is kept while not listening")
     func ticketsAndListening() throws {
         let cache = AccessCache(lifetime: .seconds(30))
         let user = User(id: 7, email: "a@example.com", username: nil, fullName: "A", role: .user, isDisabled: false, createdAt: .now, emailVerified: true)
@@ -248,9 +265,21 @@ struct AccessCacheTests {
 
         cache.startServing()
         let before = cache.ticket()
-        cache.forget(userID: 99)  // any change heard while the lookup was under way
+        cache.forget(userID: 7)  // the user's change heard while the lookup was under way
+        cache.forget(userID: 99)
         cache.keep(session, tokenHash: hash, ticket: before)
         #expect(cache.session(tokenHash: hash) == nil, "read before the change: not kept")
+
+        let beforeOthers = cache.ticket()
+        for other in 100..<150 { cache.forget(userID: Int64(other)) }  // other users' changes only
+        cache.keep(session, tokenHash: hash, ticket: beforeOthers)
+        #expect(cache.session(tokenHash: hash)?.sessionID == 1, "other users' changes do not keep it out")
+        cache.forget(userID: 7)
+
+        let beforeMany = cache.ticket()
+        for other in 0..<(AccessCache.rememberedChanges + 1) { cache.forget(userID: Int64(1_000 + other)) }
+        cache.keep(session, tokenHash: hash, ticket: beforeMany)
+        #expect(cache.session(tokenHash: hash) == nil, "more changes than remembered: whose they were is unknown, not kept")
 
         cache.keep(session, tokenHash: hash, ticket: cache.ticket())
         #expect(cache.session(tokenHash: hash)?.sessionID == 1)

@@ -10,8 +10,10 @@ import Synchronization
 /// - each change announced (`migrations/0019_access_changes.sql`: a sign-out, a revoked token, a
 ///   disabled user …) drops that user's entries on every instance, and this instance's own changes
 ///   drop them at once, before the request that made them answers (`forget(userID:)`);
-/// - a lookup that was under way while anything was dropped is not kept: it may have read the row
-///   before the change committed (`Ticket`);
+/// - a lookup that was under way while its user's entries were dropped is not kept: it may have
+///   read the row before the change committed (`Ticket`); changes to other users do not stop it
+///   (one user changing their theme a thousand times must not keep everyone else's lookups out);
+/// - dropping a user's entries costs what that user has, not the whole cache (`keysByUser`);
 /// - an entry lives `lifetime` at most, and never past the session's or token's own expiry.
 public final class AccessCache: Sendable {
     /// What a lookup takes before it asks the database, to keep what it finds afterwards.
@@ -29,9 +31,34 @@ public final class AccessCache: Sendable {
         var listening = false
         /// Moves on every change heard and every time listening starts or stops.
         var generation: UInt64 = 0
+        /// The users dropped at the latest generations, oldest first (`rememberedChanges` at most).
+        var recentChanges: [(generation: UInt64, userID: Int64)] = []
+        /// A ticket older than this cannot be told apart from the changes since: not kept.
+        var oldestKnown: UInt64 = 0
         var sessions: [[UInt8]: Entry<ActiveSession>] = [:]
         var tokens: [[UInt8]: Entry<AuthenticatedToken>] = [:]
+        /// Each user's keys in `sessions` and `tokens`.
+        var keysByUser: [Int64: Set<[UInt8]>] = [:]
+
+        /// Whether a lookup that took `ticket` may keep what it found of `userID`.
+        func mayKeep(_ ticket: Ticket, of userID: Int64) -> Bool {
+            guard listening, ticket.generation >= oldestKnown else { return false }
+            return !recentChanges.contains { $0.generation > ticket.generation && $0.userID == userID }
+        }
+
+        /// Everything dropped: every ticket taken before is refused.
+        mutating func dropAll() {
+            generation &+= 1
+            oldestKnown = generation
+            recentChanges.removeAll()
+            sessions.removeAll(keepingCapacity: true)
+            tokens.removeAll(keepingCapacity: true)
+            keysByUser.removeAll(keepingCapacity: true)
+        }
     }
+
+    /// How many changes a ticket is checked against: a lookup outlived by more is not kept.
+    static let rememberedChanges = 256
 
     /// How long an entry is kept (`ACCESS_CACHE_SECONDS`); zero turns the cache off.
     public let lifetime: Duration
@@ -91,9 +118,15 @@ public final class AccessCache: Sendable {
         guard let ticket else { return }
         let until = min(Date.now.addingTimeInterval(lifetime.seconds), expiresAt)
         state.withLock { state in
-            guard state.listening, state.generation == ticket.generation else { return }
-            if state[keyPath: entries].count >= capacity { state[keyPath: entries].removeAll(keepingCapacity: true) }
+            guard state.mayKeep(ticket, of: userID) else { return }
+            if state[keyPath: entries].count >= capacity {
+                // Both kinds go (the index cannot tell which key is which kind's): refilled by the next requests.
+                state.sessions.removeAll(keepingCapacity: true)
+                state.tokens.removeAll(keepingCapacity: true)
+                state.keysByUser.removeAll(keepingCapacity: true)
+            }
             state[keyPath: entries][tokenHash] = Entry(value: value, userID: userID, until: until)
+            state.keysByUser[userID, default: []].insert(tokenHash)
         }
     }
 
@@ -112,8 +145,14 @@ public final class AccessCache: Sendable {
     public func forget(userID: Int64) {
         state.withLock { state in
             state.generation &+= 1
-            state.sessions = state.sessions.filter { $0.value.userID != userID }
-            state.tokens = state.tokens.filter { $0.value.userID != userID }
+            state.recentChanges.append((state.generation, userID))
+            if state.recentChanges.count > Self.rememberedChanges {
+                state.oldestKnown = state.recentChanges.removeFirst().generation
+            }
+            for key in state.keysByUser.removeValue(forKey: userID) ?? [] {
+                state.sessions[key] = nil
+                state.tokens[key] = nil
+            }
         }
     }
 
@@ -121,9 +160,7 @@ public final class AccessCache: Sendable {
     func startServing() {
         guard isEnabled else { return }
         state.withLock { state in
-            state.generation &+= 1
-            state.sessions.removeAll()
-            state.tokens.removeAll()
+            state.dropAll()
             state.listening = true
         }
     }
@@ -131,10 +168,8 @@ public final class AccessCache: Sendable {
     /// Stops answering from memory and drops everything: changes may go unheard from now on.
     func stopServing() {
         state.withLock { state in
-            state.generation &+= 1
+            state.dropAll()
             state.listening = false
-            state.sessions.removeAll()
-            state.tokens.removeAll()
         }
     }
 }
