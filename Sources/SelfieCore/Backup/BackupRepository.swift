@@ -64,13 +64,15 @@ public struct BackupRepository: Sendable {
     }
 
     /// Tables in the database's public schema: a restore target must have none (unless forced).
-    func tableCount() async throws -> Int {
-        for try await count in try await client.query("SELECT count(*)::int FROM pg_tables WHERE schemaname = 'public'", logger: logger)
-            .decode(Int.self)
+    /// The tables of schema `public`.
+    func tableNames() async throws -> Set<String> {
+        var names: Set<String> = []
+        for try await name in try await client.query("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'", logger: logger)
+            .decode(String.self)
         {
-            return count
+            names.insert(name)
         }
-        return 0
+        return names
     }
 
     /// Resumable uploads still under way when the backup ran: their bytes (part files, S3

@@ -13,6 +13,7 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     case unknownFormat(Int)
     case newerSchema(backup: Int, binary: Int)
     case databaseNotEmpty(tables: Int)
+    case tablesNotInBackup([String])
     case storeNotEmpty(blobs: Int)
     case damaged([String])
 
@@ -29,6 +30,8 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
             "the backup's database is at migration \(backup), newer than this Selfie's \(binary): restore it with the Selfie that made it (or newer)."
         case .databaseNotEmpty(let tables):
             "the target database is not empty (\(tables) table(s)): restore into an empty database, or pass --force to replace what the backup holds."
+        case .tablesNotInBackup(let tables):
+            "the target database has tables the backup does not (\(tables.joined(separator: ", "))): it is newer than the backup, and --force would leave them beside the restored ones (the next `selfie migrate` would then fail). Restore into a new, empty database instead."
         case .storeNotEmpty(let blobs):
             "the target blob store is not empty (\(blobs) blob(s)): restore into an empty store, or pass --force to add to it."
         case .damaged(let problems):
@@ -237,8 +240,13 @@ public struct BackupService: Sendable {
         problems += checks.compactMap { $0 }
         guard problems.isEmpty else { throw BackupError.damaged(problems) }
 
-        let tables = try await repository.tableCount()
-        if tables > 0, !force { throw BackupError.databaseNotEmpty(tables: tables) }
+        let tables = try await repository.tableNames()
+        if !tables.isEmpty, !force { throw BackupError.databaseNotEmpty(tables: tables.count) }
+        if force {
+            // `pg_restore --clean` replaces only what the dump holds.
+            let extra = tables.subtracting(try await Self.tables(in: dump, database: database))
+            guard extra.isEmpty else { throw BackupError.tablesNotInBackup(extra.sorted()) }
+        }
         let present = try await blobs.list().count
         if present > 0, !force { throw BackupError.storeNotEmpty(blobs: present) }
 
@@ -255,6 +263,18 @@ public struct BackupService: Sendable {
         try await repository.removeRows(referencing: manifest.vanished)
         try await repository.removeUnfinishedUploads()
         return RestoreReport(name: name, blobs: manifest.blobs.count, bytes: manifest.blobs.reduce(0) { $0 + $1.bytes }, schemaVersion: manifest.schemaVersion, missing: manifest.missing)
+    }
+
+    /// The tables of schema `public` that a dump holds (its table of contents: `… TABLE public name owner`).
+    static func tables(in dump: URL, database: DatabaseURL) async throws -> Set<String> {
+        let listing = try await PostgresTools.output("pg_restore", ["--list", dump.path], database: database)
+        return Set(
+            listing.split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ")
+                guard let kind = fields.firstIndex(of: "TABLE"), kind + 2 < fields.count, fields[kind + 1] == "public" else { return nil }
+                return String(fields[kind + 2])
+            }
+        )
     }
 
     /// Streams a file from the backup into the store under its key.

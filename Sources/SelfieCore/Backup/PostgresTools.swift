@@ -5,13 +5,25 @@ import Foundation
 /// where `ps` would show the password to every user of the machine.
 enum PostgresTools {
     static func run(_ tool: String, _ arguments: [String], database: DatabaseURL) async throws {
+        _ = try await run(tool, arguments, database: database, keepingOutput: false)
+    }
+
+    /// Runs `tool` and returns what it wrote to its standard output (a listing: small).
+    static func output(_ tool: String, _ arguments: [String], database: DatabaseURL) async throws -> String {
+        try await run(tool, arguments, database: database, keepingOutput: true)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String], database: DatabaseURL, keepingOutput: Bool) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         process.environment = environment(for: database)
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let output = keepingOutput ? Pipe() : nil
+        process.standardOutput = output ?? FileHandle.nullDevice
+        // Read while it runs: a listing larger than the pipe's buffer would otherwise block it.
+        let printed = output.map { pipe in Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() } }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
@@ -22,9 +34,11 @@ enum PostgresTools {
             }
         }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: await printed?.value ?? Data(), as: UTF8.self)
         guard status == 0 else {
             throw BackupError.toolFailed(tool, status: status, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
+        return text
     }
 
     /// The tools' environment: `base` with the connection's settings. Over TLS they check the

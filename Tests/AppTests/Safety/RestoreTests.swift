@@ -1,0 +1,46 @@
+@testable import App
+@testable import SelfieCore
+import Foundation
+import Testing
+
+/// `selfie restore` with `--force` over a database that is not empty (the restore drill,
+/// `scripts/restore_drill.py`, covers restoring into empty ones end to end).
+@Suite("Restore over a database that is not empty")
+struct RestoreTests {
+    @Test("--force over a database newer than the backup (a table the backup does not have) is refused before anything changes: pg_restore --clean would have left that table beside the restored ones")
+    func forceOverANewerDatabase() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            _ = try await browser.uploadPhoto(TestImage.jpeg(size: 4_000, seed: 5))
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let newest = try Migrator.loadMigrations(from: "\(repositoryRoot)/migrations").map(\.version).max() ?? 0
+            try await app.db { client in
+                let service = BackupService(
+                    repository: BackupRepository(client: client, logger: testLogger),
+                    photos: PhotoRepository(client: client, logger: testLogger),
+                    database: app.database,
+                    blobs: app.blobs,
+                    logger: testLogger
+                )
+                _ = try await service.backup(into: folder)
+                // What a newer Selfie's migration made after the backup.
+                try await client.query("CREATE TABLE future_things (id bigint PRIMARY KEY)")
+                try await client.query("INSERT INTO future_things VALUES (1)")
+                let users = try await app.scalar("SELECT count(*)::int FROM users", as: Int.self)
+                await #expect(throws: BackupError.tablesNotInBackup(["future_things"])) {
+                    try await service.restore(from: folder, snapshot: nil, force: true, binarySchemaVersion: newest)
+                }
+                #expect(try await app.scalar("SELECT count(*)::int FROM future_things", as: Int.self) == 1, "nothing changed")
+                #expect(try await app.scalar("SELECT count(*)::int FROM users", as: Int.self) == users)
+                #expect(BackupError.tablesNotInBackup(["future_things"]).description.contains("Restore into a new, empty database"))
+
+                // Without the newer table, --force replaces what the backup holds, as before.
+                try await client.query("DROP TABLE future_things")
+                let report = try await service.restore(from: folder, snapshot: nil, force: true, binarySchemaVersion: newest)
+                #expect(report.blobs > 0)
+            }
+        }
+    }
+}
