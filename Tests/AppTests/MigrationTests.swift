@@ -62,6 +62,44 @@ struct MigrationTests {
         }
     }
 
+    /// What every database that applied them recorded (`schema_migrations.checksum`). A migration
+    /// edited after it was applied makes every such database refuse to start (`checksumMismatch`):
+    /// this happened three times by hand (comments included, the checksum is of the whole file).
+    /// Change the schema with a new migration; append a new one's checksum here.
+    static let appliedChecksums: [Int: String] = [
+        1: "368487570f68553b8fd30cfe643c2f736fb332443a89efbd5a08e59cbe6641f2",
+        2: "2464d93a9bd99cc40b5b5670fc2177f4228ffe332e483ef01c61b2c90deb52d0",
+        3: "21c88c404548d471fcd6350439344e04a17a696653be79d72a0427b5c69cd953",
+        4: "044916cf52b0229844c74f9358cbd1a208acb16c391ae51c6494fcad9a05967c",
+        5: "49bf6d8be2335cf2fe7a089f7858ccc6cbed3dd1f2384a136e8b6de757914616",
+        6: "db25e59d8626e2eb16cd10fb71b0f682220583714f274582fdf706ea3ae0d43c",
+        7: "af58776946b01a5c50593e9e5898d4a2b3e9e13b94ed015de50f095c7c7f0f1b",
+        8: "e99c12e4ece670942ed3508ae1f15fcb7dd537c49b33b7f98fe22b7184b9f14f",
+        9: "6bc8af2cda70583b57141a300cd646dd7646e56c04a97c4729211403f335d461",
+        10: "1a54f5f34afc84506416e53126f8660885b699554f9b78005212d5a27870ecc2",
+        11: "53fe9f11593bf1561c6ce45ef149375410bff6b1123bae67a0904c497d1956f2",
+        12: "5685cda4246f5c61a1718472da437092251ef649ca7d99beceaa01e9a447dcb8",
+        13: "cc65ca87f581c92b24ef2083afb72edc53796a0bd62b82dfb1a7010c33c3ea73",
+        14: "8a4b2a8f1a1a34bf56fe866caa804a11ee90ccdd45c976ac8c6cf9666753efc3",
+        15: "20979e491154d102de0fe74040070946d6c2227d20c1cd62b4980702b66b5c25",
+        16: "979ac199f0bcfa1ff43d0962318bb455e868cfdc6828b4f55124049398f66f7d",
+        17: "05b24ee6745443c92d4d1b02c332490f4b5b17b09a1b32dfe23600bf154eee67",
+        18: "39eac652fdfd829dafc6b4513ef3bb7ec6f816c4884bd8321ab1fe9b8e7d5c56",
+        19: "e7f634b165d989ab6705f251732be4b8a436e9430790c2eb5ab9a458a9b8428c",
+        20: "d836e240ff910fbd7d71aca22fffbb7ea469741679bf1aa3c21d414a5a980b64",
+        21: "ca12bf31bfc57d88c6e5eba123743d5e5a207208249f38a612d5ab630ddbb7f5",
+        22: "0b53f4509d4509511eeda6c04dafd6453fbbe453de7f3a30756cff3d086cd2d9",
+        23: "c4a7fc1cf9fa66c2f686c09f1827a5eb995eb24b632a9c89898fc65f6e67c290",
+    ]
+
+    @Test("no applied migration is edited: each file's checksum is the one databases recorded when it was applied")
+    func appliedMigrationsUnchanged() {
+        for migration in files where migration.version <= Self.appliedChecksums.keys.max()! {
+            #expect(migration.checksum == Self.appliedChecksums[migration.version], "\(migration.label) changed after it was applied")
+        }
+        #expect(Set(files.map(\.version)).isSuperset(of: Self.appliedChecksums.keys), "an applied migration's file is gone")
+    }
+
     @Test("a changed applied migration is refused")
     func changedMigrationRefused() async throws {
         let files = self.files

@@ -162,7 +162,7 @@ public struct AppConfiguration: Sendable {
         }
 
         var secretKey: SecretKey?
-        if let raw = required("SECRET_KEY", "at least 32 random bytes; signs URLs and CSRF tokens") {
+        if let raw = required("SECRET_KEY", "at least 32 random bytes; signs URLs, CSRF tokens and share-link unlocks, and seals authenticator secrets") {
             do {
                 secretKey = try SecretKey(raw)
             } catch {
