@@ -99,6 +99,7 @@ error-album-characters = Name oder Beschreibung enthalten Zeichen, die sich nich
 error-album-cover = Das Titelbild muss eines der Fotos des Albums sein.
 error-select-photos = Wähle zuerst mindestens ein Foto aus.
 error-select-fewer = Wähle höchstens { $maximum } Fotos auf einmal aus.
+error-too-many-albums = Du hast { $maximum } Alben, mehr kann ein Konto nicht haben. Lösche eines, um ein neues anzulegen.
 
 error-link-not-found = Diesen Link gibt es nicht, er ist abgelaufen oder wurde abgeschaltet. Bitte die Person, die ihn geteilt hat, um einen neuen.
 error-link-expiry = Wähle, wie lange der Link gilt: 1, 7 oder 30 Tage oder unbegrenzt.

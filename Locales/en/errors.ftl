@@ -100,6 +100,7 @@ error-album-characters = The name or description contains characters that cannot
 error-album-cover = The cover must be one of the album's photos.
 error-select-photos = Select at least one photo first.
 error-select-fewer = Select at most { $maximum } photos at once.
+error-too-many-albums = You have { $maximum } albums, the most one account may have. Delete one to make another.
 
 error-link-not-found = This link does not exist, has expired or was turned off. Ask whoever shared it for a new one.
 error-link-expiry = Choose how long the link works: 1, 7 or 30 days, or never.

@@ -99,6 +99,7 @@ error-album-characters = El nombre o la descripción contienen caracteres que no
 error-album-cover = La portada tiene que ser una de las fotos del álbum.
 error-select-photos = Selecciona primero al menos una foto.
 error-select-fewer = Selecciona como máximo { $maximum } fotos a la vez.
+error-too-many-albums = Tienes { $maximum } álbumes, el máximo para una cuenta. Borra uno para crear otro.
 
 error-link-not-found = Este enlace no existe, ha caducado o se ha desactivado. Pide uno nuevo a quien lo compartió.
 error-link-expiry = Elige cuánto tiempo funciona el enlace: 1, 7 o 30 días, o sin límite.

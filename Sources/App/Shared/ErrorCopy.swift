@@ -199,6 +199,7 @@ struct ErrorCopy {
         case .coverNotInAlbum: self.error(.unprocessableContent, "error-album-cover")
         case .noPhotos: self.error(.unprocessableContent, "error-select-photos")
         case .tooManyPhotos(let maximum): self.error(.unprocessableContent, "error-select-fewer", ["maximum": .text(String(maximum))])
+        case .tooManyAlbums(let maximum): self.error(.unprocessableContent, "error-too-many-albums", ["maximum": .text(String(maximum))])
         }
     }
 

@@ -36,4 +36,6 @@ public enum AlbumError: Error, Equatable, Sendable {
     case noPhotos
     /// More photos at once than one request may name.
     case tooManyPhotos(max: Int)
+    /// The account has as many albums as one may have.
+    case tooManyAlbums(max: Int)
 }

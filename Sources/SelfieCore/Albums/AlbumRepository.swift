@@ -26,14 +26,22 @@ public struct AlbumRepository: Sendable {
         """
     private typealias Row = (Int64, String, Int64, String, String, Int64?, Int, Date, Date)
 
-    func insert(userID: Int64, publicID: String, title: String, description: String) async throws -> Album {
+    /// A new album, unless the user has `limit` already (`AlbumError.tooManyAlbums`). Two made at
+    /// the same moment may both pass the count: the limit bounds what one account can pile up,
+    /// it is not a promise of an exact number.
+    func insert(userID: Int64, publicID: String, title: String, description: String, limit: Int) async throws -> Album {
         let inserted = try await fetch(
             """
-            WITH a AS (INSERT INTO albums (public_id, user_id, title, description) VALUES (\(publicID), \(userID), \(title), \(description)) RETURNING *)
+            WITH a AS (
+                INSERT INTO albums (public_id, user_id, title, description)
+                SELECT \(publicID), \(userID), \(title), \(description)
+                WHERE (SELECT count(*) FROM albums WHERE user_id = \(userID)) < \(limit)
+                RETURNING *
+            )
             SELECT \(unescaped: Self.columns) FROM a
             """
         )
-        guard let album = inserted.first else { throw AlbumRowMissing() }
+        guard let album = inserted.first else { throw AlbumError.tooManyAlbums(max: limit) }
         return album
     }
 

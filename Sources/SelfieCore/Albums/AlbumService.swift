@@ -12,6 +12,8 @@ public struct AlbumService: Sendable {
     public static let maxDescriptionCharacters = 2000
     /// The most photos one request may add, remove, download or delete.
     public static let maxPhotosAtOnce = 500
+    /// The most albums one account may have (each gallery page lists their names).
+    public static let maxAlbums = 1_000
 
     public init(albums: AlbumRepository, photos: PhotoRepository) {
         self.albums = albums
@@ -20,7 +22,9 @@ public struct AlbumService: Sendable {
 
     public func create(for user: User, title: String, description: String = "") async throws -> Album {
         let (title, description) = try Self.validated(title: title, description: description)
-        return try await albums.insert(userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), title: title, description: description)
+        return try await albums.insert(
+            userID: user.id, publicID: RandomToken.urlSafe(byteCount: 18), title: title, description: description, limit: Self.maxAlbums
+        )
     }
 
     /// A new album holding the user's photos: made only if every one of them is theirs (else

@@ -95,6 +95,47 @@ struct AlbumsAPITests {
         return (token, album, a, b)
     }
 
+    @Test("an account holds at most 1,000 albums: the next is refused with a message, through the API and the selection bar, and deleting one makes room")
+    func albumLimit() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let token = try await app.api.signedInUser(email: email)
+            let auth = "Token token=\(token)"
+            let userID = try await app.scalar("SELECT id FROM users WHERE email = \(email)", as: Int64.self)
+            try await app.db {
+                try await $0.query(
+                    "INSERT INTO albums (public_id, user_id, title) SELECT 'bulk-album-' || lpad(n::text, 12, '0'), \(userID), 'Album ' || n FROM generate_series(1, \(AlbumService.maxAlbums - 1)) n"
+                )
+            }
+            #expect(try await app.api.send(.post, "/api/albums", body: #"{"title":"The last one"}"#, authorization: auth).status == .created)
+            let refused = try await app.api.send(.post, "/api/albums", body: #"{"title":"One too many"}"#, authorization: auth)
+            #expect(try refused.apiError() == (422, "You have 1000 albums, the most one account may have. Delete one to make another."))
+            #expect(try await app.scalar("SELECT count(*)::int FROM albums WHERE user_id = \(userID)", as: Int.self) == AlbumService.maxAlbums)
+
+            // Another account is not held back by this one's.
+            let other = try await app.api.signedInUser()
+            #expect(try await app.api.send(.post, "/api/albums", body: #"{"title":"Mine"}"#, authorization: "Token token=\(other)").status == .created)
+
+            try await app.db { try await $0.query("DELETE FROM albums WHERE public_id = 'bulk-album-000000000001'") }
+            #expect(try await app.api.send(.post, "/api/albums", body: #"{"title":"Room again"}"#, authorization: auth).status == .created)
+
+            // The gallery's selection bar, "add to a new album", says the same in the page.
+            let browser = app.browser()
+            let webEmail = uniqueEmail()
+            try await browser.signUp(email: webEmail)
+            let photo = try await browser.uploadPhoto(TestImage.jpeg(size: 1_000, seed: 9))
+            let webUser = try await app.scalar("SELECT id FROM users WHERE email = \(webEmail)", as: Int64.self)
+            try await app.db {
+                try await $0.query(
+                    "INSERT INTO albums (public_id, user_id, title) SELECT 'web-album-' || lpad(n::text, 12, '0'), \(webUser), 'Album ' || n FROM generate_series(1, \(AlbumService.maxAlbums)) n"
+                )
+            }
+            let page = try await browser.select([photo], action: "add", fields: [("target_album", ""), ("new_album_title", "One too many")])
+            #expect(page.status == .unprocessableContent)
+            #expect(page.text.contains("You have 1000 albums, the most one account may have."))
+        }
+    }
+
     @Test("a chosen cover in the trash is no cover, in the list and in the album alike; restored, it is the cover again")
     func coverInTheTrash() async throws {
         try await withTestApp(configure: { $0.trashDays = 30 }) { app in
