@@ -50,16 +50,28 @@ public struct IdentityRepository: Sendable {
     }
 
     /// The account an identity is linked to, if any; records its use (and the latest email and name).
+    /// A link made before links recorded their issuer is this identity's when the provider's
+    /// issuer cannot have changed (`isTheSamePersonAsAnUnissuedLink`): it is given the issuer
+    /// then, once. (Without that, an account whose only way in was such a link was unreachable:
+    /// the sign-in made a new, empty account.)
     public func owner(of identity: SocialIdentity) async throws -> UserCredentials? {
         let rows = try await client.query(
             """
-            WITH used AS (
+            WITH exact AS (
                 UPDATE user_identities SET last_used_at = now(),
                     email = coalesce(\(identity.email), email), display_name = coalesce(\(identity.name), display_name)
                 WHERE provider = \(identity.provider) AND issuer = \(identity.issuer) AND subject = \(identity.subject)
                 RETURNING user_id
+            ), unissued AS (
+                UPDATE user_identities SET issuer = \(identity.issuer), last_used_at = now(),
+                    email = coalesce(\(identity.email), email), display_name = coalesce(\(identity.name), display_name)
+                WHERE \(identity.isTheSamePersonAsAnUnissuedLink) AND provider = \(identity.provider) AND issuer = '' AND subject = \(identity.subject)
+                  AND NOT EXISTS (
+                    SELECT 1 FROM user_identities WHERE provider = \(identity.provider) AND issuer = \(identity.issuer) AND subject = \(identity.subject)
+                  )
+                RETURNING user_id
             )
-            SELECT \(unescaped: UserCredentials.columns) FROM users u JOIN used ON used.user_id = u.id
+            SELECT \(unescaped: UserCredentials.columns) FROM users u JOIN (SELECT user_id FROM exact UNION ALL SELECT user_id FROM unissued) used ON used.user_id = u.id
             """,
             logger: logger
         )

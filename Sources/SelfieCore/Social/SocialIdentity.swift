@@ -30,6 +30,13 @@ public struct SocialIdentity: Sendable, Equatable {
         self.emailVerified = emailVerified
         self.name = name
     }
+
+    /// Whether a link made before links recorded their issuer (migration 0008: its issuer is
+    /// empty) with this provider and subject is this person's. Apple's, Google's, Facebook's and
+    /// Twitter's issuers are the provider itself, so the subject names the same person; the
+    /// generic OpenID Connect provider's issuer is the operator's choice, which may have changed
+    /// since, and another issuer's subject is another person.
+    var isTheSamePersonAsAnUnissuedLink: Bool { provider != "oidc" }
 }
 
 /// Why a provider's token was not accepted.
