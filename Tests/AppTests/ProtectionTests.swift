@@ -151,6 +151,24 @@ struct ProtectionTests {
         }
     }
 
+    @Test("requests over an address's limit are refused without writing: a flood leaves the counter at the limit plus one, and the refusal still says when to come back")
+    func refusalsWriteNothing() async throws {
+        try await withTestApp(configure: Self.withProtection { $0.signInsPerMinute = 3 }) { app in
+            var refused = 0
+            for _ in 1...30 {
+                let answer = try await app.api.signIn(email: uniqueEmail(), password: "whatever 1")
+                if answer.status == .tooManyRequests {
+                    refused += 1
+                    #expect(answer.headers[.retryAfter].flatMap(Int.init).map { $0 > 0 && $0 <= 60 } == true)
+                }
+            }
+            #expect(refused >= 20)
+            // A fixed minute may have ended meanwhile: each window's row counts on its own.
+            let most = try await app.scalar("SELECT max(hits) FROM rate_limit_counters WHERE action = 'sign-in'", as: Int.self)
+            #expect(most == 4, "each refusal wrote the row again: \(most)")
+        }
+    }
+
     @Test("protection is on by default and can be turned off by configuration only")
     func configuration() throws {
         let base = ["SECRET_KEY": String(repeating: "s", count: 32), "DATABASE_URL": "postgres://u@h/d", "API_AUTH_NAME": "a", "API_AUTH_PASSWORD": "b"]

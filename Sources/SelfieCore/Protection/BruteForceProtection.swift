@@ -143,7 +143,7 @@ public struct BruteForceProtection: Sendable {
         case .shareLinkDownload: (5, 60)
         }
         guard limit > 0 else { return }
-        let (hits, secondsLeft) = try await counters.count(action.rawValue, client: address, window: window)
+        let (hits, secondsLeft) = try await counters.count(action.rawValue, client: address, window: window, limit: limit)
         if hits > limit { throw RateLimited(scope: .address, retryAfter: secondsLeft) }
     }
 

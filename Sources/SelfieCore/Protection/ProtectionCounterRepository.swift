@@ -70,15 +70,30 @@ public struct ProtectionCounterRepository: Sendable {
         return "\tlong login " + SHA256.hash(data: Data(folded.utf8)).hexString
     }
 
-    /// One more hit for `action` from `address` in the current window of `window` seconds: the
-    /// hits so far and the seconds left in the window.
-    func count(_ action: String, client address: String, window: Int) async throws -> (hits: Int, secondsLeft: Int) {
+    /// One more hit for `action` from `address` in the current window of `window` seconds, unless
+    /// it is over `limit` already: the hits so far and the seconds left in the window. A hit over
+    /// the limit is not written (a flood from one address would otherwise queue on that row's lock
+    /// and write the log once a request, taking the pool's connections from everyone else): the
+    /// count stays at `limit + 1`. Two hits at the same moment may both pass the look; the limit
+    /// is then passed by one more, as a count it is exact from the next.
+    func count(_ action: String, client address: String, window: Int, limit: Int) async throws -> (hits: Int, secondsLeft: Int) {
         let rows = try await client.query(
             """
-            INSERT INTO rate_limit_counters (action, client, window_start, hits)
-            VALUES (\(action), \(address), to_timestamp(floor(extract(epoch FROM now()) / \(window)) * \(window)), 1)
-            ON CONFLICT (action, client, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-            RETURNING hits, (extract(epoch FROM window_start) + \(window) - extract(epoch FROM now()))::int
+            WITH slot AS (
+                SELECT to_timestamp(floor(extract(epoch FROM now()) / \(window)) * \(window)) AS start
+            ), so_far AS (
+                SELECT c.hits FROM rate_limit_counters c, slot
+                WHERE c.action = \(action) AND c.client = \(address) AND c.window_start = slot.start
+            ), hit AS (
+                INSERT INTO rate_limit_counters (action, client, window_start, hits)
+                SELECT \(action), \(address), slot.start, 1 FROM slot
+                WHERE coalesce((SELECT hits FROM so_far), 0) <= \(limit)
+                ON CONFLICT (action, client, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+                RETURNING hits
+            )
+            SELECT coalesce((SELECT hits FROM hit), (SELECT hits FROM so_far), 0),
+                (extract(epoch FROM slot.start) + \(window) - extract(epoch FROM now()))::int
+            FROM slot
             """,
             logger: logger
         )
