@@ -43,13 +43,14 @@ extension Browser {
 }
 
 extension TestApp {
-    /// A signed-in owner with a confirmed address and two-step verification on.
-    func ownerWithTwoStep() async throws -> (email: String, owner: Browser, authenticator: AuthenticatorApp) {
+    /// A signed-in owner with a confirmed address and two-step verification on, and its recovery codes.
+    func ownerWithTwoStep() async throws -> (email: String, owner: Browser, authenticator: AuthenticatorApp, recoveryCodes: [String]) {
         let email = uniqueEmail()
         let owner = browser()
         try await owner.signUp(email: email)
         try await confirmAddress(of: email)
-        return (email, owner, try await owner.enrolTOTP().app)
+        let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+        return (email, owner, authenticator, recoveryCodes)
     }
 }
 
@@ -111,11 +112,7 @@ struct SecondFactorTests {
     @Test("sign-in asks for the code after the password; each code works once; a recovery code works once")
     func signInWithCode() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail()
-            let owner = app.browser()
-            try await owner.signUp(email: email)
-            try await app.confirmAddress(of: email)
-            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+            let (email, _, authenticator, recoveryCodes) = try await app.ownerWithTwoStep()
 
             let laptop = app.browser()
             let password = try await laptop.signIn(email: email)
@@ -154,13 +151,9 @@ struct SecondFactorTests {
     @Test("an authenticator secret that no longer opens (SECRET_KEY changed since set-up): an app's code is refused as wrong, not a 500; a recovery code still signs in")
     func secretThatNoLongerOpens() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail()
-            let owner = app.browser()
-            try await owner.signUp(email: email)
-            try await app.confirmAddress(of: email)
-            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+            let (email, _, authenticator, recoveryCodes) = try await app.ownerWithTwoStep()
             // What a new SECRET_KEY does to the stored secret: sealed under another key, it no longer opens.
-            try await app.db { try await $0.query("UPDATE totp_factors SET secret_sealed = set_byte(secret_sealed, 20, get_byte(secret_sealed, 20) # 1)") }
+            _ = try await app.db { try await $0.query("UPDATE totp_factors SET secret_sealed = set_byte(secret_sealed, 20, get_byte(secret_sealed, 20) # 1)") }
 
             let laptop = app.browser()
             try await laptop.signIn(email: email)
@@ -191,11 +184,7 @@ struct SecondFactorTests {
     @Test("“remember this browser” skips the code in that browser only, until the browsers are forgotten")
     func rememberedBrowser() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail()
-            let owner = app.browser()
-            try await owner.signUp(email: email)
-            try await app.confirmAddress(of: email)
-            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+            let (email, owner, authenticator, recoveryCodes) = try await app.ownerWithTwoStep()
 
             let laptop = app.browser()
             try await laptop.signIn(email: email)
@@ -226,7 +215,7 @@ struct SecondFactorTests {
     @Test("a remembered browser answers for the code: signing in from it again and again never locks the account")
     func rememberedBrowserNeverLocks() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 3 }) { app in
-            let (email, _, authenticator) = try await app.ownerWithTwoStep()
+            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
             let laptop = app.browser()
             try await laptop.signIn(email: email)
             #expect(try await laptop.submitCode(authenticator.code(offset: 1), remember: true).status == .seeOther)
@@ -242,7 +231,7 @@ struct SecondFactorTests {
     @Test("wrong codes count toward the account's lockout; knowing the password does not reset it")
     func wrongCodesLockTheAccount() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
-            let (email, _, authenticator) = try await app.ownerWithTwoStep()
+            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
 
             let attacker = app.browser()
             try await attacker.signIn(email: email)  // 1: the password, counted until a code is right
@@ -258,7 +247,7 @@ struct SecondFactorTests {
     @Test("attack: a thief with the session and the password cannot guess codes on “confirm it's you” or reset the count with the password elsewhere")
     func confirmingGuessesLockTheAccount() async throws {
         try await withTestApp(configure: { $0.protection.lockoutThreshold = 4 }) { app in
-            let (email, owner, authenticator) = try await app.ownerWithTwoStep()
+            let (email, owner, authenticator, _) = try await app.ownerWithTwoStep()
             try await app.ageSignIns(of: email, minutes: 11)
 
             // Each guess sends the right password with a wrong code; in between, the right
@@ -312,11 +301,7 @@ struct SecondFactorTests {
     @Test("turning it off needs a code; new recovery codes need one too and replace the old")
     func disableAndRegenerate() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail()
-            let owner = app.browser()
-            try await owner.signUp(email: email)
-            try await app.confirmAddress(of: email)
-            let (authenticator, recoveryCodes) = try await owner.enrolTOTP()
+            let (email, owner, authenticator, recoveryCodes) = try await app.ownerWithTwoStep()
 
             let refused = try await owner.submit("/account/two-factor/disable", from: "/account", [("code", "999999")])
             #expect(refused.status == .unprocessableContent)

@@ -122,7 +122,7 @@ struct StepUpTests {
     @Test("a sign-in that a remembered browser let through without the code does not count as confirmed: signing out and in again with the password alone cannot stand in for the code \"confirm it's you\" asks for")
     func rememberedBrowserIsNoConfirmation() async throws {
         try await withTestApp { app in
-            let (email, _, authenticator) = try await app.ownerWithTwoStep()
+            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
             let laptop = app.browser()
             try await laptop.signIn(email: email)
             #expect(try await laptop.submitCode(authenticator.code(offset: 1), remember: true).status == .seeOther)
