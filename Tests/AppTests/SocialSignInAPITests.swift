@@ -40,34 +40,38 @@ struct SocialSignInAPITests {
         }
     }
 
-    @Test("an account whose only way in is a link made before links recorded their issuer (migration 0008) is found again by that provider's sign-in, not replaced by a new empty one")
+    @Test("an account whose only way in is a link made before links recorded their issuer (migration 0008) is found again by that provider's own issuer (Twitter here), not replaced by a new empty one; another issuer's same subject is another person")
     func linkWithoutIssuer() async throws {
         try await withFakeProviders { app, fake in
             let api = APIClient(client: app.client)
-            let subject = "google-before-issuers"
-            // No address in the token: nothing else could lead to the account.
-            let first = try await api.socialSignIn(["provider": "google", "id_token": try await fake.idToken(audience: [iOSClientID], subject: subject)])
+            fake.addTwitterAccount(
+                token: "1234-tok", tokenSecret: "tok-secret", consumerKey: "tw-key", consumerSecret: "tw-secret",
+                userID: "1234", name: "Ada Lovelace", screenName: "ada"
+            )
+            let first = try await api.socialSignIn(["provider": "twitter", "passcode": "1234-tok:tok-secret"])
             #expect(first.status == .ok, "\(first.text)")
-            let owner = try await app.scalar("SELECT user_id FROM user_identities WHERE subject = \(subject)", as: Int64.self)
-            let issuer = try await app.scalar("SELECT issuer FROM user_identities WHERE subject = \(subject)", as: String.self)
+            let owner = try await app.scalar("SELECT user_id FROM user_identities WHERE subject = '1234'", as: Int64.self)
             // As the link was stored before 0008.
-            try await app.db { try await $0.query("UPDATE user_identities SET issuer = '' WHERE subject = \(subject)") }
+            _ = try await app.db { try await $0.query("UPDATE user_identities SET issuer = '' WHERE subject = '1234'") }
             let users = try await app.scalar("SELECT count(*)::int FROM users", as: Int.self)
 
-            let again = try await api.socialSignIn(["provider": "google", "id_token": try await fake.idToken(audience: [iOSClientID], subject: subject)])
+            let again = try await api.socialSignIn(["provider": "twitter", "passcode": "1234-tok:tok-secret"])
             #expect(again.status == .ok, "\(again.text)")
             #expect(try await app.scalar("SELECT count(*)::int FROM users", as: Int.self) == users, "no new account")
-            #expect(try await app.scalar("SELECT user_id FROM user_identities WHERE subject = \(subject)", as: Int64.self) == owner)
-            #expect(try await app.scalar("SELECT issuer FROM user_identities WHERE subject = \(subject)", as: String.self) == issuer, "the link now says its issuer")
-            let token = try #require(try again.json()["api_authtoken"] as? String)
-            let signedIn = try await app.scalar(
-                "SELECT t.user_id FROM api_tokens t ORDER BY t.id DESC LIMIT 1", as: Int64.self
-            )
-            #expect(signedIn == owner && !token.isEmpty, "signed in to the account the link was made for")
+            #expect(try await app.scalar("SELECT issuer FROM user_identities WHERE subject = '1234'", as: String.self) == "twitter", "the link now says its issuer")
+            #expect(try await app.scalar("SELECT user_id FROM api_tokens ORDER BY id DESC LIMIT 1", as: Int64.self) == owner, "signed in to the account the link was made for")
+
+            // The fake Google's issuer is not Google's own: a link without an issuer is not its.
+            _ = try await app.db { try await $0.query("UPDATE user_identities SET provider = 'google', issuer = '', subject = 'google-sub' WHERE subject = '1234'") }
+            let google = try await api.socialSignIn(["provider": "google", "id_token": try await fake.idToken(audience: [iOSClientID], subject: "google-sub")])
+            #expect(google.status == .ok, "\(google.text)")
+            #expect(try await app.scalar("SELECT issuer FROM user_identities WHERE user_id = \(owner)", as: String.self) == "", "not taken")
+            #expect(try await app.scalar("SELECT user_id FROM api_tokens ORDER BY id DESC LIMIT 1", as: Int64.self) != owner, "another account")
         }
-        // The generic OpenID Connect provider's issuer is the operator's choice: never assumed.
-        #expect(!SocialIdentity(provider: "oidc", issuer: "https://sso.example.com", subject: "1").isTheSamePersonAsAnUnissuedLink)
+        #expect(SocialIdentity(provider: "google", issuer: "https://accounts.google.com", subject: "1").isTheSamePersonAsAnUnissuedLink)
         #expect(SocialIdentity(provider: "apple", issuer: "https://appleid.apple.com", subject: "1").isTheSamePersonAsAnUnissuedLink)
+        #expect(!SocialIdentity(provider: "facebook", issuer: "facebook:123", subject: "1").isTheSamePersonAsAnUnissuedLink)
+        #expect(!SocialIdentity(provider: "oidc", issuer: "https://sso.example.com", subject: "1").isTheSamePersonAsAnUnissuedLink)
     }
 
     enum BadToken: String, CaseIterable, Sendable {

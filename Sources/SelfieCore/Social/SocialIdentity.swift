@@ -32,11 +32,19 @@ public struct SocialIdentity: Sendable, Equatable {
     }
 
     /// Whether a link made before links recorded their issuer (migration 0008: its issuer is
-    /// empty) with this provider and subject is this person's. Apple's, Google's, Facebook's and
-    /// Twitter's issuers are the provider itself, so the subject names the same person; the
-    /// generic OpenID Connect provider's issuer is the operator's choice, which may have changed
-    /// since, and another issuer's subject is another person.
-    var isTheSamePersonAsAnUnissuedLink: Bool { provider != "oidc" }
+    /// empty) with this provider and subject is this person's: only when this identity comes from
+    /// the provider's own issuer, the one every link was made with — Apple's and Google's built-in
+    /// issuers (not another set in `APPLE_ISSUER` or `GOOGLE_ISSUER`), Twitter. Never Facebook
+    /// (its ids are per app, and the app may have changed since) or the generic OpenID Connect
+    /// provider (its issuer is the operator's choice): another issuer's subject is another person.
+    var isTheSamePersonAsAnUnissuedLink: Bool {
+        switch provider {
+        case "apple": issuer == "https://appleid.apple.com"
+        case "google": issuer == "https://accounts.google.com"
+        case "twitter": issuer == "twitter"
+        default: false
+        }
+    }
 }
 
 /// Why a provider's token was not accepted.
