@@ -113,7 +113,7 @@ struct RequestBoundaryTests {
         }
     }
 
-    @Test("a form or an API call whose body dribbles in a byte at a time is answered 408 once its time is up, in the page's or the API's way")
+    @Test("a form or an API call whose body dribbles in a byte at a time is answered 408 once its time is up, in the page's or the API's way; one that stops coming mid-read loses its connection")
     func dribbledBody() async throws {
         try await withTestApp(configure: { $0.smallBodyDeadline = .seconds(1) }) { app in
             let port = try #require(app.client.port)
@@ -133,6 +133,16 @@ struct RequestBoundaryTests {
             )
             #expect(api.status == 408, "the API: \(api.status)")
             #expect(api.elapsed < .seconds(5))
+            // A body that stops coming while it is read (the rest of a chunked body never sent):
+            // its connection is closed once its time and a grace have passed, not after the idle timeout.
+            let started = ContinuousClock.now
+            let stalled = try await RawHTTPClient.sendStalling(
+                port: port,
+                head: "POST /api/signin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(app.api.basicAuthorization)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+                body: Array("5\r\n{\"ema\r\n".utf8)
+            )
+            #expect(stalled == 0, "closed without an answer: \(stalled)")
+            #expect(ContinuousClock.now - started < .seconds(15), "closed after \(ContinuousClock.now - started)")
             // A body that arrives in time is read as before.
             #expect(try await app.browser().signIn(email: uniqueEmail(), password: "whatever1").status == .unauthorized)
         }
