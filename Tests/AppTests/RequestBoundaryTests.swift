@@ -109,6 +109,8 @@ struct RequestBoundaryTests {
             let keys = RequestLogLine.queryKeys(of: many)
             let elapsed = ContinuousClock.now - started
             #expect(keys.last == "(+19968 more)")
+            let long = RequestLogLine.queryKeys(of: URI("/livez?" + String(repeating: "x", count: 70_000) + "=1"))
+            #expect(long == [String(repeating: "x", count: 64) + "…"], "one long name is cut too")
             #expect(elapsed < .milliseconds(500), "listed in \(elapsed)")
         }
     }
@@ -148,9 +150,9 @@ struct RequestBoundaryTests {
         }
     }
 
-    @Test("a client that asks for a large original and never reads it is cut off once the answer has waited on it long enough; one that reads gets it whole")
+    @Test("a client that asks for a large original and never reads it is cut off once the answer has waited on it long enough; one that reads gets it whole, and so does one that reads slowly")
     func stalledReader() async throws {
-        try await withTestApp(configure: { $0.stalledReaderTimeout = .seconds(2) }) { app in
+        try await withTestApp(configure: { $0.stalledReaderTimeout = .seconds(1) }) { app in
             let port = try #require(app.client.port)
             let browser = app.browser()
             try await browser.signUp(email: uniqueEmail())
@@ -162,9 +164,15 @@ struct RequestBoundaryTests {
             #expect(whole.status == .ok && whole.body.readableBytes == photo.count, "read, it arrives whole: \(whole.status), \(whole.body.readableBytes) bytes")
 
             let cookie = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
-            let stalled = try await RawHTTPClient.askAndNeverRead(port: port, path: path, cookie: cookie, wait: .seconds(5))
+            let stalled = try await RawHTTPClient.askAndNeverRead(port: port, path: path, cookie: cookie, wait: .seconds(6))
             #expect(stalled.closedByServer, "the connection was still open")
             #expect(stalled.bytes < photo.count, "\(stalled.bytes) bytes arrived")
+
+            // A slow reader is not a stalled one: 64 KB every 200 ms (320 KB/s) gets a 2 MB photo whole.
+            let smaller = TestImage.jpeg(size: 2 * 1024 * 1024, seed: 42)
+            let smallerPath = WebPath.original(try await browser.uploadPhoto(smaller))
+            let slow = try await RawHTTPClient.readSlowly(port: port, path: smallerPath, cookie: cookie, chunk: 64 * 1024, every: .milliseconds(200))
+            #expect(slow.declared == smaller.count && slow.received == smaller.count, "received \(slow.received) of \(slow.declared) bytes")
         }
     }
 

@@ -87,14 +87,18 @@ struct RequestLogLine: Sendable {
 
     /// The most names a line lists; a request line may carry thousands (`(+N more)` counts them).
     static let listedQueryKeys = 32
+    /// The most characters of one name a line writes (then `…`): one name may be 80 KB long.
+    static let listedNameLength = 64
 
     /// The names of the query parameters, without their values, each once, in order: the first
-    /// `listedQueryKeys`, then how many more distinct names there were.
+    /// `listedQueryKeys`, each cut at `listedNameLength`, then how many more distinct names there were.
     static func queryKeys(of uri: URI) -> [String] {
         var seen = Set<Substring>()
         var listed: [String] = []
         for (name, _) in uri.queryParameters where seen.insert(name).inserted {
-            if listed.count < listedQueryKeys { listed.append(String(name)) }
+            if listed.count < listedQueryKeys {
+                listed.append(name.count > listedNameLength ? name.prefix(listedNameLength) + "…" : String(name))
+            }
         }
         if seen.count > listed.count { listed.append("(+\(seen.count - listed.count) more)") }
         return listed

@@ -26,21 +26,29 @@ public struct AlbumRepository: Sendable {
         """
     private typealias Row = (Int64, String, Int64, String, String, Int64?, Int, Date, Date)
 
-    /// A new album, unless the user has `limit` already (`AlbumError.tooManyAlbums`). Two made at
-    /// the same moment may both pass the count: the limit bounds what one account can pile up,
-    /// it is not a promise of an exact number.
+    /// A new album, unless the user has `limit` already (`AlbumError.tooManyAlbums`). The owner's
+    /// row is locked first (as an upload's quota check does), so albums made at the same moment
+    /// are counted one after the other: the count taken after the lock sees the others.
     func insert(userID: Int64, publicID: String, title: String, description: String, limit: Int) async throws -> Album {
-        let inserted = try await fetch(
-            """
-            WITH a AS (
-                INSERT INTO albums (public_id, user_id, title, description)
-                SELECT \(publicID), \(userID), \(title), \(description)
-                WHERE (SELECT count(*) FROM albums WHERE user_id = \(userID)) < \(limit)
-                RETURNING *
+        let logger = self.logger
+        let inserted = try await client.transaction(logger: logger) { connection in
+            try await connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+            var albums: [Album] = []
+            let rows = try await connection.query(
+                """
+                WITH a AS (
+                    INSERT INTO albums (public_id, user_id, title, description)
+                    SELECT \(publicID), \(userID), \(title), \(description)
+                    WHERE (SELECT count(*) FROM albums WHERE user_id = \(userID)) < \(limit)
+                    RETURNING *
+                )
+                SELECT \(unescaped: Self.columns) FROM a
+                """,
+                logger: logger
             )
-            SELECT \(unescaped: Self.columns) FROM a
-            """
-        )
+            for try await row in rows.decode(Row.self) { albums.append(Self.album(row)) }
+            return albums
+        }
         guard let album = inserted.first else { throw AlbumError.tooManyAlbums(max: limit) }
         return album
     }

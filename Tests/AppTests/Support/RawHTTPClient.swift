@@ -375,21 +375,8 @@ extension RawHTTPClient {
     /// the server had closed the connection by then (its end or a reset came within 5 s of
     /// reading), and how many bytes arrived.
     static func askAndNeverRead(port: Int, path: String, cookie: String = "", wait: Duration) async throws -> (closedByServer: Bool, bytes: Int) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestSetupError("socket: \(errno)") }
+        let socket = try ask(port: port, path: path, cookie: cookie, receiveBuffer: 4096)
         defer { close(socket) }
-        var size: Int32 = 4096
-        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestSetupError("connect: \(errno)") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(cookie.isEmpty ? "" : "Cookie: \(cookie)\r\n")\r\n".utf8)
-        guard send(socket, request, request.count, 0) == request.count else { throw TestSetupError("send: \(errno)") }
         try await Task.sleep(for: wait)
         var bytes = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -405,5 +392,60 @@ extension RawHTTPClient {
             }
         }
         return (false, bytes)
+    }
+
+    /// Asks for `path` and reads its answer `chunk` bytes at a time, one read every `every`,
+    /// through a receive buffer of `chunk` bytes: a slow reader. The answer's body length as
+    /// declared, and how many of its bytes arrived before the end or a close.
+    static func readSlowly(port: Int, path: String, cookie: String = "", chunk: Int, every interval: Duration) async throws
+        -> (declared: Int, received: Int)
+    {
+        let socket = try ask(port: port, path: path, cookie: cookie, receiveBuffer: Int32(chunk))
+        defer { close(socket) }
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var head: [UInt8] = []
+        var declared = -1
+        var received = 0
+        let giveUp = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < giveUp, declared < 0 || received < declared {
+            try await Task.sleep(for: interval)
+            let read = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if read == 0 || (read < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { break }
+            guard read > 0 else { continue }
+            if declared >= 0 {
+                received += read
+                continue
+            }
+            head += buffer[..<read]
+            let blank: [UInt8] = [13, 10, 13, 10]
+            if let end = head.indices.dropLast(3).first(where: { Array(head[$0..<$0 + 4]) == blank }) {
+                declared = contentLength(ofHead: String(decoding: head[..<end], as: UTF8.self))
+                received = head.count - (end + 4)
+            }
+        }
+        return (declared, received)
+    }
+
+    /// A plain socket to the server (NIO would read for us) with a receive buffer of `receiveBuffer`
+    /// bytes, on which a GET of `path` has been sent.
+    private static func ask(port: Int, path: String, cookie: String, receiveBuffer: Int32) throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSetupError("socket: \(errno)") }
+        var size = receiveBuffer
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(cookie.isEmpty ? "" : "Cookie: \(cookie)\r\n")\r\n".utf8)
+        guard connected == 0, send(socket, request, request.count, 0) == request.count else {
+            let failure = errno
+            close(socket)
+            throw TestSetupError("connect or send: \(failure)")
+        }
+        return socket
     }
 }

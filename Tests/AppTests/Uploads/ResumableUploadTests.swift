@@ -607,13 +607,13 @@ struct ResumableUploadTests {
     @Test("a PATCH whose lease renewals hang (a database this instance no longer reaches answers nothing) stops before the lease can run out too, and keeps what it received", arguments: [StoreKind.filesystem])
     func renewalsHangWhileReceiving(store: StoreKind) async throws {
         try await withStalledPatch(on: store) { app, tus, path, bytes, sent in
-            // The upload's row held for three seconds: every renewal waits (so does the release,
-            // which then records what came).
+            // The upload's row held for longer than the whole lease (six seconds): every renewal
+            // waits past half of it (so does the release, which then records what came).
             await Self.whileTheLeaseIsHeld(app, "UPDATE resumable_uploads SET lease_until = lease_until")
             try await app.db { client in
                 try await client.transaction(logger: testLogger) { connection in
                     try await connection.query("SELECT 1 FROM resumable_uploads FOR UPDATE", logger: testLogger)
-                    try await Task.sleep(for: .seconds(3))
+                    try await Task.sleep(for: .seconds(8))
                 }
             }
             let answer = try await sent.value
@@ -623,7 +623,7 @@ struct ResumableUploadTests {
         }
     }
 
-    /// A tus app whose leases last two seconds (renewed every half second) and whose uploads may
+    /// A tus app whose leases last six seconds (renewed every second and a half) and whose uploads may
     /// take a minute; `body` gets a PATCH that sent all but the last 4 KB of a 6 MB photo and
     /// waits (its answer, and how many bytes it sent, in `sent`).
     func withStalledPatch(
