@@ -30,6 +30,8 @@ enum PostgresTools {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
+                // Nothing will write to the output: its reader must see the end, not wait for ever.
+                try? output?.fileHandleForWriting.close()
                 continuation.resume(throwing: BackupError.toolMissing(tool))
             }
         }
