@@ -82,15 +82,14 @@ public func buildApplication(
     let migrations = try Migrator.loadMigrations(from: paths.migrations)
     try await PostgresClient.withClient(config.database, logger: logger) { client in
         let migrator = Migrator(client: client, migrations: migrations, logger: logger)
-        switch policy {
-        case .apply:
+        if case .apply = policy {
             let applied = try await migrator.migrate()
             logger.info("database schema up to date (\(applied.count) migration(s) applied now)")
-        case .refuse:
-            let pending = try await migrator.pending()
-            guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.label)) }
         }
-        let newer = try await migrator.status().newerAdditive
+        // One look serves both: what is still pending (refused here), and what is newer.
+        let status = try await migrator.status()
+        guard status.pending.isEmpty else { throw MigrationError.pending(status.pending.map(\.label)) }
+        let newer = status.newerAdditive
         if !newer.isEmpty {
             logger.warning(
                 "the database has additive migrations this build does not know (\(newer.map(String.init).joined(separator: ", "))): a newer Selfie migrated it; this one runs on it, upgrade it soon"
