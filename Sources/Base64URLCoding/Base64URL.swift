@@ -3,7 +3,8 @@
 /// Signed media URLs and CSRF tokens are made on every page and API answer: going through
 /// Foundation's base64 and three `replacingOccurrences` was a sixth of get_photos' CPU.
 public enum Base64URL {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// The 64 symbols, in the order of their values.
+    public static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes without `=` padding.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {

@@ -306,11 +306,12 @@ struct Blobs: AsyncParsableCommand {
                     .sweep(minimumAge: minimumAge)
             }
             print("Removed \(report.incompleteUploadsRemoved) unfinished upload(s).")
-            print("\(report.orphans.count) blob(s) without a photo row (left in place; `selfie check --repair` moves them aside).")
-            if report.rowsMissingBlobs.isEmpty {
+            print("\(report.orphanCount) blob(s) without a photo row (left in place; `selfie check --repair` moves them aside).")
+            if report.rowsMissingBlobCount == 0 {
                 print("Every photo has its blob.")
             } else {
-                print("\(report.rowsMissingBlobs.count) photo(s) whose blob is missing:")
+                let more = report.rowsMissingBlobCount - report.rowsMissingBlobs.count
+                print("\(report.rowsMissingBlobCount) blob(s) missing, of these photos\(more > 0 ? " (the first \(report.rowsMissingBlobs.count))" : ""):")
                 for id in report.rowsMissingBlobs { print("  \(id)") }
             }
         }

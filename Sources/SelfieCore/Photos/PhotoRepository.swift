@@ -431,13 +431,22 @@ public struct PhotoRepository: Sendable {
         return found
     }
 
-    /// Every blob key a row points to (to find rows whose blob is missing).
-    public func allBlobKeys() async throws -> [(publicID: String, blobKey: BlobKey)] {
+    /// How many photos there are, and how many blobs their rows point to (originals and renditions).
+    public func storedCounts() async throws -> (photos: Int, blobs: Int) {
+        let row = try await client.query(
+            "SELECT (SELECT count(*) FROM photos), (SELECT count(*) FROM photos) + (SELECT count(*) FROM photo_renditions)", logger: logger
+        ).collect().first
+        return try row?.decode((Int, Int).self) ?? (0, 0)
+    }
+
+    /// The blob keys rows point to that start with `prefix` ("": all), to find rows whose blob is missing.
+    public func blobKeys(startingWith prefix: String) async throws -> [(publicID: String, blobKey: BlobKey)] {
         var keys: [(String, BlobKey)] = []
         let rows = try await client.query(
             """
-            SELECT public_id, blob_key FROM photos
+            SELECT public_id, blob_key FROM photos WHERE starts_with(blob_key, \(prefix))
             UNION ALL SELECT p.public_id, r.blob_key FROM photo_renditions r JOIN photos p ON p.id = r.photo_id
+            WHERE starts_with(r.blob_key, \(prefix))
             """,
             logger: logger
         )

@@ -102,9 +102,9 @@ public protocol BlobStore: Sendable {
     func delete(_ key: BlobKey) async throws
     /// An absolute URL anyone may GET until about `lifetime` from now.
     func signedURL(for key: BlobKey, lifetime: Duration) -> String
-    /// Every blob in the store. A blob whose age cannot be read is listed as new, so the sweep
-    /// never takes it for an old orphan.
-    func list() async throws -> [BlobListing]
+    /// The blobs whose names start with `prefix` (every blob for ""). A blob whose age cannot be
+    /// read is listed as new, so the sweep never takes it for an old orphan.
+    func list(namesStartingWith prefix: String) async throws -> [BlobListing]
     /// Removes uploads that were started before `cutoff` and never finished (a crash or a lost
     /// connection before commit or abort), and the parts of resumable uploads not in `keeping`
     /// (what unfinished uploads hold: their ids and their S3 multipart upload ids); returns how many.
@@ -112,6 +112,9 @@ public protocol BlobStore: Sendable {
 }
 
 extension BlobStore {
+    /// Every blob in the store.
+    public func list() async throws -> [BlobListing] { try await list(namesStartingWith: "") }
+
     func removeIncompleteUploads(olderThan cutoff: Date) async throws -> Int {
         try await removeIncompleteUploads(olderThan: cutoff, keeping: [])
     }

@@ -104,17 +104,21 @@ public struct FileBlobStore: BlobStore {
         signer.url(for: key, lifetime: lifetime)
     }
 
-    public func list() async throws -> [BlobListing] {
+    /// Walks only the shard folders whose names can hold `prefix` (`ab/` for "a", "ab" or "abc").
+    public func list(namesStartingWith prefix: String) async throws -> [BlobListing] {
         let root = self.root
         return try await threadPool.runIfActive {
             var listings: [BlobListing] = []
-            guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-            while let relative = walker.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                guard let key = BlobKey(name) else { continue }
-                let attributes = try? FileManager.default.attributesOfItem(atPath: "\(root)/\(relative)")
-                let modified = attributes?[.modificationDate] as? Date ?? .now
-                listings.append(BlobListing(key: key, lastModified: modified))
+            let shards = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+            for shard in shards where shard.hasPrefix(prefix) || prefix.hasPrefix(shard) {
+                guard let walker = FileManager.default.enumerator(atPath: "\(root)/\(shard)") else { continue }
+                while let relative = walker.nextObject() as? String {
+                    let name = (relative as NSString).lastPathComponent
+                    guard name.hasPrefix(prefix), let key = BlobKey(name) else { continue }
+                    let attributes = try? FileManager.default.attributesOfItem(atPath: "\(root)/\(shard)/\(relative)")
+                    let modified = attributes?[.modificationDate] as? Date ?? .now
+                    listings.append(BlobListing(key: key, lastModified: modified))
+                }
             }
             return listings
         }

@@ -75,12 +75,12 @@ public struct S3BlobStore: BlobStore {
         client.presignedGetURL(objectKey: objectKey(key), lifetime: lifetime)
     }
 
-    public func list() async throws -> [BlobListing] {
+    public func list(namesStartingWith namePrefix: String) async throws -> [BlobListing] {
         var listings: [BlobListing] = []
         var continuation: String?
         let prefix = client.configuration.keyPrefix
         repeat {
-            var query = [("list-type", "2"), ("prefix", prefix)]
+            var query = [("list-type", "2"), ("prefix", prefix + namePrefix)]
             if let continuation { query.append(("continuation-token", continuation)) }
             let response = try await client.send(.GET, objectKey: nil, query: query)
             guard response.status == .ok else { throw client.failure(response, "ListObjectsV2") }
