@@ -90,16 +90,43 @@ public struct IntegrityChecker: Sendable {
     /// - Parameters:
     ///   - orphanGrace: a blob without a row younger than this is an upload in flight, not an orphan.
     ///   - repairInto: repair what can be, moving orphans into this folder; nil only reports.
-    public func run(_ scope: Scope, orphanGrace: Duration = .seconds(3600), repairInto aside: URL? = nil, now: Date = .now) async throws
-        -> IntegrityReport
-    {
+    ///   - blobsPerPart: how many blobs one part of the check holds in memory (`BlobSweeper.blobsPerPart`).
+    public func run(
+        _ scope: Scope, orphanGrace: Duration = .seconds(3600), repairInto aside: URL? = nil, now: Date = .now,
+        blobsPerPart: Int = BlobSweeper.blobsPerPart
+    ) async throws -> IntegrityReport {
         var report = IntegrityReport(startedAt: now, finishedAt: now)
+        let cutoff = now.addingTimeInterval(-TimeInterval(orphanGrace.components.seconds))
+        let stored = try await photos.storedCounts()
+        report.photos = stored.photos
+        var photoIDs: [String: Int64] = [:]
+        for prefix in BlobNamePrefixes.covering(blobs: stored.blobs, perPart: blobsPerPart) {
+            try await check(namesStartingWith: prefix, scope, orphansBefore: cutoff, into: &report, photoIDs: &photoIDs)
+        }
+        if case .light(let sample) = scope {
+            // Among the blobs that are there: the missing ones are already findings.
+            let missing = Set(report.findings.filter { $0.kind == .missingOriginal || $0.kind == .missingRendition }.map(\.blob))
+            let rows = try await repository.sampleOfBlobRows(count: sample + missing.count).filter { !missing.contains($0.key.value) }
+            try await verifyChecksums(of: Array(rows.prefix(sample)), scope, into: &report, photoIDs: &photoIDs)
+        }
+        if let aside { try await repair(&report, photoIDs: photoIDs, aside: aside) }
+        report.finishedAt = .now
+        try await repository.save(report, kind: { if case .full = scope { .full } else { .light } }())
+        return report
+    }
+
+    /// One part: the rows and the listing of the blobs whose names start with `prefix` (and, in a
+    /// full check, their checksums). Records the photo ids of what it finds (a repair remakes
+    /// renditions by photo).
+    private func check(
+        namesStartingWith prefix: String, _ scope: Scope, orphansBefore cutoff: Date, into report: inout IntegrityReport,
+        photoIDs: inout [String: Int64]
+    ) async throws {
         // Rows first, then the listing: a photo stored in between has its blob listed but no row
         // read — and it is younger than the grace, so it is not taken for an orphan.
-        let rows = try await repository.blobRows()
-        let listing = try await blobs.list()
-        report.photos = Set(rows.map(\.photoID)).count
-        report.blobs = listing.count
+        let rows = try await repository.blobRows(startingWith: prefix)
+        let listing = try await blobs.list(namesStartingWith: prefix)
+        report.blobs += listing.count
         let listed = Set(listing.map(\.key))
         let referenced = Set(rows.map(\.key))
 
@@ -109,41 +136,45 @@ public struct IntegrityChecker: Sendable {
         for row in absent where stillReferenced.contains(row.key) {
             guard try await !blobs.exists(row.key) else { continue }
             report.findings.append(finding(row.rendition == nil ? .missingOriginal : .missingRendition, row))
+            photoIDs[row.publicID] = row.photoID
         }
 
         // Orphans: older than the grace, and still without a row.
-        let cutoff = now.addingTimeInterval(-TimeInterval(orphanGrace.components.seconds))
         let candidates = listing.filter { !referenced.contains($0.key) && $0.lastModified < cutoff }.map(\.key)
         let adopted = try await photos.existingBlobKeys(among: candidates)
         for key in candidates where !adopted.contains(key) {
             report.findings.append(IntegrityFinding(kind: .orphan, photo: nil, owner: nil, blob: key.value, rendition: nil))
         }
 
-        // Checksums.
-        var toVerify = rows.filter { listed.contains($0.key) }
-        if case .light(let sample) = scope { toVerify = Array(toVerify.filter { $0.sha256 != nil }.shuffled().prefix(sample)) }
+        if case .full = scope {
+            try await verifyChecksums(of: rows.filter { listed.contains($0.key) }, scope, into: &report, photoIDs: &photoIDs)
+        }
+    }
+
+    /// Reads and hashes each blob: a recorded checksum is compared; a missing one is recorded in a full check.
+    private func verifyChecksums(of rows: [BlobRow], _ scope: Scope, into report: inout IntegrityReport, photoIDs: inout [String: Int64])
+        async throws
+    {
         let blobs = self.blobs
-        let hashes = try await forEach(toVerify, parallel: Self.parallelReads) { row -> [UInt8]? in
+        let hashes = try await forEach(rows, parallel: Self.parallelReads) { row -> [UInt8]? in
             guard let content = try await blobs.read(row.key, range: nil) else { return nil }
             var hasher = SHA256()
             try await content.body.write { chunk in hasher.update(data: chunk.readableBytesView) }
             return Array(hasher.finalize())
         }
-        for (row, hash) in zip(toVerify, hashes) {
-            guard let hash else { continue }  // deleted since the listing
+        for (row, hash) in zip(rows, hashes) {
+            guard let hash else { continue }  // deleted since the listing (or missing: found above)
             if let recorded = row.sha256 {
                 report.checksumsVerified += 1
-                if recorded != hash { report.findings.append(finding(.corrupt, row)) }
+                if recorded != hash {
+                    report.findings.append(finding(.corrupt, row))
+                    photoIDs[row.publicID] = row.photoID
+                }
             } else if case .full = scope {
                 try await repository.recordChecksum(of: row.key, hash)
                 report.checksumsRecorded += 1
             }
         }
-
-        if let aside { try await repair(&report, rows: rows, aside: aside) }
-        report.finishedAt = .now
-        try await repository.save(report, kind: { if case .full = scope { .full } else { .light } }())
-        return report
     }
 
     /// The last full and light checks (for the admin page).
@@ -170,7 +201,7 @@ public struct IntegrityChecker: Sendable {
     /// looked up again between its copy and its deletion: a full check takes hours, and an upload
     /// whose row committed since it was found (its blob dated when it began, as an S3 multipart
     /// upload is) is a photo now, not an orphan — it stays, and leaves the report.
-    private func repair(_ report: inout IntegrityReport, rows: [BlobRow], aside: URL) async throws {
+    private func repair(_ report: inout IntegrityReport, photoIDs: [String: Int64], aside: URL) async throws {
         let brokenOriginals = Set(report.findings.filter { $0.rendition == nil && $0.kind != .orphan }.compactMap(\.photo))
         var remade: [String: Bool] = [:]
         var adopted: Set<Int> = []
@@ -181,7 +212,7 @@ public struct IntegrityChecker: Sendable {
             case .missingRendition, .corrupt where item.rendition != nil:
                 guard let publicID = item.photo, !brokenOriginals.contains(publicID) else { continue }
                 if remade[publicID] == nil {
-                    remade[publicID] = try await remake(rows.first { $0.publicID == publicID }?.photoID)
+                    remade[publicID] = try await remake(photoIDs[publicID])
                 }
                 report.findings[index].repaired = remade[publicID] ?? false
             case .orphan:

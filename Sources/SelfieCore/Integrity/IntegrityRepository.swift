@@ -23,17 +23,31 @@ public struct IntegrityRepository: Sendable {
         self.logger = logger
     }
 
-    /// Every blob a row references: originals and renditions, with their photo and its owner.
-    func blobRows() async throws -> [BlobRow] {
-        var rows: [BlobRow] = []
-        let query: PostgresQuery = """
-            SELECT p.id, p.public_id, coalesce(u.email, u.username, 'user ' || u.id), p.blob_key, NULL::text, p.sha256
-            FROM photos p JOIN users u ON u.id = p.user_id
-            UNION ALL
-            SELECT p.id, p.public_id, coalesce(u.email, u.username, 'user ' || u.id), r.blob_key, r.name, r.sha256
-            FROM photo_renditions r JOIN photos p ON p.id = r.photo_id JOIN users u ON u.id = p.user_id
-            ORDER BY 1, 5 NULLS FIRST
+    /// The blobs rows reference whose keys start with `prefix` ("": all): originals and renditions,
+    /// with their photo and its owner.
+    func blobRows(startingWith prefix: String) async throws -> [BlobRow] {
+        try await blobRows(
             """
+            SELECT * FROM (\(unescaped: Self.blobRowsSQL)) b WHERE starts_with(b.blob_key, \(prefix)) ORDER BY b.id, b.name NULLS FIRST
+            """
+        )
+    }
+
+    /// `count` blobs at random among those whose checksum is recorded (the light check's sample).
+    func sampleOfBlobRows(count: Int) async throws -> [BlobRow] {
+        try await blobRows("SELECT * FROM (\(unescaped: Self.blobRowsSQL)) b WHERE b.sha256 IS NOT NULL ORDER BY random() LIMIT \(count)")
+    }
+
+    private static let blobRowsSQL = """
+        SELECT p.id, p.public_id, coalesce(u.email, u.username, 'user ' || u.id) AS owner, p.blob_key, NULL::text AS name, p.sha256
+        FROM photos p JOIN users u ON u.id = p.user_id
+        UNION ALL
+        SELECT p.id, p.public_id, coalesce(u.email, u.username, 'user ' || u.id), r.blob_key, r.name, r.sha256
+        FROM photo_renditions r JOIN photos p ON p.id = r.photo_id JOIN users u ON u.id = p.user_id
+        """
+
+    private func blobRows(_ query: PostgresQuery) async throws -> [BlobRow] {
+        var rows: [BlobRow] = []
         for try await (id, publicID, owner, key, name, sha) in try await client.query(query, logger: logger)
             .decode((Int64, String, String, String, String?, ByteBuffer?).self)
         {
