@@ -67,6 +67,11 @@ struct PassesInPartsTests {
                 }
             }
             for orphan in planted.orphans { #expect(try await app.blobs.exists(orphan), "the sweep never deletes a blob") }
+            // a store lists by any prefix, also one longer than the filesystem's two shard levels
+            for orphan in planted.orphans {
+                #expect(try await app.blobs.list(namesStartingWith: String(orphan.value.prefix(3))).map(\.key) == [orphan])
+            }
+            #expect(try await app.blobs.list().count == 14)
         }
     }
 
