@@ -67,11 +67,17 @@ struct PassesInPartsTests {
                 }
             }
             for orphan in planted.orphans { #expect(try await app.blobs.exists(orphan), "the sweep never deletes a blob") }
-            // a store lists by any prefix, also one longer than the filesystem's two shard levels
-            for orphan in planted.orphans {
-                #expect(try await app.blobs.list(namesStartingWith: String(orphan.value.prefix(3))).map(\.key) == [orphan])
-            }
             #expect(try await app.blobs.list().count == 14)
+            // a store lists by any prefix, also one longer than the filesystem's two shard levels:
+            // a blob in the same shard folders whose third character differs is not listed
+            for orphan in planted.orphans {
+                let third = orphan.value.utf8.dropFirst(2).first == UInt8(ascii: "x") ? "y" : "x"
+                let sibling = try #require(BlobKey(orphan.value.prefix(2) + third + orphan.value.dropFirst(3)))
+                try await app.putBlob(sibling, TestImage.jpeg(size: 500, seed: 15))
+                #expect(try await app.blobs.list(namesStartingWith: String(orphan.value.prefix(3))).map(\.key) == [orphan])
+                #expect(Set(try await app.blobs.list(namesStartingWith: String(orphan.value.prefix(2))).map(\.key)) == [orphan, sibling])
+                try await app.blobs.delete(sibling)
+            }
         }
     }
 
