@@ -142,6 +142,50 @@ struct TrashTests {
         }
     }
 
+    @Test("another account's trash is out of reach: listing, restoring, deleting for good and emptying (web and API) touch only the account's own")
+    func othersTrash() async throws {
+        try await Self.withTrash { app in
+            let bob = app.browser()
+            try await bob.signUp(email: uniqueEmail())
+            let bobs = try await bob.uploadPhoto(TestImage.jpeg(size: 1200, seed: 6), title: "Bob's")
+            #expect(try await bob.submit("/photos/\(bobs)/delete", from: "/photos/\(bobs)/delete", []).location == "/gallery?notice=trashed")
+            let alice = app.browser()
+            let email = uniqueEmail()
+            try await alice.signUp(email: email)
+            let alices = try await alice.uploadPhoto(TestImage.jpeg(size: 1200, seed: 7), title: "Alice's")
+            #expect(try await alice.submit("/photos/\(alices)/delete", from: "/photos/\(alices)/delete", []).location == "/gallery?notice=trashed")
+            let api = app.api
+            let token = try #require(try await api.signIn(email: email).json()["api_authtoken"] as? String)
+            let blobs = app.filesInBlobStore().count
+            func bobsTrash() async throws -> [String] { try await bob.gridIDs("/trash") }
+
+            #expect(try await alice.gridIDs("/trash") == [alices])
+            let listed = try await api.send(.get, "/api/trash", authorization: "Token token=\(token)").jsonArray()
+            #expect(listed.map { $0["random_id"] as? String } == [alices])
+
+            _ = try await alice.submit("/trash", from: "/trash", [("photo", bobs), ("action", "restore")])
+            let restored = try await api.send(.post, "/api/trash/restore", body: #"{"random_ids":["\#(bobs)"]}"#, authorization: "Token token=\(token)")
+            #expect(try restored.json()["message"] as? String == "0 photo(s) restored")
+            #expect(try await bobsTrash() == [bobs], "still in Bob's trash")
+            #expect(try await bob.gridIDs("/gallery").isEmpty)
+
+            _ = try await alice.submit("/trash", from: "/trash", [("photo", bobs), ("action", "delete")])
+            #expect(try await bobsTrash() == [bobs], "not deleted for good by another")
+            #expect(try await alice.submit("/trash/empty", from: "/trash", []).location == "/trash?notice=trash-emptied")
+            #expect(try await alice.gridIDs("/trash").isEmpty)
+            #expect(try await bobsTrash() == [bobs], "Alice's empty trash left Bob's as it was")
+            #expect(app.filesInBlobStore().count == blobs - 4, "only the four blobs of Alice's photo went")
+
+            let again = try await alice.uploadPhoto(TestImage.jpeg(size: 1200, seed: 8))
+            #expect(try await api.deletePhoto(token: token, id: again).status == .ok)
+            let emptied = try await api.send(.delete, "/api/trash", authorization: "Token token=\(token)")
+            #expect(try emptied.json()["message"] as? String == "1 photo(s) deleted for good")
+            #expect(try await bobsTrash() == [bobs])
+            #expect(try await bob.submit("/trash", from: "/trash", [("photo", bobs), ("action", "restore")]).location == "/trash?notice=restored")
+            #expect(try await bob.gridIDs("/gallery") == [bobs], "Bob's own restore still works")
+        }
+    }
+
     @Test("the purge (on a moved clock) deletes rows, then blobs, of what was trashed too long ago; a restored photo stays; an expired one cannot be restored")
     func purge() async throws {
         try await Self.withTrash { app in
