@@ -203,4 +203,42 @@ struct SessionTests {
             #expect(try await app.browser().signIn(email: email).status == .unauthorized)
         }
     }
+
+    @Test("a disabled account with two-step on is refused at its password (web and API): no code step, which would tell the password was right, and no sign-in recorded")
+    func disabledWithTwoStep() async throws {
+        try await withTestApp { app in
+            let (email, _, _, _) = try await app.ownerWithTwoStep()
+            let succeeded: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.succeeded' AND target = \(email)")
+            try await app.db { try await $0.query("UPDATE users SET disabled = true WHERE email = \(email)") }
+            let signIn = try await app.browser().signIn(email: email)
+            #expect(signIn.status == .unauthorized && signIn.location == nil)
+            let api = try await app.api.signIn(email: email)
+            #expect(api.status == .unauthorized && !api.text.contains("otp_required"))
+            #expect(try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.failed' AND target = \(email)") == 2)
+            #expect(try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'sign_in.succeeded' AND target = \(email)") == succeeded)
+        }
+    }
+
+    @Test("race: an account disabled while its password is being checked gets no session (web) and no token (API)")
+    func disabledDuringSignIn() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.browser().signUp(email: email)
+            let userID: Int64 = try await app.scalar("SELECT id FROM users WHERE email = \(email)")
+            let sessions: Int = try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(userID)")
+            let tokens: Int = try await app.scalar("SELECT count(*)::int FROM api_tokens WHERE user_id = \(userID)")
+            // The sign-in waits on the user's row after its password was found right (recording the sign-in).
+            let web = try await app.racing({ try await app.browser().signIn(email: email) }, holdingUser: userID) { connection in
+                try await connection.query("UPDATE users SET disabled = true WHERE id = \(userID)", logger: testLogger)
+            }
+            #expect(web.status == .unauthorized)
+            try await app.db { try await $0.query("UPDATE users SET disabled = false WHERE id = \(userID)") }
+            let api = try await app.racing({ try await app.api.signIn(email: email) }, holdingUser: userID) { connection in
+                try await connection.query("UPDATE users SET disabled = true WHERE id = \(userID)", logger: testLogger)
+            }
+            #expect(api.status == .unauthorized)
+            #expect(try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(userID)") == sessions, "no session to come back with")
+            #expect(try await app.scalar("SELECT count(*)::int FROM api_tokens WHERE user_id = \(userID)") == tokens, "no token to come back with")
+        }
+    }
 }
