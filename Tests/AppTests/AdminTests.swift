@@ -251,8 +251,26 @@ struct AdminTests {
         }
     }
 
-    @Test("an admin demoted while their action waits is refused when it runs (403, nothing changed, nothing audited)")
-    func demotedWhileActing() async throws {
+    @Test("a disabled admin is not counted: the only enabled admin still cannot disable, demote or delete themself")
+    func disabledAdminNotCounted() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("only-enabled")
+            let admin = try await app.signedInAdmin(email: email)
+            let id = try await app.userID(email)
+            let other = uniqueEmail("disabled-admin")
+            try await app.browser().signUp(email: other)
+            try await app.db { try await $0.query("UPDATE users SET role = 'admin', disabled = true WHERE email = \(other)") }
+            for action in ["disable", "demote", "delete"] {
+                let response = try await admin.submit("/admin/users/\(id)/\(action)", from: "/admin/users/\(id)/\(action)", [])
+                #expect(response.status == .conflict, "\(action)")
+            }
+            let role: String = try await app.scalar("SELECT role FROM users WHERE id = \(id) AND NOT disabled")
+            #expect(role == "admin")
+        }
+    }
+
+    @Test("an admin demoted or disabled while their action waits is refused when it runs (403, nothing changed, nothing audited)", arguments: ["role = 'user'", "disabled = true"])
+    func demotedWhileActing(change: String) async throws {
         try await withTestApp { app in
             _ = try await app.signedInAdmin()
             let second = uniqueEmail("second-admin")
@@ -268,7 +286,7 @@ struct AdminTests {
             let answer = try await app.racing({
                 try await acting.submit("/admin/users/\(targetID)/disable", from: "/admin/users/\(targetID)/disable", [])
             }, holdingUser: actingID) { connection in
-                try await connection.query("UPDATE users SET role = 'user' WHERE id = \(actingID)", logger: testLogger)
+                try await connection.query("UPDATE users SET \(unescaped: change) WHERE id = \(actingID)", logger: testLogger)
             }
             #expect(answer.status == .forbidden, "\(answer.status)")
             let disabled: Bool = try await app.scalar("SELECT disabled FROM users WHERE id = \(targetID)")
