@@ -148,6 +148,36 @@ struct SecondFactorTests {
         }
     }
 
+    @Test("race: the same fresh code sent from two parked sign-ins at once (a phished code raced against its owner) signs in one of them only")
+    func sameCodeAtOnce() async throws {
+        try await withTestApp { app in
+            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
+            let userID = try await app.userID(email)
+            let first = app.browser()
+            let second = app.browser()
+            for browser in [first, second] { #expect(try await browser.signIn(email: email).location == "/signin/code") }
+            let code = authenticator.code(offset: 1)
+            // Both have checked the code against the step last used before either claims the step.
+            let answers = try await app.db { client in
+                try await client.transaction(logger: testLogger) { connection in
+                    try await connection.query("SELECT 1 FROM totp_factors WHERE user_id = \(userID) FOR UPDATE", logger: testLogger)
+                    let sent = [first, second].map { browser in Task { try await browser.submitCode(code).status } }
+                    for _ in 0..<200 {
+                        let waiting = try await client.query(
+                            "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                        ).collect().first?.decode(Int.self) ?? 0
+                        if waiting >= 2 { break }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    return sent
+                }
+            }
+            var statuses: [HTTPResponse.Status] = []
+            for answer in answers { statuses.append(try await answer.value) }
+            #expect(statuses.sorted { $0.code < $1.code } == [.seeOther, .unauthorized], "\(statuses)")
+        }
+    }
+
     @Test("an authenticator secret that no longer opens (SECRET_KEY changed since set-up): an app's code is refused as wrong, not a 500; a recovery code still signs in")
     func secretThatNoLongerOpens() async throws {
         try await withTestApp { app in
