@@ -186,6 +186,29 @@ struct TrashTests {
         }
     }
 
+    @Test("the repository's own guard (the service checks ownership first; this is the SQL's half): trashing, deleting and deleting from the trash by public id touch only the given user's photos")
+    func repositoryKeepsToTheUser() async throws {
+        try await Self.withTrash { app in
+            let bob = app.browser()
+            try await bob.signUp(email: uniqueEmail())
+            let shown = try await bob.uploadPhoto(TestImage.jpeg(size: 1200, seed: 9))
+            let trashed = try await bob.uploadPhoto(TestImage.jpeg(size: 1200, seed: 10))
+            _ = try await bob.submit("/photos/\(trashed)/delete", from: "/photos/\(trashed)/delete", [])
+            let alice = uniqueEmail()
+            try await app.browser().signUp(email: alice)
+            let aliceID = try await app.userID(alice)
+            try await app.db { client async throws in
+                let photos = PhotoRepository(client: client, logger: testLogger)
+                #expect(try await photos.trash(userID: aliceID, publicIDs: [shown]).isEmpty)
+                #expect(try await photos.delete(userID: aliceID, publicIDs: [shown]).isEmpty)
+                #expect(try await photos.deleteTrashed(userID: aliceID, publicIDs: [trashed]).isEmpty)
+                #expect(try await photos.restore(userID: aliceID, publicIDs: [trashed], trashedAfter: .distantPast) == 0)
+            }
+            #expect(try await bob.gridIDs("/gallery") == [shown])
+            #expect(try await bob.gridIDs("/trash") == [trashed])
+        }
+    }
+
     @Test("the purge (on a moved clock) deletes rows, then blobs, of what was trashed too long ago; a restored photo stays; an expired one cannot be restored")
     func purge() async throws {
         try await Self.withTrash { app in
