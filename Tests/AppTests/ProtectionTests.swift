@@ -104,12 +104,8 @@ struct ProtectionTests {
         try await withTestApp(configure: Self.withProtection { _ in }) { app in
             let email = uniqueEmail("target")
             try await app.browser().signUp(email: email)
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<12 {
-                    group.addTask { try await app.api.signIn(email: email, password: "a wrong guess").status.code }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            let guess = app.api.signInRequest(email: email, password: "a wrong guess")
+            let statuses = try await AtOnce.send(Array(repeating: guess, count: 12), port: try #require(app.client.port)).map(\.status)
             #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 429 }.count == 7)
             #expect(try await app.auditCount("sign_in.locked") == 7)

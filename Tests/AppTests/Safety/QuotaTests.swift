@@ -26,23 +26,6 @@ extension TestApp {
     }
 }
 
-/// Lets a number of waiters through together, once all of them have arrived.
-actor Barrier {
-    private let parties: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(parties: Int) { self.parties = parties }
-
-    func arrive() async {
-        await withCheckedContinuation { continuation in
-            waiting.append(continuation)
-            if waiting.count == parties {
-                waiting.forEach { $0.resume() }
-                waiting.removeAll()
-            }
-        }
-    }
-}
 
 @Suite("Quotas: uploads past a user's quota are refused before anything is stored")
 struct QuotaTests {
