@@ -158,26 +158,14 @@ struct SecondFactorTests {
             for browser in [first, second] { #expect(try await browser.signIn(email: email).location == "/signin/code") }
             let code = authenticator.code(offset: 1)
             let port = try #require(app.client.port)
-            // Both have checked the code against the step last used before either claims the step
-            // (each on a connection of its own: the test client's one connection takes requests in turn).
-            let answers = try await app.db { client in
-                try await client.transaction(logger: testLogger) { connection in
-                    try await connection.query("SELECT 1 FROM totp_factors WHERE user_id = \(userID) FOR UPDATE", logger: testLogger)
-                    let sent = [first, second].map { browser in
-                        Task { try await browser.submitOnItsOwnConnection("/signin/code", from: "/signin/code", [("code", code)], port: port).status }
-                    }
-                    for _ in 0..<200 {
-                        let waiting = try await client.query(
-                            "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                        ).collect().first?.decode(Int.self) ?? 0
-                        if waiting == 2 { return sent }
-                        try await Task.sleep(for: .milliseconds(50))
-                    }
-                    throw TestSetupError("the two code steps did not both come to wait for the factor's row")
-                }
+            // Both have checked the code against the step last used before either claims the step.
+            let requests = [
+                try await first.formRequest("/signin/code", from: "/signin/code", [("code", code)]),
+                try await second.formRequest("/signin/code", from: "/signin/code", [("code", code)]),
+            ]
+            let statuses = try await app.holding("SELECT 1 FROM totp_factors WHERE user_id = \(userID) FOR UPDATE", untilWaiting: 2) {
+                try await AtOnce.send(requests, port: port).map(\.status)
             }
-            var statuses: [Int] = []
-            for answer in answers { statuses.append(try await answer.value) }
             #expect(statuses.sorted() == [303, 401], "\(statuses)")
         }
     }

@@ -22,17 +22,33 @@ struct TestApp {
         try await withDatabase(database, body)
     }
 
-    /// Waits (up to 10 s) until a statement in this test's database waits for a lock: the request a
-    /// racing test sent has reached the row the test holds, rather than being merely on its way.
-    static func untilSomeoneWaitsForALock(_ client: PostgresClient) async throws {
+    /// Waits (up to 10 s) until `count` statements in this test's database wait for a lock: the
+    /// requests a racing test sent have reached what the test holds, rather than being merely on their way.
+    static func untilSomeoneWaitsForALock(_ client: PostgresClient, count: Int = 1) async throws {
         for _ in 0..<200 {
             let waiting = try await client.query(
                 "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", logger: testLogger
             ).collect().first?.decode(Int.self) ?? 0
-            if waiting > 0 { return }
+            if waiting >= count { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestSetupError("no statement came to wait for the lock the test holds")
+        throw TestSetupError("fewer than \(count) statement(s) came to wait for the lock the test holds")
+    }
+
+    /// Runs `requests` while `lock` (run in a transaction: a `SELECT … FOR UPDATE`, a `LOCK TABLE`)
+    /// is held; lets go once `count` statements wait for a lock. Their answers.
+    func holding<T: Sendable>(
+        _ lock: PostgresQuery, untilWaiting count: Int, while requests: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let sent = try await db { client in
+            try await client.transaction(logger: testLogger) { connection in
+                try await connection.query(lock, logger: testLogger)
+                let sent = Task { try await requests() }
+                try await Self.untilSomeoneWaitsForALock(client, count: count)
+                return sent
+            }
+        }
+        return try await sent.value
     }
 
     /// Sends `request` while the user's row is held (`FOR UPDATE`, as a remedy or an admin's act
