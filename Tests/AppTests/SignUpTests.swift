@@ -103,11 +103,20 @@ struct SignUpTests {
     func concurrentDuplicate() async throws {
         try await withTestApp { app in
             let email = uniqueEmail("race")
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<4 {
-                    group.addTask { try await app.browser().submitSignUp(email: email).status.code }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+            var signUps: [AtOnce.Request] = []
+            for _ in 0..<4 {
+                let password = "correct horse battery"
+                signUps.append(
+                    try await app.browser().formRequest(
+                        "/signup", from: "/signup", [("full_name", "Ada Lovelace"), ("email", email), ("password", password), ("password_confirmation", password)]
+                    )
+                )
+            }
+            let port = try #require(app.client.port)
+            let sent = signUps
+            // Inserts into the users' table wait until at least two sign-ups are about to insert.
+            let statuses = try await app.holding("LOCK TABLE users IN EXCLUSIVE MODE", untilWaiting: 2) {
+                try await AtOnce.send(sent, port: port).map(\.status)
             }
             #expect(statuses == [200, 200, 200, 200])
             let count: Int = try await app.scalar("SELECT count(*)::int FROM users")

@@ -108,11 +108,16 @@ struct WaysInTests {
                 let userID = try await app.userID(email)
                 let identityID: Int64 = try await app.scalar("SELECT id FROM user_identities WHERE user_id = \(userID)")
                 let passkeyID: Int64 = try await app.scalar("SELECT id FROM passkeys WHERE user_id = \(userID)")
-                let token = try await browser.csrfToken(on: "/account")
-                async let unlink = browser.post("/account/identities/\(identityID)/unlink", form: [("_csrf", token)])
-                async let remove = browser.post("/account/passkeys/\(passkeyID)/remove", form: [("_csrf", token)])
-                let statuses = try await [unlink.status, remove.status]
-                #expect(statuses.filter { $0 == .seeOther }.count == 1, "exactly one removal went through: \(statuses)")
+                let removals = [
+                    try await browser.formRequest("/account/identities/\(identityID)/unlink", from: "/account", []),
+                    try await browser.formRequest("/account/passkeys/\(passkeyID)/remove", from: "/account", []),
+                ]
+                let port = try #require(app.client.port)
+                // Deletions wait until both removals are under way.
+                let statuses = try await app.holding("LOCK TABLE user_identities, passkeys IN EXCLUSIVE MODE", untilWaiting: 2) {
+                    try await AtOnce.send(removals, port: port).map(\.status)
+                }
+                #expect(statuses.filter { $0 == 303 }.count == 1, "exactly one removal went through: \(statuses)")
                 #expect(try await ways(app, email) == 1, "one way in is left")
             }
         }
