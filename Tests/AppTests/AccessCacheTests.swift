@@ -303,6 +303,11 @@ struct AccessCacheTests {
         let ending = ActiveSession(sessionID: 2, user: user, lastSeenAt: .now, expiresAt: .now + 5, signedInAt: .now, confirmedAt: .now)
         cache.keep(ending, tokenHash: hash, ticket: cache.ticket())
         #expect(cache.session(tokenHash: hash, now: .now + 6) == nil, "never past the session's own end")
+
+        let token = AuthenticatedToken(tokenID: 3, user: user, appKeyName: "app", lastUsedAt: .now, expiresAt: .now + 5, issuedAt: .now)
+        cache.keep(token, tokenHash: hash, ticket: cache.ticket())
+        #expect(cache.token(tokenHash: hash)?.tokenID == 3)
+        #expect(cache.token(tokenHash: hash, now: .now + 6) == nil, "never past the token's own end")
     }
 }
 

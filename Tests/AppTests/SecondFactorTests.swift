@@ -200,6 +200,17 @@ struct SecondFactorTests {
             #expect(page.status == .seeOther && page.location == "/signin?notice=sign-in-expired")
             stranger.setCookie("selfie_pending_sign_in", "made-up")
             #expect(try await stranger.get("/signin/code").location == "/signin?notice=sign-in-expired")
+
+            // A parked sign-in past its ten minutes is refused though its row waits for the purge
+            // (a cookie copied off the machine keeps no Max-Age).
+            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
+            let late = app.browser()
+            #expect(try await late.signIn(email: email).location == "/signin/code")
+            try await app.db { try await $0.query("UPDATE pending_sign_ins SET expires_at = now() - interval '1 second'") }
+            #expect(try await late.get("/signin/code").location == "/signin?notice=sign-in-expired")
+            let code = try await late.submit("/signin/code", from: "/signin", [("code", authenticator.code(offset: 1))])
+            #expect(code.status != .seeOther || code.location != "/gallery", "no session from an expired parked sign-in")
+            #expect(try await late.get("/gallery").status == .seeOther)
         }
     }
 
