@@ -170,6 +170,27 @@ struct SecondFactorTests {
         }
     }
 
+    @Test("the last guard: credentials that still owe their code get no session and no token from the account service, whatever way in forgot to ask for it")
+    func noSessionWhileTheCodeIsOwed() async throws {
+        try await withTestApp { app in
+            let (email, _, _, _) = try await app.ownerWithTwoStep()
+            let userID = try await app.userID(email)
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            try await core.whileRunning {
+                let owed = try #require(try await core.accounts.users.credentials(forEmail: email))
+                #expect(owed.secondFactor == .required)
+                await #expect(throws: SecondFactorError.codeRequired) {
+                    _ = try await core.accounts.startSession(for: owed, userAgent: "test", ipAddress: "127.0.0.1")
+                }
+                await #expect(throws: SecondFactorError.codeRequired) {
+                    _ = try await core.accounts.issueToken(for: owed, appKey: "test-app", origin: RequestOrigin(ipAddress: "127.0.0.1", userAgent: "test"))
+                }
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(userID)") == 1, "the owner's own, from before")
+            #expect(try await app.scalar("SELECT count(*)::int FROM api_tokens WHERE user_id = \(userID)") == 0)
+        }
+    }
+
     @Test("an authenticator secret that no longer opens (SECRET_KEY changed since set-up): an app's code is refused as wrong, not a 500; a recovery code still signs in")
     func secretThatNoLongerOpens() async throws {
         try await withTestApp { app in
