@@ -203,8 +203,19 @@ struct QuotaTests {
             _ = try await admin.submit("/admin/users/\(id)/quota", from: "/admin/users/\(id)", [("quota", "none")])
             #expect(try await owner.get("/account").text.contains("used, no limit"))
             #expect(try await owner.upload(image: TestImage.jpeg(size: 1024 * 1024, seed: 9)).status == .seeOther)
-            let bad = try await admin.submit("/admin/users/\(id)/quota", from: "/admin/users/\(id)", [("quota", "custom"), ("megabytes", "-5")])
-            #expect(bad.status == .unprocessableContent && bad.text.contains("whole number of MB"))
+            for refused in ["-5", "0"] {
+                let bad = try await admin.submit("/admin/users/\(id)/quota", from: "/admin/users/\(id)", [("quota", "custom"), ("megabytes", refused)])
+                #expect(bad.status == .unprocessableContent && bad.text.contains("whole number of MB"), "\(refused)")
+            }
+            // The service's own check, for any caller but this form: no quota of nothing (which the
+            // database would keep as 0, read as no limit).
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            try await core.whileRunning {
+                let actor = try #require(try await core.accounts.users.credentials(forEmail: adminEmail)).user
+                await #expect(throws: AdminError.invalidQuota) {
+                    try await core.admin.setQuota(.bytes(0), described: "0 bytes", on: id, by: actor, origin: RequestOrigin(ipAddress: "127.0.0.1", userAgent: "test"))
+                }
+            }
             _ = try await admin.submit("/admin/users/\(id)/quota", from: "/admin/users/\(id)", [("quota", "default")])
             #expect(try await app.scalar("SELECT quota_bytes FROM users WHERE id = \(id)", as: Int64?.self) == nil)
 
