@@ -479,6 +479,32 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a PATCH at the end that read the upload just before another finished it does not take the finished upload (its SQL half): told to wait, the record still names the one photo")
+    func endAfterTheFinishCommitted() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail("late-end")
+            _ = try await app.api.signedInUser(email: email)
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            try await core.whileRunning {
+                let user = try #require(try await core.users.credentials(forEmail: email)?.user)
+                let origin = RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test")
+                let bytes = Self.photo(size: 20_000, seed: 45)
+                let created = try await core.resumable.create(for: user, length: Int64(bytes.count), metadata: UploadMetadata())
+                let made = try await core.resumable.append([ByteBuffer(bytes: bytes)].async, to: created, at: 0, checksum: nil, for: user, origin: origin)
+                let photo = try #require(made.photo?.publicID)
+                // What a PATCH read a moment before the finish committed: every byte, no photo yet.
+                try await app.db { try await $0.query("UPDATE resumable_uploads SET photo_public_id = NULL") }
+                let stale = try await core.resumable.upload(created.publicID, of: user)
+                try await app.db { try await $0.query("UPDATE resumable_uploads SET photo_public_id = \(photo)") }
+                await #expect(throws: ResumableUploadError.busy) {
+                    _ = try await core.resumable.append([ByteBuffer]().async, to: stale, at: Int64(bytes.count), checksum: nil, for: user, origin: origin)
+                }
+                #expect(try await core.resumable.upload(created.publicID, of: user).photoPublicID == photo, "the record still names its photo")
+                #expect(try await app.photoCount() == 1)
+            }
+        }
+    }
+
     @Test("a PATCH at the end while the last one is still making the photo waits its turn (423), and the photo is made once; the upload then names it")
     func endWhileFinishing() async throws {
         try await withTestApp { app in
