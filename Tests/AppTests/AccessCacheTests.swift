@@ -256,6 +256,38 @@ struct AccessCacheTests {
             let promotedID = try await app.userID(promotedEmail)
             try await admin.submit("/admin/users/\(promotedID)/promote", from: "/admin/users/\(promotedID)/promote", [])
             #expect(try await promoted.get("/admin").status != .forbidden, "the new role counts at once")
+
+            // The owner: signing out everywhere else; changing the password (ends the others too).
+            for remedy in ["end-others", "password"] {
+                let owner = uniqueEmail(remedy)
+                let here = app.browser()
+                try await here.signUp(email: owner)
+                let elsewhere = app.browser()
+                try await elsewhere.signIn(email: owner)
+                #expect(try await elsewhere.get("/account").status == .ok)
+                let ended = remedy == "end-others"
+                    ? try await here.submit("/account/sessions/end-others", from: "/account", [])
+                    : try await here.submit(
+                        "/account/password", from: "/account",
+                        [("current_password", "correct horse battery"), ("new_password", "second password 2"), ("new_password_confirmation", "second password 2")]
+                    )
+                #expect(ended.status == .seeOther)
+                #expect(try await elsewhere.get("/account").status == .seeOther, "\(remedy): the other session, used a moment ago, is refused")
+            }
+
+            // Admin: revoking a user's access; deleting a user.
+            for act in ["revoke-access", "delete"] {
+                let owner = uniqueEmail(act)
+                let browser = app.browser()
+                try await browser.signUp(email: owner)
+                let ownerToken = try #require(try await app.api.signIn(email: owner).json()["api_authtoken"] as? String)
+                #expect(try await browser.get("/account").status == .ok)
+                #expect(try await app.api.getPhotos(token: ownerToken).status == .ok)
+                let ownerID = try await app.userID(owner)
+                try await admin.submit("/admin/users/\(ownerID)/\(act)", from: "/admin/users/\(ownerID)/\(act)", [])
+                #expect(try await browser.get("/account").status == .seeOther, "\(act)")
+                #expect(try await app.api.getPhotos(token: ownerToken).status == .unauthorized, "\(act)")
+            }
         }
     }
 
