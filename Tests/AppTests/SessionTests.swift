@@ -219,6 +219,29 @@ struct SessionTests {
         }
     }
 
+    @Test("a disabled account's parked two-step sign-in and its passkey are refused: no code page, no session")
+    func disabledOtherWaysIn() async throws {
+        try await withTestApp { app in
+            let (email, owner, authenticator, _) = try await app.ownerWithTwoStep()
+            let passkey = TestPasskey()
+            #expect(try await passkey.add(in: owner).location == "/account?notice=passkey-added")
+            let parked = app.browser()
+            #expect(try await parked.signIn(email: email).location == "/signin/code")
+            let userID = try await app.userID(email)
+            let sessions: Int = try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(userID)")
+            try await app.db { try await $0.query("UPDATE users SET disabled = true WHERE id = \(userID)") }
+
+            #expect(try await parked.get("/signin/code").location == "/signin?notice=sign-in-expired")
+            let code = try await parked.submit("/signin/code", from: "/signin", [("code", authenticator.code(offset: 1))])
+            #expect(code.location == "/signin?notice=sign-in-expired", "\(code.status) \(code.location ?? "")")
+            let withPasskey = app.browser()
+            let signIn = try await passkey.signIn(in: withPasskey)
+            #expect(signIn.status != .ok, "\(signIn.status) \(signIn.text)")
+            #expect(try await withPasskey.get("/gallery").status == .seeOther)
+            #expect(try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(userID)") == sessions)
+        }
+    }
+
     @Test("race: an account disabled while its password is being checked gets no session (web) and no token (API)")
     func disabledDuringSignIn() async throws {
         try await withTestApp { app in
