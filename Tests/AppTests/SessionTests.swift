@@ -239,6 +239,7 @@ struct SessionTests {
             #expect(signIn.status != .ok, "\(signIn.status) \(signIn.text)")
             #expect(try await withPasskey.get("/gallery").status == .seeOther)
             #expect(try await app.scalar("SELECT count(*)::int FROM web_sessions WHERE user_id = \(userID)") == sessions)
+            #expect(try await app.auditCount("passkey.signed_in") == 0, "no sign-in recorded for a disabled account")
         }
     }
 
