@@ -183,6 +183,26 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("race: an account disabled while its link is being opened confirms nothing")
+    func confirmWhileDisabled() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let email = uniqueEmail("disabled-meanwhile")
+            _ = try await app.browser().submitSignUp(email: email)
+            let mail = try await MailSink.waitForMessage(to: email, subject: "Confirm your email address")
+            let userID: Int64 = try await app.scalar("SELECT id FROM users WHERE email = \(email)")
+            let opener = app.browser()
+            let link = try mail.link(to: "/verify-email")
+            let token = try mail.token(in: "/verify-email")
+            // The link's account was read (enabled, the password right) before the confirmation waits on its row.
+            let fields = [("token", token), ("current_password", "correct horse battery")]
+            let used = try await app.racing({ try await opener.submit("/verify-email", from: link, fields) }, holdingUser: userID) { connection in
+                try await connection.query("UPDATE users SET disabled = true WHERE id = \(userID)", logger: testLogger)
+            }
+            #expect(used.status != .seeOther, "\(used.status)")
+            #expect(try await app.scalar("SELECT email_verified FROM users WHERE id = \(userID)", as: Bool.self) == false)
+        }
+    }
+
     @Test("'send it again' mails a new link, a few a day at most; API sign-up mails one too")
     func resend() async throws {
         try await withTestApp(configure: { config in
