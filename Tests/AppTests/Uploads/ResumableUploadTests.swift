@@ -454,15 +454,21 @@ struct ResumableUploadTests {
         }
     }
 
+    /// An account signed up through the API, and the core services, for a test that drives the upload service itself.
+    static func withUploader(_ app: TestApp, _ body: @escaping @Sendable (CoreServices, User, RequestOrigin) async throws -> Void) async throws {
+        let email = uniqueEmail("uploader")
+        _ = try await app.api.signedInUser(email: email)
+        let core = try CoreServices(forWeb: app.config, logger: testLogger)
+        try await core.whileRunning {
+            let user = try #require(try await core.users.credentials(forEmail: email)?.user)
+            try await body(core, user, RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test"))
+        }
+    }
+
     @Test("a PATCH for an upload whose record went after the request found it (terminated, purged, its account deleted) is told the upload is gone, not to wait (423)")
     func recordGoneBeforeTheClaim() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail("gone")
-            _ = try await app.api.signedInUser(email: email)
-            let core = try CoreServices(forWeb: app.config, logger: testLogger)
-            try await core.whileRunning {
-                let user = try #require(try await core.users.credentials(forEmail: email)?.user)
-                let origin = RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test")
+            try await Self.withUploader(app) { core, user, origin in
                 let bytes = Self.photo(size: 20_000, seed: 43)
                 let created = try await core.resumable.create(for: user, length: Int64(bytes.count), metadata: UploadMetadata())
                 let found = try await core.resumable.upload(created.publicID, of: user)
@@ -482,12 +488,7 @@ struct ResumableUploadTests {
     @Test("a PATCH at the end that read the upload just before another finished it does not take the finished upload (its SQL half): told to wait, the record still names the one photo")
     func endAfterTheFinishCommitted() async throws {
         try await withTestApp { app in
-            let email = uniqueEmail("late-end")
-            _ = try await app.api.signedInUser(email: email)
-            let core = try CoreServices(forWeb: app.config, logger: testLogger)
-            try await core.whileRunning {
-                let user = try #require(try await core.users.credentials(forEmail: email)?.user)
-                let origin = RequestOrigin(ipAddress: "192.0.2.1", userAgent: "test")
+            try await Self.withUploader(app) { core, user, origin in
                 let bytes = Self.photo(size: 20_000, seed: 45)
                 let created = try await core.resumable.create(for: user, length: Int64(bytes.count), metadata: UploadMetadata())
                 let made = try await core.resumable.append([ByteBuffer(bytes: bytes)].async, to: created, at: 0, checksum: nil, for: user, origin: origin)
