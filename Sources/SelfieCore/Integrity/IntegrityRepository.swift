@@ -23,12 +23,14 @@ public struct IntegrityRepository: Sendable {
         self.logger = logger
     }
 
-    /// The blobs rows reference whose keys start with `prefix` ("": all): originals and renditions,
-    /// with their photo and its owner.
+    /// The blobs rows reference whose keys start with `prefix` (one or two characters): originals
+    /// and renditions, with their photo and its owner; a range of the byte-ordered key indexes.
     func blobRows(startingWith prefix: String) async throws -> [BlobRow] {
-        try await blobRows(
+        let end = BlobNamePrefixes.end(of: prefix)
+        return try await blobRows(
             """
-            SELECT * FROM (\(unescaped: Self.blobRowsSQL)) b WHERE starts_with(b.blob_key, \(prefix)) ORDER BY b.id, b.name NULLS FIRST
+            SELECT * FROM (\(unescaped: Self.blobRowsSQL)) b WHERE b.blob_key COLLATE "C" >= \(prefix) AND b.blob_key COLLATE "C" < \(end)
+            ORDER BY b.id, b.name NULLS FIRST
             """
         )
     }

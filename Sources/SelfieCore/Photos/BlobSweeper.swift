@@ -38,8 +38,9 @@ public struct BlobSweeper: Sendable {
     /// for a crash's leftovers: longer than any upload may take (`UploadLimits.longestDeadline`).
     public static let leftoverAge: Duration = .seconds(3600)
 
-    /// How many blobs one part of the sweep holds in memory (keys and rows): a store with more is
-    /// swept in parts by the keys' first characters (`BlobNamePrefixes`).
+    /// About how many blobs one part of the sweep (and of the integrity check) holds in memory, keys
+    /// and rows: the store is gone through by the keys' first character (64 parts), or by their
+    /// first two (4,096) when the rows count more than 64 times this (`BlobNamePrefixes`).
     public static let blobsPerPart = 100_000
 
     public func sweep(minimumAge: Duration = leftoverAge, now: Date = .now, blobsPerPart: Int = blobsPerPart) async throws -> Report {

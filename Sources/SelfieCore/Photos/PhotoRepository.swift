@@ -434,19 +434,21 @@ public struct PhotoRepository: Sendable {
     /// How many photos there are, and how many blobs their rows point to (originals and renditions).
     public func storedCounts() async throws -> (photos: Int, blobs: Int) {
         let row = try await client.query(
-            "SELECT (SELECT count(*) FROM photos), (SELECT count(*) FROM photos) + (SELECT count(*) FROM photo_renditions)", logger: logger
+            "SELECT p, p + r FROM (SELECT (SELECT count(*) FROM photos) AS p, (SELECT count(*) FROM photo_renditions) AS r) c", logger: logger
         ).collect().first
         return try row?.decode((Int, Int).self) ?? (0, 0)
     }
 
-    /// The blob keys rows point to that start with `prefix` ("": all), to find rows whose blob is missing.
+    /// The blob keys rows point to that start with `prefix` (one or two characters), to find rows
+    /// whose blob is missing: a range of the byte-ordered key indexes (migration 0024).
     public func blobKeys(startingWith prefix: String) async throws -> [(publicID: String, blobKey: BlobKey)] {
         var keys: [(String, BlobKey)] = []
+        let end = BlobNamePrefixes.end(of: prefix)
         let rows = try await client.query(
             """
-            SELECT public_id, blob_key FROM photos WHERE starts_with(blob_key, \(prefix))
+            SELECT public_id, blob_key FROM photos WHERE blob_key COLLATE "C" >= \(prefix) AND blob_key COLLATE "C" < \(end)
             UNION ALL SELECT p.public_id, r.blob_key FROM photo_renditions r JOIN photos p ON p.id = r.photo_id
-            WHERE starts_with(r.blob_key, \(prefix))
+            WHERE r.blob_key COLLATE "C" >= \(prefix) AND r.blob_key COLLATE "C" < \(end)
             """,
             logger: logger
         )

@@ -74,7 +74,10 @@ struct IntegrityTests {
             let finishing = try await owner.uploadPhoto(TestImage.jpeg(size: 1000, seed: 12))
             // A photo from before checksums: the check records its checksum after finding the orphans.
             try await app.db { try await $0.query("UPDATE photos SET sha256 = NULL WHERE public_id = \(slow)") }
-            let late = try #require(BlobKey.random(contentType: "image/jpeg"))
+            // Named to be in the check's first part ("-" sorts first), so it is listed, and found
+            // without a row, before the check comes to `slow`'s checksum, whatever part that is in.
+            let random = try #require(BlobKey.random(contentType: "image/jpeg"))
+            let late = try #require(BlobKey("-" + random.value.dropFirst()))
             try await app.putBlob(late, TestImage.jpeg(size: 1000, seed: 13))
 
             let core = try CoreServices(forWeb: app.config, logger: testLogger)
@@ -88,7 +91,13 @@ struct IntegrityTests {
                         // The check has listed the store and found `late` without a row; it waits to
                         // record a checksum while the upload's row for `late` commits.
                         try await TestApp.untilSomeoneWaitsForALock(client)
-                        try await connection.query("UPDATE photos SET blob_key = \(late.value) WHERE public_id = \(finishing)", logger: testLogger)
+                        try await connection.query(
+                            """
+                            INSERT INTO photos (public_id, user_id, blob_key, content_type, byte_size)
+                            SELECT 'finished-upload-' || md5(random()::text), user_id, \(late.value), 'image/jpeg', 1000 FROM photos WHERE public_id = \(finishing)
+                            """,
+                            logger: testLogger
+                        )
                         return check
                     }
                 }
