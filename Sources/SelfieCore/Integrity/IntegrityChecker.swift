@@ -13,6 +13,17 @@ public struct IntegrityFinding: Codable, Sendable, Equatable {
         case corrupt
         /// A blob no row references.
         case orphan
+
+        /// Lower first: a lost original needs the backup; a changed blob may be an original; a
+        /// rendition can be made again; an orphan harms nothing.
+        var severity: Int {
+            switch self {
+            case .missingOriginal: 0
+            case .corrupt: 1
+            case .missingRendition: 2
+            case .orphan: 3
+            }
+        }
     }
 
     public let kind: Kind
@@ -105,10 +116,13 @@ public struct IntegrityChecker: Sendable {
         }
         if case .light(let sample) = scope {
             // Among the blobs that are there: the missing ones are already findings.
+            // (At most 1,000 more asked for: a store that lost everything has nothing to sample.)
             let missing = Set(report.findings.filter { $0.kind == .missingOriginal || $0.kind == .missingRendition }.map(\.blob))
-            let rows = try await repository.sampleOfBlobRows(count: sample + missing.count).filter { !missing.contains($0.key.value) }
+            let rows = try await repository.sampleOfBlobRows(count: sample + min(missing.count, 1000)).filter { !missing.contains($0.key.value) }
             try await verifyChecksums(of: Array(rows.prefix(sample)), scope, into: &report, photoIDs: &photoIDs)
         }
+        // The parts find things in key order; the most serious first (the admin page keeps 500).
+        report.findings.sort { ($0.kind.severity, $0.photo ?? "", $0.blob) < ($1.kind.severity, $1.photo ?? "", $1.blob) }
         if let aside { try await repair(&report, photoIDs: photoIDs, aside: aside) }
         report.finishedAt = .now
         try await repository.save(report, kind: { if case .full = scope { .full } else { .light } }())
