@@ -1,21 +1,30 @@
 import Foundation
 import NIOCore
 
-/// Lets a number of waiters through together, once all of them have arrived.
+/// Lets a number of waiters through together, once all of them have arrived (or at once when a
+/// waiting task is cancelled: one party that never comes must not hold the others for ever).
 actor Barrier {
     private let parties: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var open = false
 
     init(parties: Int) { self.parties = parties }
 
     func arrive() async {
-        await withCheckedContinuation { continuation in
-            waiting.append(continuation)
-            if waiting.count == parties {
-                waiting.forEach { $0.resume() }
-                waiting.removeAll()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiting.append(continuation)
+                if open || waiting.count == parties || Task.isCancelled { letEveryoneThrough() }
             }
+        } onCancel: {
+            Task { await self.letEveryoneThrough() }
         }
+    }
+
+    private func letEveryoneThrough() {
+        open = open || waiting.count == parties
+        waiting.forEach { $0.resume() }
+        waiting.removeAll()
     }
 }
 
@@ -36,8 +45,24 @@ enum AtOnce {
         }
     }
 
-    /// The answers (status and body), in the order of `requests`.
-    static func send(_ requests: [Request], port: Int) async throws -> [(status: Int, body: String)] {
+    /// The answers (status and body), in the order of `requests`; a failure of the test's own
+    /// when they have not all come within `limit` (a request stuck on a lock fails, not hangs, the suite).
+    static func send(_ requests: [Request], port: Int, within limit: Duration = .seconds(30)) async throws -> [(status: Int, body: String)] {
+        try await withThrowingTaskGroup(of: [(status: Int, body: String)]?.self) { group in
+            group.addTask { try await sendTogether(requests, port: port) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let answers = try await group.next() ?? nil else {
+                throw TestSetupError("\(requests.count) requests sent at once were not all answered within \(limit)")
+            }
+            return answers
+        }
+    }
+
+    private static func sendTogether(_ requests: [Request], port: Int) async throws -> [(status: Int, body: String)] {
         let barrier = Barrier(parties: requests.count)
         return try await withThrowingTaskGroup(of: (Int, (status: Int, body: String)).self) { group in
             for (index, request) in requests.enumerated() {

@@ -44,7 +44,12 @@ struct TestApp {
             try await client.transaction(logger: testLogger) { connection in
                 try await connection.query(lock, logger: testLogger)
                 let sent = Task { try await requests() }
-                try await Self.untilSomeoneWaitsForALock(client, count: count)
+                do {
+                    try await Self.untilSomeoneWaitsForALock(client, count: count)
+                } catch {
+                    sent.cancel()
+                    throw error
+                }
                 return sent
             }
         }
