@@ -198,7 +198,7 @@ struct EmailAddressTests {
             let used = try await app.racing({ try await opener.submit("/verify-email", from: link, fields) }, holdingUser: userID) { connection in
                 try await connection.query("UPDATE users SET disabled = true WHERE id = \(userID)", logger: testLogger)
             }
-            #expect(used.status != .seeOther, "\(used.status)")
+            #expect(used.status == .gone, "\(used.status)")
             #expect(try await app.scalar("SELECT email_verified FROM users WHERE id = \(userID)", as: Bool.self) == false)
         }
     }
