@@ -209,7 +209,7 @@ struct SocialSignInWebTests {
             let answer = try await app.racing({ try await thief.get(callback) }, holdingUser: id) { connection in
                 try await connection.query("DELETE FROM web_sessions WHERE user_id = \(id)", logger: testLogger)
             }
-            #expect(answer.location != "/account?notice=identity-linked", "\(answer.status) \(answer.text)")
+            #expect(answer.status == .seeOther && answer.location?.hasPrefix("/account/confirm?next=") == true, "\(answer.status) \(answer.location ?? "")")
             #expect(try await app.scalar("SELECT count(*)::int FROM user_identities") == 0, "the thief's provider signs no one in")
         }
     }

@@ -241,7 +241,7 @@ struct ImageWorkerTests {
                 try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             }
             #expect(!threads.isEmpty && !threads.contains { $0.contains("qos") }, "\(threads)")
-            let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+            let environment = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/environ"), "the worker's environ could not be read")
             #expect(environment.isEmpty, "the worker's environment: \(String(decoding: environment, as: UTF8.self))")
         }
     }
