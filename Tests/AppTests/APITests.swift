@@ -506,7 +506,7 @@ struct OpenAPIDocumentTests {
             for operation in documented {
                 let parts = operation.split(separator: " ")
                 let response = try await app.api.send(HTTPRequest.Method(String(parts[0]))!, String(parts[1]), authorization: nil)
-                #expect(response.status != .notFound, "\(operation)")
+                #expect(response.status != .notFound && response.status.code < 500, "\(operation): \(response.status)")
             }
         }
     }
