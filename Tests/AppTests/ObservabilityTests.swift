@@ -24,17 +24,23 @@ struct ObservabilityTests {
     func metrics() async throws {
         let port = try Self.freePort()
         try await withTestApp(configure: { $0.metricsPort = port }) { app in
-            let browser = app.browser()
-            try await browser.signUp(email: uniqueEmail())
-            try await browser.upload(image: TestImage.jpeg())
-            try await browser.upload(image: TestImage.text())
-            try await app.browser().signIn(email: uniqueEmail(), password: "wrong password")
             /// The metrics page, as Prometheus reads it.
             func scrape() async throws -> String {
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
                 #expect(response.status.code == 200)
                 return String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
             }
+            /// The sum of a series' samples whose line starts with `series` (the process's one registry
+            /// counts other tests running at the same time too: compare before and after).
+            func total(_ series: String, in text: String) -> Double {
+                text.split(separator: "\n").filter { $0.hasPrefix(series) }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+            }
+            let counted = try await scrape()
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            try await browser.upload(image: TestImage.jpeg())
+            try await browser.upload(image: TestImage.text())
+            try await app.browser().signIn(email: uniqueEmail(), password: "wrong password")
             /// Static files revalidated with HEAD (counted by the process's one registry, which
             /// other tests running at the same time also count in).
             func revalidations(_ text: String) -> Int {
@@ -51,9 +57,9 @@ struct ObservabilityTests {
             #expect(text.contains("hb_requests"))
             #expect(text.contains("http_server_request_duration"))
             #expect(revalidations(text) - before >= 2, "static files counted under their route")
-            #expect(text.contains(#"selfie_photo_uploads_total{result="stored"}"#))
-            #expect(text.contains(#"selfie_photo_uploads_total{result="refused_415"}"#))
-            #expect(text.contains("selfie_sign_in_failures_total"))
+            for series in [#"selfie_photo_uploads_total{result="stored"}"#, #"selfie_photo_uploads_total{result="refused_415"}"#, "selfie_sign_in_failures_total"] {
+                #expect(total(series, in: text) - total(series, in: counted) >= 1, "\(series) counted this test's request")
+            }
             let open = try #require(text.firstCapture(of: #"(?m)^selfie_db_pool_open_connections ([0-9.]+)$"#).flatMap(Double.init))
             #expect(open >= 1, "this app's pool has connections open")
 
