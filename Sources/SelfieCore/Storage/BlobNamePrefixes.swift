@@ -15,8 +15,10 @@ enum BlobNamePrefixes {
         return symbols.flatMap { first in symbols.map { first + $0 } }
     }
 
-    /// The first string after every one that starts with `prefix`, in byte order (its range's end).
+    /// The first string after every one that starts with `prefix`, in byte order (its range's end);
+    /// for "" one above every key (keys are ASCII below 0x7F).
     static func end(of prefix: String) -> String {
+        guard !prefix.isEmpty else { return "\u{7F}" }
         var bytes = Array(prefix.utf8)
         bytes[bytes.count - 1] += 1  // base64url symbols are ASCII below 0x7F
         return String(decoding: bytes, as: UTF8.self)

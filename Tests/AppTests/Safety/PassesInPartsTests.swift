@@ -56,7 +56,7 @@ struct PassesInPartsTests {
         #expect(BlobNamePrefixes.covering(blobs: perPart * 64, perPart: perPart) == firsts)
         let seconds = BlobNamePrefixes.covering(blobs: perPart * 64 + 1, perPart: perPart)
         #expect(seconds.count == 4096 && Set(seconds).count == 4096 && Set(seconds.map { String($0.prefix(1)) }) == Set(firsts))
-        #expect(BlobNamePrefixes.end(of: "a") == "b" && BlobNamePrefixes.end(of: "z_") == "z`")
+        #expect(BlobNamePrefixes.end(of: "a") == "b" && BlobNamePrefixes.end(of: "z_") == "z`" && BlobNamePrefixes.end(of: "") == "\u{7F}")
     }
 
     @Test("the sweep finds the orphans and missing blobs, each once, in 64 parts and (filesystem) in 4,096", arguments: Store.allCases)

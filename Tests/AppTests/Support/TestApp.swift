@@ -36,9 +36,12 @@ struct TestApp {
     }
 
     /// Runs `requests` while `lock` (run in a transaction: a `SELECT … FOR UPDATE`, a `LOCK TABLE`)
-    /// is held; lets go once `count` statements wait for a lock. Their answers.
+    /// is held; once `count` statements wait for a lock, runs `meanwhile` in the holding transaction
+    /// (what the other side commits first), then lets go. Their answers.
     func holding<T: Sendable>(
-        _ lock: PostgresQuery, untilWaiting count: Int, while requests: @escaping @Sendable () async throws -> T
+        _ lock: PostgresQuery, untilWaiting count: Int,
+        meanwhile: @escaping @Sendable (PostgresConnection) async throws -> Void = { _ in },
+        while requests: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let sent = try await db { client in
             try await client.transaction(logger: testLogger) { connection in
@@ -46,6 +49,7 @@ struct TestApp {
                 let sent = Task { try await requests() }
                 do {
                     try await Self.untilSomeoneWaitsForALock(client, count: count)
+                    try await meanwhile(connection)
                 } catch {
                     sent.cancel()
                     throw error
@@ -57,23 +61,14 @@ struct TestApp {
     }
 
     /// Sends `request` while the user's row is held (`FOR UPDATE`, as a remedy or an admin's act
-    /// holds it); once the request waits for that row, runs `meanwhile` in the holding transaction
-    /// (what the other side commits first), then lets go. The request's answer.
+    /// holds it); once the request waits for that row, runs `meanwhile` in the holding transaction,
+    /// then lets go. The request's answer.
     func racing<T: Sendable>(
         _ request: @escaping @Sendable () async throws -> T,
         holdingUser userID: Int64,
         meanwhile: @escaping @Sendable (PostgresConnection) async throws -> Void
     ) async throws -> T {
-        let late = try await db { client in
-            try await client.transaction(logger: testLogger) { connection in
-                try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: testLogger)
-                let late = Task { try await request() }
-                try await Self.untilSomeoneWaitsForALock(client)
-                try await meanwhile(connection)
-                return late
-            }
-        }
-        return try await late.value
+        try await holding("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", untilWaiting: 1, meanwhile: meanwhile, while: request)
     }
 
     /// The first column of the first row of `query`, decoded as `T`.
