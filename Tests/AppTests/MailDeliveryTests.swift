@@ -242,6 +242,28 @@ struct MailDeliveryTests {
         }
     }
 
+    @Test("a retry is counted from the attempt's end: an attempt slower than its retry delay is not due again the moment it is recorded (a slow server that did receive the message gets no instant second copy)")
+    func retryCountedFromTheAttemptsEnd() async throws {
+        try await withFreshDatabase { url in
+            try await withDatabase(url) { client in
+                try await client.query(
+                    "INSERT INTO mail_outbox (message_id, recipient, kind, params) VALUES ('<slow@selfie.test>', 'someone@example.com', 'password_changed', '{}'::jsonb)"
+                )
+                let outbox = MailOutboxRepository(client: client, messageIDDomain: "selfie.test", logger: testLogger)
+                let attempted = try await outbox.deliverNext { _ in
+                    try? await Task.sleep(for: .seconds(2))
+                    return .retry(after: .seconds(1), error: "451 try again later")
+                }
+                #expect(attempted)
+                let rows = try await client.query("SELECT next_attempt_at > now(), attempts FROM mail_outbox WHERE message_id = '<slow@selfie.test>'").collect()
+                let (notYetDue, attempts) = try #require(rows.first).decode((Bool, Int).self)
+                #expect(notYetDue, "due 1 s after the attempt ended, not 1 s after it began 2 s ago")
+                #expect(attempts == 1)
+                #expect(try await outbox.deliverNext { _ in .sent } == false, "nothing is due right after the attempt")
+            }
+        }
+    }
+
     @Test("two senders on one outbox (two instances): every message delivered exactly once")
     func twoSenders() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

@@ -73,7 +73,26 @@ struct PeriodicTaskTests {
                     try await group.waitForAll()
                 }
                 let recentRuns = recent.load(ordering: .relaxed)
-        #expect(recentRuns == 0, "ran 10 s ago: its next turn is 110 s away")
+                #expect(recentRuns == 0, "ran 10 s ago: its next turn is 110 s away")
+            }
+        }
+    }
+
+    @Test("a shared task whose last run is recorded in the future (the database's clock was ahead, then set back) runs after one interval, not once that time comes again")
+    func lastRunInTheFuture() async throws {
+        try await withFreshDatabase { url in
+            try await withDatabase(url) { client in
+                try await client.query("INSERT INTO periodic_task_runs (name, last_run_at) VALUES ('ahead', now() + interval '1 day')")
+                let runs = Atomic<Int>(0)
+                let task = PeriodicTask(name: "ahead", interval: .seconds(1), logger: testLogger, sharedThrough: client) { runs.add(1, ordering: .relaxed) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await task.run() }
+                    try await waitUntil(timeout: .seconds(30)) { runs.load(ordering: .relaxed) >= 1 }
+                    group.cancelAll()
+                    try await group.waitForAll()
+                }
+                let recorded = try await client.query("SELECT last_run_at <= now() FROM periodic_task_runs WHERE name = 'ahead'").collect()
+                #expect(try recorded.first?.decode(Bool.self) == true, "the run is recorded at the database's time now")
             }
         }
     }

@@ -67,13 +67,16 @@ struct PeriodicTask: Service {
     /// Whether this instance runs the task now (always, when it is not shared).
     func claim() async throws -> Bool {
         guard let client = sharedThrough else { return true }
-        // A tenth of the interval's slack, so that timers drifting apart do not skip a turn.
+        // A tenth of the interval's slack, so that timers drifting apart do not skip a turn. A run
+        // recorded in the future was stamped by a clock since set back: it does not hold the task
+        // off until that time comes again.
         let seconds = Double(interval.components.seconds) * 0.9
         let rows = try await client.query(
             """
             INSERT INTO periodic_task_runs (name, last_run_at) VALUES (\(name), now())
             ON CONFLICT (name) DO UPDATE SET last_run_at = now()
             WHERE periodic_task_runs.last_run_at <= now() - make_interval(secs => \(seconds))
+                OR periodic_task_runs.last_run_at > now()
             RETURNING 1
             """,
             logger: logger

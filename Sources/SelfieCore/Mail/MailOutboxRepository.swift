@@ -117,20 +117,22 @@ public final class MailOutboxRepository: Sendable {
     }
 
     /// The UPDATE that records an attempt. The parameters (a token, say) are not kept once the
-    /// message is delivered or given up.
+    /// message is delivered or given up. Times are the attempt's end (`clock_timestamp()`): the
+    /// transaction began before the attempt, which can last up to the SMTP deadlines, and a retry
+    /// counted from its start could be due again before it is recorded (sent at once, twice).
     static func record(_ outcome: DeliveryOutcome, of id: Int64) -> PostgresQuery {
         switch outcome {
         case .sent:
-            "UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, params = '{}' WHERE id = \(id)"
+            "UPDATE mail_outbox SET sent_at = clock_timestamp(), attempts = attempts + 1, params = '{}' WHERE id = \(id)"
         case .retry(let delay, let error):
             """
             UPDATE mail_outbox SET attempts = attempts + 1, last_error = \(RecordedError.text(error)),
-                next_attempt_at = now() + make_interval(secs => \(Int(delay.components.seconds)))
+                next_attempt_at = clock_timestamp() + make_interval(secs => \(Int(delay.components.seconds)))
             WHERE id = \(id)
             """
         case .failed(let error):
             """
-            UPDATE mail_outbox SET attempts = attempts + 1, failed_at = now(), last_error = \(RecordedError.text(error)), params = '{}'
+            UPDATE mail_outbox SET attempts = attempts + 1, failed_at = clock_timestamp(), last_error = \(RecordedError.text(error)), params = '{}'
             WHERE id = \(id)
             """
         }
