@@ -180,6 +180,27 @@ struct PasswordResetTests {
         }
     }
 
+    @Test("the links an hour are counted per account, not per spelling of its address: \"İ\" for \"i\" (which PostgreSQL's lower() folds to the same account and Swift's does not) and capitals get no more links")
+    func limitsPerAccountNotPerSpelling() async throws {
+        try await withTestApp(configure: { config in
+            try config.useMailSink()
+            config.protection.resetMailsPerHour = 2
+        }) { app in
+            let email = uniqueEmail("limited")
+            _ = try await app.api.signUp(email: email)
+            let spellings = [email, email.replacingOccurrences(of: "i", with: "İ"), email.uppercased(), email.replacingOccurrences(of: "l", with: "L")]
+            #expect(spellings[1] != email && spellings[1].lowercased() != email, "a spelling Swift lowercases apart")
+            for spelling in spellings {
+                let answer = try await app.browser().submit("/password/forgot", from: "/password/forgot", [("email", spelling)])
+                #expect(answer.status == .ok)
+            }
+            try await MailSink.waitForMessage(to: email, subject: "Reset your Selfie password", count: 2)
+            try await Task.sleep(for: .seconds(1))
+            let queued: Int = try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(email) AND kind = 'password_reset'")
+            #expect(queued == 2, "two links an hour to the account, however its address was typed")
+        }
+    }
+
     @Test("admins mail a reset link from the user's page (audited); `selfie admin reset-link` prints one that works")
     func adminResetLinks() async throws {
         try await withTestApp(configure: { try $0.useMailSink() }) { app in

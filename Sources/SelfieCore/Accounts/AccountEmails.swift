@@ -167,15 +167,17 @@ public struct AccountEmails: Sendable {
     /// Mails a reset link to the account with this address, if there is one (and it is enabled).
     /// The caller answers the same whatever happens here — and before it is done — so that
     /// neither the answer nor its timing tells whether the address has an account. At most three
-    /// links an hour per address, silently.
+    /// links an hour per account, silently: counted by the account found, not by the address as
+    /// typed — PostgreSQL's `lower()` finds one account by several spellings that Swift lowercases
+    /// apart ("İvan@…" and "ivan@…"), and a count per spelling would multiply the cap.
     public func requestPasswordReset(email: String, origin: RequestOrigin) async {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailAddress.isPlausible(email) else { return }
         do {
-            try await protection.consume(.passwordResetMail, client: "email:\(email.lowercased())")
             guard let user = try await users.credentials(forEmail: email)?.user, !user.isDisabled, let recipient = MailRecipient(user) else {
                 return
             }
+            try await protection.consume(.passwordResetMail, client: "user:\(user.id)")
             try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:))
             await audit.record(.passwordResetRequested, actor: nil, targetUser: user.id, target: user.handle, origin: origin)
         } catch is RateLimited {
