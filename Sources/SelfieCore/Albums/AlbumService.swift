@@ -113,11 +113,13 @@ public struct AlbumService: Sendable {
         guard photoIDs.count <= maxPhotosAtOnce else { throw AlbumError.tooManyPhotos(max: maxPhotosAtOnce) }
     }
 
-    /// The title trimmed and required; the description trimmed; both within their lengths and
-    /// free of control characters (a description may have line breaks).
+    /// The title trimmed and required; the description trimmed, its line breaks stored as "\n";
+    /// both within their lengths and free of control characters (a description may have line
+    /// breaks). A form sends a textarea's breaks as CRLF while its `maxlength` counts each as one
+    /// character: counted after the breaks are made one, the limit is the one the browser showed.
     public static func validated(title: String, description: String) throws -> (String, String) {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        let description = description.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = Self.withUnixLineBreaks(description).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw AlbumError.titleMissing }
         guard title.unicodeScalars.count <= maxTitleCharacters else { throw AlbumError.titleTooLong(maxCharacters: maxTitleCharacters) }
         guard description.unicodeScalars.count <= maxDescriptionCharacters else {
@@ -131,5 +133,18 @@ public struct AlbumService: Sendable {
             !description.unicodeScalars.contains(where: { isControl($0, allowingLineBreaks: true) })
         else { throw AlbumError.controlCharacters }
         return (title, description)
+    }
+
+    /// "\r\n" and a lone "\r" as "\n".
+    static func withUnixLineBreaks(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "\r")) else { return text }
+        var scalars = String.UnicodeScalarView()
+        var afterCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar == "\r" }
+            if scalar == "\n", afterCarriageReturn { continue }
+            scalars.append(scalar == "\r" ? "\n" : scalar)
+        }
+        return String(scalars)
     }
 }

@@ -120,6 +120,14 @@ struct AlbumTests {
             #expect(renamed.location == "/albums/\(album)?notice=album-updated")
             let renamedPage = try await ada.get("/albums/\(album)").text
             #expect(renamedPage.contains("<h1>Summer</h1>") && renamedPage.contains("By the sea"))
+            // A browser's maxlength counts a line break as one; the form sends it as two bytes.
+            let lines = String(repeating: "a line\r\n", count: 250) + "end"  // 1,753 characters as typed, 2,003 as sent
+            let described = try await ada.submit("/albums/\(album)/edit", from: "/albums/\(album)", [("title", "Summer"), ("description", lines)])
+            #expect(described.location == "/albums/\(album)?notice=album-updated")
+            let stored: String? = try await app.scalar("SELECT description FROM albums WHERE public_id = \(album)")
+            #expect(stored == String(repeating: "a line\n", count: 250) + "end", "stored with \\n breaks")
+            let tooLong = String(repeating: "a line\r\n", count: 286) + "end"  // 2,005 as typed
+            #expect(try await ada.submit("/albums/\(album)/edit", from: "/albums/\(album)", [("title", "Summer"), ("description", tooLong)]).status == .unprocessableContent)
             let blank = try await ada.submit("/albums/\(album)/edit", from: "/albums/\(album)", [("title", "   ")])
             #expect(blank.status == .unprocessableContent)
             #expect(blank.text.contains("Give the album a name."), "the error beside the form")
