@@ -50,7 +50,10 @@ public struct FileBlobStore: BlobStore {
         let path = path(for: key)
         guard let size = try await threadPool.runIfActive({ () -> Int? in
             var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
+            guard stat(path, &info) == 0 else {
+                guard Self.isAbsent(errno) else { throw FileBlobStore.error(errno, "stat \(path)") }
+                return nil
+            }
             return Int(info.st_size)
         }) else { return nil }
         var served = 0...max(size - 1, 0)
@@ -90,7 +93,20 @@ public struct FileBlobStore: BlobStore {
 
     public func exists(_ key: BlobKey) async throws -> Bool {
         let path = path(for: key)
-        return try await threadPool.runIfActive { access(path, F_OK) == 0 }
+        return try await threadPool.runIfActive {
+            guard access(path, F_OK) == 0 else {
+                guard Self.isAbsent(errno) else { throw FileBlobStore.error(errno, "look for \(path)") }
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Whether a failed `stat`/`access` says the file is not there. Anything else (EACCES after a
+    /// restore by another user, EIO, ESTALE, ELOOP) is the store failing, not the blob missing: a
+    /// 503 rather than "gone", and the integrity check does not count the photo lost.
+    static func isAbsent(_ code: Int32) -> Bool {
+        code == ENOENT || code == ENOTDIR
     }
 
     public func delete(_ key: BlobKey) async throws {

@@ -49,9 +49,16 @@ public struct FilePartStorage: PartStorage {
             }
         } catch {
             // What arrived before the failure is kept (tus: as many bytes as possible), made durable
-            // (and the file closed) even when the PATCH was cancelled: its deadline cancels it.
-            _ = try? await evenIfCancelled { try await pool.runIfActive { fsync(fd); close(fd) } }
-            throw PartialAppend(progress: PartProgress(offset: stored, state: PartState()), underlying: error)
+            // (and the file closed) even when the PATCH was cancelled: its deadline cancels it. When
+            // they cannot be made durable, none of this PATCH's bytes count (the next append
+            // truncates to the offset recorded before it).
+            let durable = (try? await evenIfCancelled {
+                try await pool.runIfActive { () -> Bool in
+                    defer { close(fd) }
+                    return fsync(fd) == 0
+                }
+            }) ?? false
+            throw PartialAppend(progress: PartProgress(offset: durable ? stored : offset, state: PartState()), underlying: error)
         }
         // Even when the deadline cancelled the PATCH just after its last byte: else the file would
         // stay open, and its bytes unrecorded.

@@ -40,6 +40,28 @@ struct ReadErrorTests {
         #expect(String(buffer: stored) == "still here")
     }
 
+    @Test("a blob the store cannot look at (here ELOOP; EACCES, EIO or ESTALE alike) is the store failing, not the blob missing: a storage error, never \"gone\"")
+    func lookFails() async throws {
+        let root = temporaryBlobDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try FileBlobStore(
+            root: root,
+            signer: MediaURLSigner(secretKey: try SecretKey("test-secret-key-that-is-long-enough-0123456789"), publicURL: URL(string: "http://localhost")!)
+        )
+        let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+        let shard = (store.path(for: key) as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: (shard as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // The shard folder a link to itself: every look inside it fails with ELOOP.
+        try #require(symlink((shard as NSString).lastPathComponent, shard) == 0)
+        await #expect(throws: BlobStoreError.self) { _ = try await store.read(key, range: ByteRangeRequest?.none) }
+        await #expect(throws: BlobStoreError.self) { _ = try await store.exists(key) }
+
+        // A blob that is simply not there is still "missing".
+        let absent = try #require(BlobKey.random(contentType: "image/jpeg"))
+        #expect(try await store.read(absent, range: ByteRangeRequest?.none) == nil)
+        #expect(try await store.exists(absent) == false)
+    }
+
     @Test("a pipe read that fails is the pipe's error with its errno")
     func pipeReadFails() throws {
         let path = temporaryBlobDirectory() + ".pipe"
