@@ -253,6 +253,31 @@ struct S3StoreTests {
         }
     }
 
+    @Test("a store whose answer breaks off mid-body (a reset, a read timeout): the upload, which reads its original back for the renditions, gets the storage 503 (not a 500) and leaves no row and no object")
+    func bodyBreaksOff() async throws {
+        var bucket = try await S3Peer.moto.makeBucket()
+        try await SilentProxy.with { proxy in
+            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
+            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
+            let throughTheProxy = bucket
+            try await withTestApp(configure: { $0.blobStore = .s3(throughTheProxy) }) { app in
+                let browser = app.browser()
+                try await browser.signUp(email: uniqueEmail())
+                proxy.breakReplies(after: 16 * 1024)
+                let response = try await browser.upload(image: TestImage.jpeg(size: 150_000))
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.text.contains("Photo storage is unavailable right now."))
+                let token = try await app.api.signedInUser()
+                proxy.breakReplies(after: 16 * 1024)
+                let api = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 150_000), title: "")
+                #expect(try api.apiError() == (503, "Photo storage is unavailable right now. Please try again shortly."))
+                proxy.breakReplies(after: nil)
+                #expect(try await app.photoCount() == 0)
+                #expect(try await app.blobs.list().isEmpty, "the original it wrote is deleted again")
+            }
+        }
+    }
+
     @Test("requests are addressed path-style or virtual-host style")
     func addressing() throws {
         var configuration = S3Configuration(

@@ -41,11 +41,26 @@ public struct S3BlobStore: BlobStore {
             if response.status == .notFound { return nil }
             throw client.failure(.init(status: response.status, headers: response.headers, body: body), "GetObject")
         }
+        let objectKey = objectKey(key)
         return BlobContent(
             totalSize: size,
             contentType: response.headers.first(name: "Content-Type") ?? key.contentType,
             range: served,
-            body: BlobBody(response.body)
+            body: BlobBody { sink in
+                // A body that breaks off (a reset, the read timeout) is the store failing, like a
+                // refused request: `unavailable`. What the sink throws (the reader gone) passes as is.
+                var chunks = response.body.makeAsyncIterator()
+                while true {
+                    let chunk: ByteBuffer?
+                    do {
+                        chunk = try await chunks.next()
+                    } catch {
+                        throw BlobStoreError.unavailable("GetObject \(objectKey): the body broke off (\(error))")
+                    }
+                    guard let chunk else { return }
+                    try await sink(chunk)
+                }
+            }
         )
     }
 

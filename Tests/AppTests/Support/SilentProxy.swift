@@ -3,9 +3,9 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A TCP proxy on loopback in front of PostgreSQL that can go silent: from `goSilent()` on, what
-/// either side sends is dropped and no connection is closed — a network path that loses packets,
-/// not a server that is down (which would reset the connections).
+/// A TCP proxy on loopback in front of PostgreSQL (or an S3 peer) that can go silent: from
+/// `goSilent()` on, what either side sends is dropped and no connection is closed — a network path
+/// that loses packets, not a server that is down (which would reset the connections).
 final class SilentProxy: Sendable {
     private let channel: any Channel
     private let state = Mutex(State())
@@ -19,6 +19,9 @@ final class SilentProxy: Sendable {
         var cut: Cut?
         /// What a client may send through, per second (nil: as fast as it comes).
         var throttle: Int?
+        /// How many more bytes of answers each connection passes on before it is cut (nil: all).
+        var replyBudget: Int?
+        var replied: [ObjectIdentifier: Int] = [:]
     }
 
     /// The connection to cut at a statement: the first that sends the bytes `after`, when it next
@@ -102,6 +105,26 @@ final class SilentProxy: Sendable {
     func throttle(bytesPerSecond: Int) { state.withLock { $0.throttle = bytesPerSecond } }
     var throttled: Int? { state.withLock { $0.throttle } }
 
+    /// From now on, each connection passes on `bytes` more bytes of what the server answers, then
+    /// is closed mid-answer (a reset or a read timeout halfway through a body); nil: no limit.
+    func breakReplies(after bytes: Int?) {
+        state.withLock {
+            $0.replyBudget = bytes
+            $0.replied = [:]
+        }
+    }
+
+    /// How much of `bytes` the server of `pair` may still pass on (all of it, unless answers are broken off).
+    private func share(of bytes: ByteBuffer, for pair: Pair) -> Int {
+        state.withLock { state in
+            guard let budget = state.replyBudget else { return bytes.readableBytes }
+            let id = ObjectIdentifier(pair)
+            let before = state.replied[id, default: 0]
+            state.replied[id] = before + bytes.readableBytes
+            return max(0, min(bytes.readableBytes, budget - before))
+        }
+    }
+
     /// Whether the planned cut has happened.
     var hasCut: Bool { state.withLock { $0.cut == nil } }
 
@@ -178,7 +201,15 @@ final class SilentProxy: Sendable {
             guard !proxy.isSilent else { return }
             let bytes = unwrapInboundIn(data)
             guard fromClient else {
-                if !pair.deaf.withLock({ $0 }) { partner.writeAndFlush(bytes, promise: nil) }
+                guard !pair.deaf.withLock({ $0 }) else { return }
+                let passed = proxy.share(of: bytes, for: pair)
+                guard passed < bytes.readableBytes else {
+                    partner.writeAndFlush(bytes, promise: nil)
+                    return
+                }
+                pair.deaf.withLock { $0 = true }
+                let pair = self.pair
+                partner.writeAndFlush(bytes.getSlice(at: bytes.readerIndex, length: passed)!).whenComplete { _ in pair.close() }
                 return
             }
             if proxy.throttled != nil { readSinceLastPause.withLock { $0 += bytes.readableBytes } }
