@@ -177,6 +177,35 @@ struct HealthAndErrorTests {
         #expect(copy.appError(for: FileBlobStore.error(EROFS, "write")).status == .serviceUnavailable)
     }
 
+    @Test(
+        "a refusal for now from PostgreSQL (deadlock, serialization failure, lock or statement timeout) is a 503 to try again, with nothing left behind; a refusal that is a bug stays a 500",
+        arguments: [("40P01", 503), ("40001", 503), ("55P03", 503), ("57014", 503), ("XX000", 500)]
+    )
+    func transientRefusals(sqlState: String, status: Int) async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            let token = try await app.api.signedInUser(email: email)
+            // What a busy database answers the photo's INSERT, raised by a trigger on the real statement.
+            try await app.db {
+                try await $0.query(
+                    """
+                    CREATE FUNCTION refuse_for_now() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'refused by the test' USING ERRCODE = '\(unescaped: sqlState)'; END $$
+                    """
+                )
+                try await $0.query("CREATE TRIGGER refuse_for_now BEFORE INSERT ON photos FOR EACH ROW EXECUTE FUNCTION refuse_for_now()")
+            }
+            let answer = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "")
+            #expect(answer.status.code == status, "\(sqlState): \(answer.status) \(answer.text)")
+            #expect(!answer.text.contains("refused by the test") && !answer.text.contains(sqlState), "nothing of the cause is shown")
+            #expect(try await app.photoCount() == 0)
+            #expect(app.filesInBlobStore() == [], "no original or rendition is left")
+            // The way in (a token's INSERT) answers the same.
+            try await app.db { try await $0.query("CREATE TRIGGER refuse_for_now BEFORE INSERT ON api_tokens FOR EACH ROW EXECUTE FUNCTION refuse_for_now()") }
+            #expect(try await app.api.signIn(email: email).status.code == status)
+        }
+    }
+
     @Test("an unknown page is a 404 HTML page; under /api it is JSON")
     func notFound() async throws {
         try await withTestApp { app in

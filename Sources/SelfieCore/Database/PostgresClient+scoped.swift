@@ -51,17 +51,22 @@ extension PSQLError {
         return state.hasPrefix("22") || state == "23514"
     }
 
-    /// True when the database could not be reached or the connection broke: a 503, not a bug.
+    /// True when the database could not be reached, the connection broke, or it refused for now
+    /// what a retry can do: a 503, not a bug.
     var isUnavailable: Bool {
         switch code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed,
             .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .queryCancelled:
             return true
         default:
-            // 57P01 admin_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions
             guard let state = sqlState else { return false }
-            // 08 connection exceptions, 53 insufficient resources (too many connections, …)
+            // 08 connection exceptions, 53 insufficient resources (too many connections, a full
+            // disk), 57P01–03 shutting down or starting. And the transient refusals a retry can
+            // pass, which a busy database gives correct code: 40001 serialization failure, 40P01
+            // deadlock detected, 55P03 lock not available (a lock_timeout), 57014 query cancelled
+            // (a statement_timeout a managed database may set on the role).
             return state.hasPrefix("08") || state.hasPrefix("53") || state == "57P01" || state == "57P02" || state == "57P03"
+                || state == "40001" || state == "40P01" || state == "55P03" || state == "57014"
         }
     }
 }

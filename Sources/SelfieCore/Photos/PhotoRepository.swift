@@ -78,7 +78,7 @@ public struct PhotoRepository: Sendable {
             }
         } catch let error as TransactionError {
             if let refusal = error.closureError as? PhotoError { throw refusal }
-            if let server = error.closureError as? PSQLError, server.code == .server, error.rollbackError == nil {
+            if let server = error.closureError as? PSQLError, server.code == .server, !server.isUnavailable, error.rollbackError == nil {
                 throw RowRefused(isRejectedValue: server.isRejectedValue, reason: String(reflecting: server))
             }
             throw error
