@@ -221,6 +221,52 @@ struct AccountDeletionAndExportTests {
         }
     }
 
+    @Test("a store that does not answer: deleting an account and emptying a trash answer within seconds (not a read timeout per blob), the goodbye is queued, and the keys wait in the queue until the store answers")
+    func storeThatDoesNotAnswer() async throws {
+        var bucket = try await S3Peer.moto.makeBucket()
+        try await SilentProxy.with { proxy in
+            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
+            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
+            let throughTheProxy = bucket
+            try await withTestApp(configure: { config in
+                config.blobStore = .s3(throughTheProxy)
+                config.trashDays = 30
+                try config.useMailSink()
+            }) { app in
+                let leaving = app.browser()
+                let email = uniqueEmail("leaving")
+                try await leaving.signUp(email: email)
+                for seed in 1...3 { _ = try await leaving.uploadPhoto(TestImage.jpeg(size: 800, seed: UInt64(seed))) }
+                let staying = app.browser()
+                try await staying.signUp(email: uniqueEmail("staying"))
+                for seed in 4...6 {
+                    let id = try await staying.uploadPhoto(TestImage.jpeg(size: 800, seed: UInt64(seed)))
+                    _ = try await staying.submit("/photos/\(id)/delete", from: "/photos/\(id)/delete", [])
+                }
+                #expect(try await app.blobs.list().count == 24)
+
+                proxy.goSilent()
+                let started = ContinuousClock.now
+                #expect(try await leaving.submit("/account/delete", from: "/account", [("current_password", "correct horse battery")]).status == .seeOther)
+                #expect(try await staying.submit("/trash/empty", from: "/trash", []).location == "/trash?notice=trash-emptied")
+                let took = ContinuousClock.now - started
+                #expect(took < .seconds(10), "two answers in \(took): at most the request's budget each, not 30 s per blob")
+                #expect(try await app.photoCount() == 0)
+                #expect(try await app.scalar("SELECT count(*)::int FROM blob_deletions") == 24, "every key waits in the queue")
+                #expect(try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(email) AND kind = 'account_deleted'") == 1)
+
+                // The store answers again: the background round deletes them all.
+                proxy.speakAgain()
+                proxy.closeConnections()
+                let core = try CoreServices(forWeb: app.config, logger: testLogger)
+                let deleted = try await core.whileRunning { try await core.blobDeletions.retry(queuedBefore: .now) }
+                #expect(deleted == 24)
+                #expect(try await app.blobs.list().isEmpty)
+                #expect(try await app.scalar("SELECT count(*)::int FROM blob_deletions") == 0)
+            }
+        }
+    }
+
     @Test("the last administrator cannot delete their own account")
     func lastAdmin() async throws {
         try await withTestApp { app in

@@ -119,6 +119,24 @@ public struct AuditRepository: Sendable {
         }
     }
 
+    /// Records one event per target in one statement (a trash of thousands emptied at once is one
+    /// INSERT, not thousands). Never throws, like `record`.
+    public func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, targets: [String], origin: RequestOrigin) async {
+        guard !targets.isEmpty else { return }
+        do {
+            try await client.query(
+                """
+                INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
+                SELECT \(type.rawValue), \(actor), \(targetUser), target, \(origin.ipAddress), \(origin.userAgent)
+                FROM unnest(\(targets.map { String($0.prefix(320)) })::text[]) AS target
+                """,
+                logger: logger
+            )
+        } catch {
+            logger.error("could not record audit events", metadata: ["event": "\(type.rawValue)", "count": "\(targets.count)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
     /// Newest first; `userID` matches actor or target; `before` pages by id.
     public func entries(userID: Int64?, type: String?, before: Int64?, limit: Int) async throws -> [AuditEntry] {
         let rows = try await client.query(

@@ -276,16 +276,12 @@ public struct PhotoService: Sendable {
         let ids = Array(Set(publicIDs))
         if trashDays > 0 {
             let trashed = try await photos.trash(userID: user.id, publicIDs: ids)
-            for photo in trashed {
-                await audit.record(.photoTrashed, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
-            }
+            await audit.record(.photoTrashed, actor: user.id, targetUser: user.id, targets: trashed.map(\.publicID), origin: origin)
             return trashed.count
         }
         let deleted = try await photos.delete(userID: user.id, publicIDs: ids)
         await blobDeletions.drain(deleted.flatMap(\.blobKeys))
-        for photo in deleted {
-            await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
-        }
+        await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, targets: deleted.map(\.publicID), origin: origin)
         return deleted.count
     }
 
@@ -324,9 +320,7 @@ public struct PhotoService: Sendable {
     public func deleteForever(_ publicIDs: [String]?, of user: User, origin: RequestOrigin) async throws -> Int {
         let deleted = try await photos.deleteTrashed(userID: user.id, publicIDs: publicIDs.map { Array(Set($0)) })
         await blobDeletions.drain(deleted.flatMap(\.blobKeys))
-        for photo in deleted {
-            await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, target: photo.publicID, origin: origin)
-        }
+        await audit.record(.photoDeleted, actor: user.id, targetUser: user.id, targets: deleted.map(\.publicID), origin: origin)
         return deleted.count
     }
 
@@ -345,7 +339,7 @@ public struct PhotoService: Sendable {
         while true {
             let deleted = try await photos.deleteTrashed(before: cutoff, limit: 100)
             guard !deleted.isEmpty else { return purged }
-            await blobDeletions.drain(deleted.flatMap(\.blobKeys))
+            await blobDeletions.drain(deleted.flatMap(\.blobKeys), within: .seconds(60))
             purged += deleted.count
             logger.info("deleted \(deleted.count) photo(s) from the trash for good", metadata: ["photos": "\(deleted.map(\.publicID))"])
         }
