@@ -5,7 +5,8 @@ import Foundation
 /// ("+02:00"). libvips renders each as "value (value, ASCII, n components, n bytes)".
 enum CaptureTime {
     /// The moment, or nil for a missing or malformed date (cameras write "0000:00:00 00:00:00" and
-    /// blanks). Without an offset the camera's local time is read as UTC.
+    /// blanks). Without an offset the camera's local time is read as UTC (and marked a local time,
+    /// `ImageProbe.takenAtIsLocalTime`, so that pages show it as written).
     static func parse(dateTimeOriginal: String?, offset: String?) -> Date? {
         guard let text = dateTimeOriginal.map(leadingValue), text.utf8.count >= 19 else { return nil }
         let digits = Array(text.utf8.prefix(19))

@@ -30,15 +30,14 @@ struct Header {
         // EXIF orientations 5…8 include a quarter turn.
         let quarterTurn = (5...8).contains(header.intField("orientation", default: 1))
         let format: SourceFormat = family == .heic && Self.hasAVIFBrand(input) ? .avif : family
+        let offset = header.stringField("exif-ifd2-OffsetTimeOriginal")
         probe = ImageProbe(
             format: format,
             width: quarterTurn ? storedHeight : storedWidth,
             height: quarterTurn ? storedWidth : storedHeight,
             frameCount: max(1, header.intField("n-pages", default: 1)),
-            takenAt: CaptureTime.parse(
-                dateTimeOriginal: header.stringField("exif-ifd2-DateTimeOriginal"),
-                offset: header.stringField("exif-ifd2-OffsetTimeOriginal")
-            )
+            takenAt: CaptureTime.parse(dateTimeOriginal: header.stringField("exif-ifd2-DateTimeOriginal"), offset: offset),
+            takenAtIsLocalTime: offset.flatMap(CaptureTime.offsetSeconds) == nil
         )
         hasICCProfile = header.hasField("icc-profile-data")
         isCMYK = header.isCMYK

@@ -18,13 +18,17 @@ public struct ImageProbe: Sendable, Hashable {
     /// When the photo was taken (EXIF `DateTimeOriginal`, in its `OffsetTimeOriginal` when the camera
     /// wrote one, else read as UTC), read before the metadata is stripped; nil when it has none.
     public var takenAt: Date?
+    /// The camera wrote no offset: `takenAt` is its clock's reading in a zone nobody knows, stored as
+    /// if it were UTC — to be shown as written, never moved into a viewer's zone.
+    public var takenAtIsLocalTime: Bool
 
-    public init(format: SourceFormat, width: Int, height: Int, frameCount: Int, takenAt: Date? = nil) {
+    public init(format: SourceFormat, width: Int, height: Int, frameCount: Int, takenAt: Date? = nil, takenAtIsLocalTime: Bool = false) {
         self.format = format
         self.width = width
         self.height = height
         self.frameCount = frameCount
         self.takenAt = takenAt
+        self.takenAtIsLocalTime = takenAt != nil && takenAtIsLocalTime
     }
 }
 

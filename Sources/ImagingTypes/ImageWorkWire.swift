@@ -147,8 +147,9 @@ public enum ImageWorkWire {
         bytes.writeInteger(UInt32(probe.width), endianness: .little)
         bytes.writeInteger(UInt32(probe.height), endianness: .little)
         bytes.writeInteger(UInt32(clamping: probe.frameCount), endianness: .little)
+        // 0: no capture time; 1: a moment (the camera wrote its offset); 2: a local time.
         if let takenAt = probe.takenAt {
-            bytes.writeInteger(UInt8(1))
+            bytes.writeInteger(UInt8(probe.takenAtIsLocalTime ? 2 : 1))
             bytes.writeInteger(takenAt.timeIntervalSince1970.bitPattern, endianness: .little)
         } else {
             bytes.writeInteger(UInt8(0))
@@ -163,11 +164,13 @@ public enum ImageWorkWire {
               let hasTakenAt = bytes.readInteger(as: UInt8.self)
         else { throw Malformed("a probe cut short") }
         var takenAt: Date?
-        if hasTakenAt == 1 {
+        if hasTakenAt == 1 || hasTakenAt == 2 {
             guard let bits = bytes.readInteger(endianness: .little, as: UInt64.self) else { throw Malformed("a capture time cut short") }
             takenAt = Date(timeIntervalSince1970: Double(bitPattern: bits))
         }
-        return ImageProbe(format: format, width: Int(width), height: Int(height), frameCount: Int(frames), takenAt: takenAt)
+        return ImageProbe(
+            format: format, width: Int(width), height: Int(height), frameCount: Int(frames), takenAt: takenAt, takenAtIsLocalTime: hasTakenAt == 2
+        )
     }
 
     private enum ErrorCode: UInt8 {

@@ -288,7 +288,7 @@ struct ByteLevelEquivalenceTests {
         }
         func photo(_ renditions: [PhotoRendition], title: String) -> Photo {
             Photo(id: 1, publicID: "p1", userID: 1, title: title, blobKey: key, contentType: "image/jpeg", byteSize: 10,
-                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, takenAt: nil, trashedAt: nil, renditions: renditions)
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000), width: 400, height: 300, takenAt: nil, takenAtIsLocalTime: false, trashedAt: nil, renditions: renditions)
         }
         let service = PhotoService.forViewTests()
         let words = Words(translations: CatalogueTests.translations, viewer: .default)

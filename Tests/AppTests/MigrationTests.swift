@@ -91,6 +91,7 @@ struct MigrationTests {
         22: "0b53f4509d4509511eeda6c04dafd6453fbbe453de7f3a30756cff3d086cd2d9",
         23: "c4a7fc1cf9fa66c2f686c09f1827a5eb995eb24b632a9c89898fc65f6e67c290",
         24: "58010a13db42a34448972fa6b97efb45ab5f68205abd64caf597cec28c9b435c",
+        25: "bea118c63231b047d0c8adc1ad206bfea3eaca9b5ebe8fb8e9f49b944ee8c9fa",
     ]
 
     @Test("no applied migration is edited: each file's checksum is the one databases recorded when it was applied")

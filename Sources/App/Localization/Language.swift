@@ -86,12 +86,15 @@ struct Viewer: Sendable {
     /// ("… 10:19 UTC" while the zone is unknown). Built from the language's month names: Foundation
     /// on Linux has no locale data for its formatters.
     func time(_ date: Date) -> String {
-        let parts = CivilTime(date, in: timeZone)
+        format(CivilTime(date, in: timeZone), zone: timeZone == nil ? " UTC" : "")
+    }
+
+    /// A wall-clock time as it reads, with `zone` after it (" UTC", or "" for none named).
+    func format(_ parts: CivilTime, zone: String) -> String {
         let day = parts.day
         let month = language.monthAbbreviations[parts.month - 1]
         let year = parts.year
         let clock = Self.twoDigits(parts.hour) + ":" + Self.twoDigits(parts.minute)
-        let zone = timeZone == nil ? " UTC" : ""
         switch language {
         case .german: return "\(day). \(month) \(year), \(clock)\(zone)"
         case .english, .spanish: return "\(day) \(month) \(year), \(clock)\(zone)"

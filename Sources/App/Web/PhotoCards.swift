@@ -49,10 +49,12 @@ final class PhotoCard: Sendable {
         self.title = photo.title
         self.hasTitle = !photo.title.isEmpty
         // The date shown is one of the other two: each is formatted once.
-        let shown = words.time(photo.shownAt)
+        let uploaded = words.time(photo.createdAt)
+        let taken = words.viewer.takenTime(of: photo)
+        let shown = taken ?? uploaded
         self.date = shown
-        self.takenDate = photo.takenAt == nil ? nil : shown
-        self.uploadedDate = photo.takenAt == nil ? shown : words.time(photo.createdAt)
+        self.takenDate = taken
+        self.uploadedDate = uploaded
         self.altText = photo.title.isEmpty ? words("photo-from", ["date": .text(shown)]) : photo.title
         func image(_ name: RenditionName) -> Image? {
             guard let rendition = photo.rendition(name), let url = imageURL(rendition) else { return nil }
@@ -82,11 +84,12 @@ struct MonthGroup: Sendable {
     let label: String
     let photos: [PhotoCard]
 
-    /// Consecutive photos of the same month (in the viewer's zone) together, in the order given.
+    /// Consecutive photos of the same month (in the viewer's zone, or as the camera wrote it: see
+    /// `Viewer.shownParts`) together, in the order given.
     static func grouping(_ photos: [Photo], words: Words, card: (Photo) -> PhotoCard) -> [MonthGroup] {
         var groups: [(key: (Int, Int), cards: [PhotoCard])] = []
         for photo in photos {
-            let parts = CivilTime(photo.shownAt, in: words.viewer.timeZone)
+            let parts = words.viewer.shownParts(of: photo)
             let key = (parts.year, parts.month)
             if let last = groups.last, last.key == key {
                 groups[groups.count - 1].cards.append(card(photo))
@@ -102,6 +105,21 @@ struct MonthGroup: Sendable {
                 photos: group.cards
             )
         }
+    }
+}
+
+extension Viewer {
+    /// A photo's capture time: as its camera wrote it when it wrote no zone (no zone to move it from
+    /// or to name: `Photo.takenAtIsLocalTime`), else in the viewer's zone like any other time.
+    func takenTime(of photo: Photo) -> String? {
+        guard let takenAt = photo.takenAt else { return nil }
+        return photo.takenAtIsLocalTime ? format(CivilTime(takenAt), zone: "") : time(takenAt)
+    }
+
+    /// The date and wall-clock time under which a photo is shown (its month's heading): the capture
+    /// time as `takenTime` reads it, else the upload's in the viewer's zone.
+    func shownParts(of photo: Photo) -> CivilTime {
+        photo.takenAt != nil && photo.takenAtIsLocalTime ? CivilTime(photo.shownAt) : CivilTime(photo.shownAt, in: timeZone)
     }
 }
 

@@ -16,6 +16,9 @@ public struct Photo: Sendable, Equatable {
     public let height: Int?
     /// When it was taken (EXIF DateTimeOriginal), if the file said.
     public let takenAt: Date?
+    /// The camera wrote no offset: `takenAt` is its clock's reading stored as if it were UTC, shown
+    /// as written (`PhotoCard`), never moved into a viewer's zone.
+    public let takenAtIsLocalTime: Bool
     /// When it was moved to the trash; nil while it is not there.
     public let trashedAt: Date?
     /// Empty for a photo stored before renditions existed, until `selfie photos reprocess` runs.

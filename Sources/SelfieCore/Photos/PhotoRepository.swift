@@ -13,6 +13,8 @@ public struct NewPhoto: Sendable {
     public var width: Int
     public var height: Int
     public var takenAt: Date?
+    /// See `Photo.takenAtIsLocalTime`.
+    public var takenAtIsLocalTime = false
     public var renditions: [PhotoRendition]
     /// Of the original's bytes as stored.
     public var sha256: [UInt8]? = nil
@@ -42,11 +44,11 @@ public struct PhotoRepository: Sendable {
     /// The photo's columns from `photos` aliased `p`, then its renditions packed one per text
     /// (fields separated by tabs, which none of them can contain), in one round trip.
     private static let columns = """
-        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.trashed_at,
+        p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.taken_at_local, p.trashed_at,
         coalesce((SELECT array_agg(r.name || E'\\t' || r.blob_key || E'\\t' || r.content_type || E'\\t' || r.width || E'\\t'
             || r.height || E'\\t' || r.byte_size ORDER BY r.name) FROM photo_renditions r WHERE r.photo_id = p.id), '{}')
         """
-    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, Date?, Date?, [String])
+    private typealias Row = (Int64, String, Int64, String, String, String, Int64, Date, Int?, Int?, Date?, Bool, Date?, [String])
 
     /// Inserts the photo and its renditions in one transaction, if they fit under the owner's quota
     /// (`defaultQuota` for those who follow the default; 0 is no limit): the owner's row is locked
@@ -186,9 +188,9 @@ public struct PhotoRepository: Sendable {
         let rows = try await connection.query(
             """
             WITH p AS (
-                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height, taken_at, sha256)
+                INSERT INTO photos (public_id, user_id, title, blob_key, content_type, byte_size, width, height, taken_at, taken_at_local, sha256)
                 VALUES (\(photo.publicID), \(photo.userID), \(photo.title), \(photo.blobKey.value), \(photo.contentType),
-                        \(photo.byteSize), \(photo.width), \(photo.height), \(photo.takenAt), decode(\(photo.sha256?.hexString), 'hex'))
+                        \(photo.byteSize), \(photo.width), \(photo.height), \(photo.takenAt), \(photo.takenAtIsLocalTime), decode(\(photo.sha256?.hexString), 'hex'))
                 RETURNING id, created_at
             ), r AS (
                 INSERT INTO photo_renditions (photo_id, name, blob_key, content_type, width, height, byte_size, sha256)
@@ -217,6 +219,7 @@ public struct PhotoRepository: Sendable {
                 width: photo.width,
                 height: photo.height,
                 takenAt: photo.takenAt,
+                takenAtIsLocalTime: photo.takenAtIsLocalTime,
                 trashedAt: nil,
                 renditions: renditions
             )
@@ -478,13 +481,16 @@ public struct PhotoRepository: Sendable {
 
     /// Replaces a photo's renditions (and its dimensions) in one transaction and returns the keys
     /// of the blobs no longer used; nil when the photo no longer exists.
-    public func replaceRenditions(photoID: Int64, width: Int, height: Int, takenAt: Date?, with renditions: [PhotoRendition]) async throws -> [BlobKey]? {
+    public func replaceRenditions(
+        photoID: Int64, width: Int, height: Int, takenAt: Date?, takenAtIsLocalTime: Bool, with renditions: [PhotoRendition]
+    ) async throws -> [BlobKey]? {
         let logger = self.logger
         return try await client.transaction(logger: logger) { connection in
             // The row lock keeps a concurrent delete from taking the old keys with it unseen.
             let exists = try await connection.query(
                 """
-                UPDATE photos SET width = \(width), height = \(height), taken_at = \(takenAt), renditions_failed_at = NULL
+                UPDATE photos SET width = \(width), height = \(height), taken_at = \(takenAt), taken_at_local = \(takenAt != nil && takenAtIsLocalTime),
+                    renditions_failed_at = NULL
                 WHERE id = \(photoID) RETURNING id
                 """,
                 logger: logger
@@ -525,8 +531,8 @@ public struct PhotoRepository: Sendable {
     }
 
     /// Records when a photo was taken.
-    func setCaptureTime(photoID: Int64, takenAt: Date) async throws {
-        try await client.query("UPDATE photos SET taken_at = \(takenAt) WHERE id = \(photoID)", logger: logger)
+    func setCaptureTime(photoID: Int64, takenAt: Date, isLocalTime: Bool) async throws {
+        try await client.query("UPDATE photos SET taken_at = \(takenAt), taken_at_local = \(isLocalTime) WHERE id = \(photoID)", logger: logger)
     }
 
     /// "Download my data" under way, one per account across instances (`data_exports_running`):
@@ -566,7 +572,9 @@ public struct PhotoRepository: Sendable {
     /// The photos of rows that select `columns`.
     private static func photos(in rows: PostgresRowSequence) async throws -> [Photo] {
         var photos: [Photo] = []
-        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, trashedAt, packed) in rows.decode(Row.self) {
+        for try await (id, publicID, userID, title, key, contentType, size, created, width, height, takenAt, takenAtIsLocalTime, trashedAt, packed)
+            in rows.decode(Row.self)
+        {
             guard let blobKey = BlobKey(key) else { continue }
             photos.append(
                 Photo(
@@ -581,6 +589,7 @@ public struct PhotoRepository: Sendable {
                     width: width,
                     height: height,
                     takenAt: takenAt,
+                    takenAtIsLocalTime: takenAtIsLocalTime,
                     trashedAt: trashedAt,
                     renditions: packed.compactMap(PhotoRendition.init(packed:))
                 )
@@ -739,7 +748,7 @@ enum PhotoPageRow {
     }
 
     static func columns(renditions aliases: [String]) -> String {
-        (["p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.trashed_at"]
+        (["p.id, p.public_id, p.user_id, p.title, p.blob_key, p.content_type, p.byte_size, p.created_at, p.width, p.height, p.taken_at, p.taken_at_local, p.trashed_at"]
             + aliases.map { "\($0).blob_key, \($0).content_type, \($0).width, \($0).height, \($0).byte_size" })
             .joined(separator: ",\n")
     }
@@ -759,6 +768,7 @@ enum PhotoPageRow {
         let width: Int? = try columns.next()
         let height: Int? = try columns.next()
         let takenAt: Date? = try columns.next()
+        let takenAtIsLocalTime: Bool = try columns.next()
         let trashedAt: Date? = try columns.next()
         var renditions: [PhotoRendition] = []
         renditions.reserveCapacity(names.count)
@@ -790,6 +800,7 @@ enum PhotoPageRow {
             width: width,
             height: height,
             takenAt: takenAt,
+            takenAtIsLocalTime: takenAtIsLocalTime,
             trashedAt: trashedAt,
             renditions: renditions
         )

@@ -169,6 +169,7 @@ public struct PhotoService: Sendable {
                     width: made.width,
                     height: made.height,
                     takenAt: made.takenAt,
+                    takenAtIsLocalTime: made.takenAtIsLocalTime,
                     renditions: made.renditions,
                     sha256: received.sha256
                 ),

@@ -59,8 +59,8 @@ public struct RenditionBackfill: Sendable {
                 after = last.id
                 for photo in batch {
                     do {
-                        guard let takenAt = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID) else { continue }
-                        try await photos.setCaptureTime(photoID: photo.id, takenAt: takenAt)
+                        guard let taken = try await renditions.captureTime(of: photo.blobKey, byteSize: photo.byteSize, owner: photo.userID) else { continue }
+                        try await photos.setCaptureTime(photoID: photo.id, takenAt: taken.date, isLocalTime: taken.isLocalTime)
                         report.processed += 1
                     } catch {
                         try Self.rethrowUnlessThePhotos(error)
@@ -82,7 +82,8 @@ public struct RenditionBackfill: Sendable {
         let unused: [BlobKey]?
         do {
             unused = try await photos.replaceRenditions(
-                photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt, with: made.renditions
+                photoID: photo.id, width: made.width, height: made.height, takenAt: made.takenAt ?? photo.takenAt,
+                takenAtIsLocalTime: made.takenAt != nil ? made.takenAtIsLocalTime : photo.takenAtIsLocalTime, with: made.renditions
             )
         } catch {
             // Not recorded (the database refused, or was out of reach, or a shutdown cut it off),

@@ -62,6 +62,8 @@ public struct RenditionMaker: Sendable {
         public let height: Int
         /// When the photo was taken, if its metadata said (read before it was stripped).
         public let takenAt: Date?
+        /// See `Photo.takenAtIsLocalTime`.
+        public let takenAtIsLocalTime: Bool
         public let renditions: [PhotoRendition]
     }
 
@@ -80,19 +82,23 @@ public struct RenditionMaker: Sendable {
                 width: processed.probe.width,
                 height: processed.probe.height,
                 takenAt: processed.probe.takenAt,
+                takenAtIsLocalTime: processed.probe.takenAtIsLocalTime,
                 renditions: try await store(processed.renditions)
             )
         }
     }
 
-    /// When the photo under `original` was taken, from its header alone (nothing is decoded).
-    public func captureTime(of original: BlobKey, byteSize: Int64, owner: Int64) async throws -> Date? {
+    /// When the photo under `original` was taken, from its header alone (nothing is decoded), and
+    /// whether that is a local time (`Photo.takenAtIsLocalTime`).
+    public func captureTime(of original: BlobKey, byteSize: Int64, owner: Int64) async throws -> (date: Date, isLocalTime: Bool)? {
         try await Self.turns.withPermits(1) {
+            let probe: ImageProbe
             switch try await ask(.probe, about: original, byteSize: byteSize, owner: owner) {
-            case .probed(let probe): probe.takenAt
-            case .processed(let image): image.probe.takenAt
-            case .refused: nil
+            case .probed(let probed): probe = probed
+            case .processed(let image): probe = image.probe
+            case .refused: return nil
             }
+            return probe.takenAt.map { ($0, probe.takenAtIsLocalTime) }
         }
     }
 

@@ -8,7 +8,7 @@ extension ImagingTests {
         @Test func exifOrientationSixMakesPortraitRenditionsTurnedClockwise() async throws {
             // Stored 1200x800 with a red top-left quadrant, tagged "rotate 90° clockwise".
             let processed = try await ImageProcessor().processed(try PhotoFixtures.bytes("camera.jpg"))
-            #expect(processed.probe == ImageProbe(format: .jpeg, width: 800, height: 1200, frameCount: 1, takenAt: ImagingTests.fixtureTakenAt))
+            #expect(processed.probe == ImageProbe(format: .jpeg, width: 800, height: 1200, frameCount: 1, takenAt: ImagingTests.fixtureTakenAt, takenAtIsLocalTime: true))
             #expect(Self.sizes(processed) == [
                 "thumb-400": [267, 400], "thumb-800": [533, 800], "display-2048": [800, 1200],
             ])
@@ -80,10 +80,14 @@ extension ImagingTests {
 
         @Test func probeReadsDimensionsAndFramesWithoutDecoding() async throws {
             let processor = ImageProcessor()
+            // Their cameras wrote no offset: a local time, read as if UTC.
             #expect(try processor.probe(PhotoFixtures.bytes("camera.jpg")) == ImageProbe(
-                format: .jpeg, width: 800, height: 1200, frameCount: 1, takenAt: ImagingTests.fixtureTakenAt))
+                format: .jpeg, width: 800, height: 1200, frameCount: 1, takenAt: ImagingTests.fixtureTakenAt, takenAtIsLocalTime: true))
             #expect(try processor.probe(PhotoFixtures.bytes("photo.heic")) == ImageProbe(
-                format: .heic, width: 1200, height: 800, frameCount: 1, takenAt: ImagingTests.fixtureTakenAt))
+                format: .heic, width: 1200, height: 800, frameCount: 1, takenAt: ImagingTests.fixtureTakenAt, takenAtIsLocalTime: true))
+            // With its offset: a moment.
+            let taken2019 = try processor.probe(PhotoFixtures.bytes("taken-2019.jpg"))
+            #expect(taken2019.takenAt == ISO8601DateFormatter().date(from: "2019-05-01T08:00:00Z") && !taken2019.takenAtIsLocalTime)
             #expect(try processor.probe(PhotoFixtures.bytes("animated.gif")) == ImageProbe(
                 format: .gif, width: 240, height: 160, frameCount: 3))
             #expect(try processor.probe(PhotoFixtures.bytes("animated.webp")) == ImageProbe(

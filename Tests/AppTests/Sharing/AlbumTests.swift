@@ -44,6 +44,43 @@ struct AlbumTests {
         }
     }
 
+    @Test("a capture time the camera wrote without its zone is shown as written in every viewer's zone (its month too); one with its offset moves into the viewer's zone")
+    func localCaptureTime() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            browser.setCookie("selfie_zone", "America%2FLos_Angeles")
+            // camera.jpg: "2024:05:01 12:34:56", no offset. taken-2019.jpg: "2019:05:01 10:00:00" at +02:00.
+            let camera = try await browser.uploadPhoto(try Self.fixture("camera.jpg"), title: "Camera")
+            let taken2019 = try await browser.uploadPhoto(try Self.fixture("taken-2019.jpg"), title: "Old")
+            // Half an hour into a new year, no offset: in Los Angeles it must not fall in December.
+            let newYearFile = FileManager.default.temporaryDirectory.appendingPathComponent("new-year-\(UUID()).jpg")
+            defer { try? FileManager.default.removeItem(at: newYearFile) }
+            try Data(try Self.fixture("taken-2019.jpg")).write(to: newYearFile)
+            try Tool.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2024:01:01 00:30:00", "-OffsetTimeOriginal=", newYearFile.path])
+            let newYear = try await browser.uploadPhoto(Array(try Data(contentsOf: newYearFile)), title: "New year")
+
+            #expect(try await browser.get("/photos/\(camera)").text.contains("Taken 1 May 2024, 12:34<"), "as the camera wrote it, not 05:34")
+            #expect(try await browser.get("/photos/\(taken2019)").text.contains("Taken 1 May 2019, 01:00<"), "08:00 UTC in Los Angeles")
+            #expect(try await browser.get("/photos/\(newYear)").text.contains("Taken 1 Jan 2024, 00:30<"))
+            let months = try await browser.get("/gallery").text.captures(of: #"<h2 id="month-[0-9-]+">([^<]+)</h2>"#)
+            #expect(months == ["May 2024", "January 2024", "May 2019"], "\(months)")
+
+            let local: [Bool] = try await app.db {
+                try await $0.query("SELECT taken_at_local FROM photos WHERE public_id = ANY(\([camera, taken2019, newYear])) ORDER BY taken_at DESC")
+                    .collect().map { try $0.decode(Bool.self) }
+            }
+            #expect(local == [true, true, false], "camera and new year: local times; 2019: a moment")
+
+            // `selfie photos reprocess` (the capture times of photos stored before) reads whether it is local too.
+            try await app.db { try await $0.query("UPDATE photos SET taken_at = NULL, taken_at_local = false WHERE public_id = \(camera)") }
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            _ = try await core.whileRunning { try await core.backfill.fillCaptureTimes() }
+            #expect(try await app.scalar("SELECT taken_at_local FROM photos WHERE public_id = \(camera)") == true)
+            #expect(try await browser.get("/photos/\(camera)").text.contains("Taken 1 May 2024, 12:34<"))
+        }
+    }
+
     @Test("albums: made from a selection, all or none added, someone else's album and photos refused, cover, rename, delete keeps the photos")
     func albums() async throws {
         try await withTestApp { app in
