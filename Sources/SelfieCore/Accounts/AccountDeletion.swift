@@ -38,11 +38,13 @@ public struct AccountDeletion: Sendable {
         let record = AuditRecord(type: .accountDeleted, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
         let keys: [BlobKey]
         do {
-            keys = try await admin.deleteUser(id: user.id, act: .deletingOwnAccount(record, userID: user.id))
+            keys = try await admin.deleteUser(
+                id: user.id, act: .deletingOwnAccount(record, userID: user.id), goodbye: emails.pending(.accountDeleted, to: credentials.user)
+            )
         } catch AdminError.lastAdmin {
             throw AccountError.lastAdministrator
         }
+        emails.nudge()
         await blobDeletions.drain(keys)
-        await emails.notify(credentials.user, .accountDeleted)
     }
 }

@@ -40,9 +40,18 @@ public struct AccountEmails: Sendable {
 
     // MARK: Notices
 
-    /// Queues a notice to the user's address (none for an account without one). A notice that
-    /// cannot be queued is logged: the change it tells about is already done.
-    public func notify(_ user: User, _ notice: MailNotice) async {
+    /// A notice to the user's address (none for an account without one) for the repository making
+    /// the change it tells about to queue in its transaction; `nudge()` once that has committed.
+    func pending(_ notice: MailNotice, to user: User) -> PendingNotice? {
+        outbox.pending(notice, to: user)
+    }
+
+    /// Tells this instance's sender that mail was queued.
+    func nudge() { outbox.nudge() }
+
+    /// Queues a notice that tells of no change of its own (someone tried to sign up with the
+    /// address): a notice that cannot be queued is logged.
+    func notify(_ user: User, _ notice: MailNotice) async {
         guard let recipient = MailRecipient(user) else { return }
         do {
             try await outbox.enqueue(notice, to: recipient)
@@ -76,12 +85,13 @@ public struct AccountEmails: Sendable {
         userID: Int64,
         as act: AdminAct? = nil,
         whileSession sessionID: Int64? = nil,
+        alsoNotifying other: PendingNotice? = nil,
         notice: (String) -> MailNotice
     ) async throws -> String {
         let token = RandomToken.urlSafe()
         try await tokens.create(
             purpose, userID: userID, email: recipient.address, token: token, mailing: notice(token), to: recipient, through: outbox,
-            as: act, whileSession: sessionID
+            as: act, whileSession: sessionID, alsoNotifying: other
         )
         outbox.nudge()
         return token
@@ -224,12 +234,14 @@ public struct AccountEmails: Sendable {
             let account = try await users.credentials(forID: target.userID), !account.user.isDisabled
         else { throw AccountError.linkNotValid }
         let hash = try await hasher.hash(new)
-        guard try await users.resetPassword(userID: account.user.id, email: target.email, passwordHash: hash) else {
+        guard try await users.resetPassword(
+            userID: account.user.id, email: target.email, passwordHash: hash, notifying: pending(.passwordChanged, to: account.user)
+        ) else {
             throw AccountError.linkNotValid  // the account moved to another address since the link was sent
         }
+        nudge()
         try await protection.clearFailures(account: account.user.lockoutKey)
         await audit.record(.passwordReset, actor: account.user.id, targetUser: account.user.id, target: account.user.handle, origin: origin)
-        await notify(account.user, .passwordChanged)
         return account.user
     }
 
@@ -262,10 +274,13 @@ public struct AccountEmails: Sendable {
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
         let recipient = MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language)
-        try await mailLink(.changeEmail, to: recipient, userID: user.id, whileSession: session.sessionID) { token in
+        // The old address is told in the same transaction.
+        try await mailLink(
+            .changeEmail, to: recipient, userID: user.id, whileSession: session.sessionID,
+            alsoNotifying: pending(.emailChangeRequested(newEmail: EmailAddress.masked(newEmail)), to: user)
+        ) { token in
             .confirmNewEmail(token: token, newEmail: newEmail)
         }
-        await notify(user, .emailChangeRequested(newEmail: EmailAddress.masked(newEmail)))
         await audit.record(.emailChangeRequested, actor: user.id, targetUser: user.id, target: newEmail, origin: origin)
     }
 
@@ -281,11 +296,13 @@ public struct AccountEmails: Sendable {
         let target = try await takeProven(.changeEmail, token: token, by: holder, origin: origin)
         guard let before = try await users.credentials(forID: target.userID)?.user, !before.isDisabled else { throw AccountError.linkNotValid }
         do {
-            try await users.changeEmail(userID: before.id, to: target.email)
+            try await users.changeEmail(
+                userID: before.id, to: target.email, notifying: pending(.emailChanged(newEmail: EmailAddress.masked(target.email)), to: before)
+            )
         } catch UniqueValueTaken.email {
             throw InvalidFields([.email: .taken])
         }
-        await notify(before, .emailChanged(newEmail: EmailAddress.masked(target.email)))
+        nudge()
         await audit.record(.emailChanged, actor: before.id, targetUser: before.id, target: target.email, origin: origin)
         return try await users.credentials(forID: before.id)?.user ?? before
     }

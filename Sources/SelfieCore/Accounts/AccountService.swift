@@ -217,7 +217,7 @@ public struct AccountService: Sendable {
         do {
             let replaced = try await users.replacePassword(
                 userID: user.id, replacing: credentials.passwordHash, with: hash, username: newUsername, keepingSession: sessionID,
-                askedWithToken: tokenID
+                askedWithToken: tokenID, notifying: emails.pending(.passwordChanged, to: credentials.user)
             )
             // The password proved above is not the account's any more (a reset landed meanwhile).
             guard replaced else { throw InvalidFields([.currentPassword: .incorrect]) }
@@ -225,8 +225,8 @@ public struct AccountService: Sendable {
             problems[.username] = .taken
             throw problems
         }
+        emails.nudge()
         await audit.record(.passwordChanged, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
-        await emails.notify(credentials.user, .passwordChanged)
         // Changed by someone signed in already (or holding a reset link, which never signs in).
         return UserCredentials(user: user, passwordHash: hash, secondFactor: .satisfied)
     }
@@ -350,9 +350,8 @@ public struct AccountService: Sendable {
         let network = Self.network(of: ipAddress)
         do {
             let fingerprint = Array(SHA256.hash(data: Data("\(family.browser ?? "")\n\(family.system ?? "")\n\(network)".utf8)))
-            if try await users.recordSignInFrom(userID: user.id, fingerprint: fingerprint) {
-                await emails.notify(user, .newSignIn(userAgent: String(userAgent.prefix(256)), network: network))
-            }
+            let notice = emails.pending(.newSignIn(userAgent: String(userAgent.prefix(256)), network: network), to: user)
+            if try await users.recordSignInFrom(userID: user.id, fingerprint: fingerprint, notifying: notice) { emails.nudge() }
         } catch {
             emails.logger.error("could not record a sign-in's browser", metadata: ["error": "\(String(reflecting: error))"])
         }

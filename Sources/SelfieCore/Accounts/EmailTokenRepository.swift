@@ -44,13 +44,15 @@ struct EmailTokenRepository: Sendable {
         to recipient: MailRecipient,
         through outbox: MailOutboxRepository,
         as act: AdminAct? = nil,
-        whileSession sessionID: Int64? = nil
+        whileSession sessionID: Int64? = nil,
+        alsoNotifying notice: PendingNotice? = nil
     ) async throws {
         let logger = self.logger
         try await client.transaction(as: act, logger: logger) { connection, _ in
             if let sessionID { try await UserAccess.requireSession(sessionID, of: userID, on: connection, logger: logger) }
             try await Self.insert(purpose, userID: userID, email: email, token: token, on: connection, logger: logger)
             try await outbox.enqueue(message, to: recipient, on: connection)
+            try await notice?.queue(on: connection, logger: logger)
         }
     }
 

@@ -122,7 +122,7 @@ public struct UserRepository: Sendable {
     /// index refuses it.
     public func replacePassword(
         userID: Int64, replacing previousHash: String?, with passwordHash: String, username: String?, keepingSession: Int64?,
-        askedWithToken tokenID: Int64? = nil
+        askedWithToken tokenID: Int64? = nil, notifying notice: PendingNotice? = nil
     ) async throws -> Bool {
         defer { access.forget(userID: userID) }
         do {
@@ -142,6 +142,7 @@ public struct UserRepository: Sendable {
                 // Reset links die with any change of password, and so do address changes asked
                 // for before it (by someone who may have known the old password).
                 try await UserAccess.killLinks([.resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
+                try await notice?.queue(on: connection, logger: logger)
                 return true
             }
         } catch let error as TransactionError {
@@ -156,8 +157,18 @@ public struct UserRepository: Sendable {
     /// Records a sign-in from `fingerprint` (a hash of the kind of browser or app and the network,
     /// in `known_sign_ins`); true when the account has not used it before but
     /// has signed in before (its very first sign-in is no news).
-    func recordSignInFrom(userID: Int64, fingerprint: [UInt8]) async throws -> Bool {
-        let rows = try await client.query(
+    /// `notice` (the owner's "new sign-in" mail) is queued with the record when it is news.
+    func recordSignInFrom(userID: Int64, fingerprint: [UInt8], notifying notice: PendingNotice?) async throws -> Bool {
+        let logger = self.logger
+        return try await client.transaction(logger: logger) { connection in
+            let news = try await Self.recordSignInFrom(userID: userID, fingerprint: fingerprint, on: connection, logger: logger)
+            if news { try await notice?.queue(on: connection, logger: logger) }
+            return news
+        }
+    }
+
+    private static func recordSignInFrom(userID: Int64, fingerprint: [UInt8], on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query(
             """
             WITH prior AS (SELECT count(*)::int AS n FROM known_sign_ins WHERE user_id = \(userID)),
             seen AS (
@@ -217,7 +228,7 @@ public struct UserRepository: Sendable {
     /// Moves the account to a new (confirmed) address and kills every other mailed link (resets and
     /// confirmations went to the old address); throws `UniqueValueTaken.email` when another
     /// account has it by now.
-    public func changeEmail(userID: Int64, to email: String) async throws {
+    public func changeEmail(userID: Int64, to email: String, notifying notice: PendingNotice? = nil) async throws {
         defer { access.forget(userID: userID) }
         do {
             try await client.transaction(logger: logger) { connection in
@@ -226,6 +237,7 @@ public struct UserRepository: Sendable {
                     logger: logger
                 )
                 try await UserAccess.killLinks([.verifyEmail, .resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
+                try await notice?.queue(on: connection, logger: logger)
             }
         } catch let error as TransactionError {
             if let psql = error.closureError as? PSQLError, psql.isUniqueViolation(constraint: "users_email_key") {
@@ -250,7 +262,7 @@ public struct UserRepository: Sendable {
     /// providers), its share links (whoever made them would see what the owner adds) and the
     /// devices it knows (a sign-in from one of them would not be mailed as new). Every
     /// session, token, remembered browser and mailed link ends, in one transaction.
-    public func resetPassword(userID: Int64, email: String, passwordHash: String) async throws -> Bool {
+    public func resetPassword(userID: Int64, email: String, passwordHash: String, notifying notice: PendingNotice? = nil) async throws -> Bool {
         defer { access.forget(userID: userID) }
         return try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
@@ -272,6 +284,7 @@ public struct UserRepository: Sendable {
             }
             try await UserAccess.revokeAll(userID: userID, on: connection, logger: logger)
             try await UserAccess.killLinks([.verifyEmail, .resetPassword, .changeEmail], userID: userID, on: connection, logger: logger)
+            try await notice?.queue(on: connection, logger: logger)
             return true
         }
     }

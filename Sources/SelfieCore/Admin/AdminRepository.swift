@@ -189,7 +189,8 @@ public struct AdminRepository: Sendable {
 
     /// Deletes the user and every row of theirs; returns their photos' blobs for the caller to delete.
     /// Refuses to delete the last admin. `act`: an admin's, or the owner's (`AdminAct.deletingOwnAccount`).
-    func deleteUser(id: Int64, act: AdminAct) async throws -> [BlobKey] {
+    /// `goodbye`: the owner's last mail, queued once the account's other mail is gone.
+    func deleteUser(id: Int64, act: AdminAct, goodbye: PendingNotice? = nil) async throws -> [BlobKey] {
         defer { access.forget(userID: id) }
         var keys: [BlobKey] = []
         try await changeUser(id, as: act) { connection in
@@ -198,7 +199,7 @@ public struct AdminRepository: Sendable {
             keys = try await PhotoRepository.deleteLocked(
                 "SELECT id FROM photos WHERE user_id = \(id) FOR UPDATE", on: connection, logger: logger
             ).flatMap(\.blobKeys)
-            // Mail to the account that has not gone yet goes no more (a goodbye is queued after
+            // Mail to the account that has not gone yet goes no more (the goodbye is queued after
             // this), nor a link of the account's to another address (a new address it was moving
             // to): found by its token, whose hash the account's links keep until they go with it.
             try await connection.query(
@@ -211,6 +212,7 @@ public struct AdminRepository: Sendable {
             )
             // web_sessions and api_tokens go with the user (ON DELETE CASCADE).
             try await connection.query("DELETE FROM users WHERE id = \(id)", logger: logger)
+            try await goodbye?.queue(on: connection, logger: logger)
         }
         return keys
     }

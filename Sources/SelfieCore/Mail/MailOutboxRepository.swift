@@ -33,6 +33,18 @@ public struct UndeliveredMail: Sendable {
     public let lastError: String?
 }
 
+/// A notice to queue in the transaction of the change it tells about, so that the change and its
+/// notice commit together or not at all (docs/ARCHITECTURE.md, "Mail: the outbox"): made by
+/// `MailOutboxRepository.pending(_:to:)`, queued by the repository making the change
+/// (`queue(on:logger:)`); the service nudges the sender once that has committed.
+public struct PendingNotice: Sendable {
+    let query: PostgresQuery
+
+    func queue(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(query, logger: logger)
+    }
+}
+
 extension MailNotice {
     /// The INSERT that queues the notice, for the transaction of the change it tells about.
     func insertQuery(to recipient: MailRecipient, domain: String) -> PostgresQuery {
@@ -72,6 +84,12 @@ public final class MailOutboxRepository: Sendable {
     public func enqueue(_ notice: MailNotice, to recipient: MailRecipient) async throws {
         try await client.query(notice.insertQuery(to: recipient, domain: domain), logger: logger)
         nudge()
+    }
+
+    /// The notice to `user`'s address for a repository to queue with its change; nil for an account
+    /// without an address.
+    func pending(_ notice: MailNotice, to user: User) -> PendingNotice? {
+        MailRecipient(user).map { PendingNotice(query: notice.insertQuery(to: $0, domain: domain)) }
     }
 
     /// Queues the notice on `connection`, inside the caller's transaction (call `nudge()` after it commits).

@@ -71,7 +71,8 @@ struct PasskeyRepository: Sendable {
     /// Stores a new passkey while the session that asks for it lasts (`AccountError.confirmItsYou`
     /// once it ended); nil when its credential id is already registered (to anyone).
     func add(
-        userID: Int64, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, name: String, isBackedUp: Bool, whileSession sessionID: Int64
+        userID: Int64, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, name: String, isBackedUp: Bool, whileSession sessionID: Int64,
+        notifying notice: PendingNotice?
     ) async throws -> Passkey? {
         let logger = self.logger
         do {
@@ -86,7 +87,9 @@ struct PasskeyRepository: Sendable {
                     """,
                     logger: logger
                 )
-                return try await Self.passkeys(in: rows).first
+                guard let added = try await Self.passkeys(in: rows).first else { return nil }
+                try await notice?.queue(on: connection, logger: logger)
+                return added
             }
         } catch let error as TransactionError {
             if let refusal = error.closureError as? AccountError { throw refusal }
@@ -148,7 +151,8 @@ struct PasskeyRepository: Sendable {
     /// Removes the passkey, unless it is the account's last way in (`SecondFactorError.lastWayIn`);
     /// nil when the account has no such passkey. Under the user's lock, like unlinking a provider,
     /// so the two racing cannot together remove the last two ways in.
-    func remove(id: Int64, userID: Int64) async throws -> String? {
+    /// `notice`: the owner's mail, for the removed passkey's name.
+    func remove(id: Int64, userID: Int64, notifying notice: @escaping @Sendable (String) -> PendingNotice?) async throws -> String? {
         let logger = self.logger
         do {
             return try await client.transaction(logger: logger) { connection -> String? in
@@ -156,7 +160,9 @@ struct PasskeyRepository: Sendable {
                 let rows = try await connection.query("DELETE FROM passkeys WHERE id = \(id) AND user_id = \(userID) RETURNING name", logger: logger)
                 var removed: String?
                 for try await name in rows.decode(String.self) { removed = name }
-                guard removed == nil || waysIn.canLoseOne else { throw SecondFactorError.lastWayIn }  // rolls the DELETE back
+                guard let removed else { return nil }
+                guard waysIn.canLoseOne else { throw SecondFactorError.lastWayIn }  // rolls the DELETE back
+                try await notice(removed)?.queue(on: connection, logger: logger)
                 return removed
             }
         } catch let error as TransactionError {

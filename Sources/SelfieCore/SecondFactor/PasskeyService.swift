@@ -92,10 +92,11 @@ public struct PasskeyService: Sendable {
             signCount: credential.signCount,
             name: name,
             isBackedUp: credential.isBackedUp,
-            whileSession: sessionID
+            whileSession: sessionID,
+            notifying: emails.pending(.securityChange(.passkeyAdded, name: name), to: user)
         ) else { throw SecondFactorError.passkeyRefused("credential id already registered") }
+        emails.nudge()
         await audit.record(.passkeyAdded, actor: user.id, targetUser: user.id, target: name, origin: origin)
-        await emails.notify(user, .securityChange(.passkeyAdded, name: name))
         return passkey
     }
 
@@ -174,9 +175,11 @@ public struct PasskeyService: Sendable {
     }
 
     public func remove(_ id: Int64, of user: User, origin: RequestOrigin) async throws {
-        guard let name = try await store.remove(id: id, userID: user.id) else { throw SecondFactorError.passkeyNotFound }
+        let emails = self.emails
+        let notice = { @Sendable (name: String) in emails.pending(.securityChange(.passkeyRemoved, name: name), to: user) }
+        guard let name = try await store.remove(id: id, userID: user.id, notifying: notice) else { throw SecondFactorError.passkeyNotFound }
+        emails.nudge()
         await audit.record(.passkeyRemoved, actor: user.id, targetUser: user.id, target: name, origin: origin)
-        await emails.notify(user, .securityChange(.passkeyRemoved, name: name))
     }
 
     static func validName(_ name: String) throws -> String {

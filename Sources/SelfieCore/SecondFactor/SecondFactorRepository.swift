@@ -69,7 +69,7 @@ struct SecondFactorRepository: Sendable {
     }
 
     /// Turns the app on (its first code's step is used up) with fresh recovery codes.
-    func confirm(userID: Int64, step: UInt64, recoveryCodeHashes: [[UInt8]]) async throws -> Bool {
+    func confirm(userID: Int64, step: UInt64, recoveryCodeHashes: [[UInt8]], notifying notice: PendingNotice?) async throws -> Bool {
         try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
@@ -82,6 +82,7 @@ struct SecondFactorRepository: Sendable {
             for try await _ in rows { confirmed = true }
             guard confirmed else { return false }
             try await Self.replaceRecoveryCodes(userID: userID, hashes: recoveryCodeHashes, on: connection, logger: logger)
+            try await notice?.queue(on: connection, logger: logger)
             return true
         }
     }
@@ -115,9 +116,10 @@ struct SecondFactorRepository: Sendable {
         return false
     }
 
-    func replaceRecoveryCodes(userID: Int64, hashes: [[UInt8]]) async throws {
+    func replaceRecoveryCodes(userID: Int64, hashes: [[UInt8]], notifying notice: PendingNotice?) async throws {
         try await client.transaction(logger: logger) { connection in
             try await Self.replaceRecoveryCodes(userID: userID, hashes: hashes, on: connection, logger: logger)
+            try await notice?.queue(on: connection, logger: logger)
         }
     }
 
@@ -134,7 +136,7 @@ struct SecondFactorRepository: Sendable {
     /// With `includingPasskeys`, refused (`SecondFactorError.lastWayIn`, nothing removed) when the
     /// passkeys are the account's only way in and it has no address for a reset link
     /// (`WaysIn.passkeysAreLastResort`). `act`: an admin's reset, checked and audited with it.
-    func removeAll(userID: Int64, includingPasskeys: Bool, as act: AdminAct? = nil) async throws {
+    func removeAll(userID: Int64, includingPasskeys: Bool, as act: AdminAct? = nil, notifying notice: PendingNotice?) async throws {
         let logger = self.logger
         do {
             try await client.transaction(as: act, logger: logger) { connection, _ in
@@ -148,6 +150,7 @@ struct SecondFactorRepository: Sendable {
                 if includingPasskeys {
                     try await connection.query("DELETE FROM passkeys WHERE user_id = \(userID)", logger: logger)
                 }
+                try await notice?.queue(on: connection, logger: logger)
             }
         } catch let error as TransactionError {
             if let refusal = error.closureError as? SecondFactorError { throw refusal }

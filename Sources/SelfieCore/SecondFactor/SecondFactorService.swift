@@ -90,11 +90,14 @@ public struct SecondFactorService: Sendable {
         guard let secret = opened(factor, of: user) else { throw SecondFactorError.incorrectCode }
         guard let step = try TOTP(secret: secret).verify(code, at: .now) else { throw SecondFactorError.incorrectCode }
         let codes = RecoveryCodes.generate(count: Self.recoveryCodeCount)
-        guard try await store.confirm(userID: user.id, step: step, recoveryCodeHashes: codes.compactMap(RecoveryCodes.storageHash(of:))) else {
+        guard try await store.confirm(
+            userID: user.id, step: step, recoveryCodeHashes: codes.compactMap(RecoveryCodes.storageHash(of:)),
+            notifying: emails.pending(.securityChange(.twoFactorEnabled), to: user)
+        ) else {
             throw SecondFactorError.alreadyEnrolled
         }
+        emails.nudge()
         await audit.record(.twoFactorEnabled, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
-        await emails.notify(user, .securityChange(.twoFactorEnabled))
         return codes
     }
 
@@ -102,18 +105,21 @@ public struct SecondFactorService: Sendable {
     /// are forgotten with it.
     public func disable(for user: User, code: String, origin: RequestOrigin) async throws {
         try await requireCode(code, of: user, origin: origin)
-        try await store.removeAll(userID: user.id, includingPasskeys: false)
+        try await store.removeAll(userID: user.id, includingPasskeys: false, notifying: emails.pending(.securityChange(.twoFactorDisabled), to: user))
+        emails.nudge()
         await audit.record(.twoFactorDisabled, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
-        await emails.notify(user, .securityChange(.twoFactorDisabled))
     }
 
     /// Ten new recovery codes in place of the old ones; needs a current code (or a recovery code).
     public func regenerateRecoveryCodes(for user: User, code: String, origin: RequestOrigin) async throws -> [String] {
         try await requireCode(code, of: user, origin: origin)
         let codes = RecoveryCodes.generate(count: Self.recoveryCodeCount)
-        try await store.replaceRecoveryCodes(userID: user.id, hashes: codes.compactMap(RecoveryCodes.storageHash(of:)))
+        try await store.replaceRecoveryCodes(
+            userID: user.id, hashes: codes.compactMap(RecoveryCodes.storageHash(of:)),
+            notifying: emails.pending(.securityChange(.recoveryCodesRegenerated), to: user)
+        )
+        emails.nudge()
         await audit.record(.recoveryCodesRegenerated, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
-        await emails.notify(user, .securityChange(.recoveryCodesRegenerated))
         return codes
     }
 
@@ -256,8 +262,8 @@ public struct SecondFactorService: Sendable {
     /// address for a reset link: it would lock the account for good. `act` is the admin's (or the
     /// command line's).
     func reset(_ user: User, as act: AdminAct) async throws {
-        try await store.removeAll(userID: user.id, includingPasskeys: true, as: act)
-        await emails.notify(user, .securityChange(.twoFactorReset))
+        try await store.removeAll(userID: user.id, includingPasskeys: true, as: act, notifying: emails.pending(.securityChange(.twoFactorReset), to: user))
+        emails.nudge()
     }
 
     public func deleteExpired() async throws {

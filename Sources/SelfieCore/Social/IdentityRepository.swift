@@ -104,11 +104,14 @@ public struct IdentityRepository: Sendable {
     /// `inSession` (a signed-in browser's link), only while that session lasts
     /// (`AccountError.confirmItsYou` once it ended: see `UserAccess.requireSession`).
     @discardableResult
-    public func link(_ identity: SocialIdentity, to userID: Int64, inSession sessionID: Int64? = nil) async throws -> Bool {
+    /// `notice` (the owner's mail) is queued with a new link.
+    public func link(_ identity: SocialIdentity, to userID: Int64, inSession sessionID: Int64? = nil, notifying notice: PendingNotice? = nil) async throws -> Bool {
         do {
             return try await client.transaction(logger: logger) { connection in
                 if let sessionID { try await UserAccess.requireSession(sessionID, of: userID, on: connection, logger: logger) }
-                return try await Self.link(identity, to: userID, on: connection, logger: logger)
+                let made = try await Self.link(identity, to: userID, on: connection, logger: logger)
+                if made { try await notice?.queue(on: connection, logger: logger) }
+                return made
             }
         } catch let error as TransactionError {
             if let identityError = error.closureError as? IdentityError { throw identityError }
@@ -150,7 +153,10 @@ public struct IdentityRepository: Sendable {
 
     /// Removes a link, unless it is the account's last way to sign in: no other link, and no
     /// password usable with an email or username.
-    public func unlink(identityID: Int64, of userID: Int64) async throws -> LinkedIdentity {
+    /// `notice`: the owner's mail, for the link removed.
+    public func unlink(
+        identityID: Int64, of userID: Int64, notifying notice: @escaping @Sendable (LinkedIdentity) -> PendingNotice? = { _ in nil }
+    ) async throws -> LinkedIdentity {
         do {
             return try await client.transaction(logger: logger) { connection in
                 // The user locked first: a concurrent unlink or passkey removal waits, and the
@@ -167,6 +173,7 @@ public struct IdentityRepository: Sendable {
                 )
                 guard let removed = try await LinkedIdentity.all(in: deleted).first else { throw IdentityError.noSuchIdentity }
                 guard waysIn.canLoseOne else { throw IdentityError.lastWayToSignIn }  // rolls the DELETE back
+                try await notice(removed)?.queue(on: connection, logger: logger)
                 return removed
             }
         } catch let error as TransactionError {

@@ -197,14 +197,16 @@ public struct SocialSignInService: Sendable {
         let name = providers.displayName(of: identity.provider)
         let made: Bool
         do {
-            made = try await identities.link(identity, to: user.id, inSession: sessionID)
+            made = try await identities.link(
+                identity, to: user.id, inSession: sessionID, notifying: emails.pending(.providerLinked(providerName: name), to: user)
+            )
         } catch IdentityError.linkedToAnotherAccount {
             throw SocialAccountError.linkedToAnotherAccount(providerName: name)
         }
         // Linked already (a second sign-in that completed with the same identity): nothing new to tell.
         guard made else { return }
+        emails.nudge()
         await audit.record(.identityLinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
-        await emails.notify(user, .providerLinked(providerName: name))
     }
 
     /// `link`, once a parked sign-in is complete: its code is used up, so a link that cannot be made
@@ -221,15 +223,18 @@ public struct SocialSignInService: Sendable {
     public func unlink(identityID: Int64, of user: User, origin: RequestOrigin) async throws {
         let removed: LinkedIdentity
         do {
-            removed = try await identities.unlink(identityID: identityID, of: user.id)
+            let (providers, emails) = (self.providers, self.emails)
+            removed = try await identities.unlink(identityID: identityID, of: user.id) { removed in
+                emails.pending(.securityChange(.providerUnlinked, name: providers.displayName(of: removed.provider)), to: user)
+            }
         } catch IdentityError.noSuchIdentity {
             throw SocialAccountError.notLinked
         } catch IdentityError.lastWayToSignIn {
             throw SocialAccountError.lastWayToSignIn
         }
+        emails.nudge()
         let name = providers.displayName(of: removed.provider)
         await audit.record(.identityUnlinked, actor: user.id, targetUser: user.id, target: name, origin: origin)
-        await emails.notify(user, .securityChange(.providerUnlinked, name: name))
     }
 
     public func identities(of user: User) async throws -> [LinkedIdentity] {

@@ -37,9 +37,10 @@ final class Browser: @unchecked Sendable {
     }
 
     func csrfToken(on page: String) async throws -> String {
-        let html = try await get(page).text
+        let response = try await get(page)
+        let html = response.text
         guard let token = html.firstCapture(of: #"name="_csrf" value="([^"]+)""#) else {
-            throw TestSetupError("no CSRF token on \(page)")
+            throw TestSetupError("no CSRF token on \(page) (\(response.status), location \(response.location ?? "none"))")
         }
         return token
     }
