@@ -204,8 +204,7 @@ public struct AccountEmails: Sendable {
     public func issuePasswordReset(for user: User, mailed: Bool, by admin: User?, origin: RequestOrigin) async throws -> String {
         guard let email = user.email, !user.isDisabled else { throw AccountError.linkNotValid }
         let record = AuditRecord(type: .passwordResetLinkIssued, actor: admin?.id, targetUser: user.id, target: mailed ? "mailed to \(email)" : "printed for \(email)", origin: origin)
-        if mailed {
-            let recipient = MailRecipient(address: email, name: user.fullName, language: user.preferences.language)
+        if mailed, let recipient = MailRecipient(user) {
             return try await mailLink(.resetPassword, to: recipient, userID: user.id, as: AdminAct(record), notice: MailNotice.passwordReset(token:))
         }
         let token = RandomToken.urlSafe()
@@ -273,7 +272,8 @@ public struct AccountEmails: Sendable {
         }
         guard problems.isEmpty else { throw problems }
         try await protection.consume(.verificationMail, client: "user:\(user.id)")
-        let recipient = MailRecipient(address: newEmail, name: user.fullName, language: user.preferences.language)
+        // Not confirmed yet: not named (see `MailRecipient.init(_:)`).
+        let recipient = MailRecipient(address: newEmail, name: nil, language: user.preferences.language)
         // The old address is told in the same transaction.
         try await mailLink(
             .changeEmail, to: recipient, userID: user.id, whileSession: session.sessionID,

@@ -80,10 +80,13 @@ public struct MailRecipient: Sendable, Equatable {
         self.language = language
     }
 
-    /// The user's address, if they have one (accounts made through some providers do not).
+    /// The user's address, if they have one (accounts made through some providers do not). Named
+    /// (the greeting, the `To` header) only once the address is confirmed: anyone can sign up with
+    /// someone else's address, and the name they type ("Your parcel is held, pay at …") would
+    /// otherwise reach that inbox in Selfie's own mail.
     public init?(_ user: User) {
         guard let email = user.email else { return nil }
-        self.init(address: email, name: user.fullName, language: user.preferences.language)
+        self.init(address: email, name: user.emailVerified ? user.fullName : nil, language: user.preferences.language)
     }
 }
 
