@@ -12,6 +12,7 @@ struct TrashPagesController {
         group.get(RouterPath(WebPath.trash), use: show)
         group.post(RouterPath(WebPath.trash), use: act)
         group.post(RouterPath(WebPath.emptyTrash), use: empty)
+        group.post(RouterPath(WebPath.restoreAll), use: restoreAll)
     }
 
     struct TrashPage: Sendable {
@@ -23,13 +24,16 @@ struct TrashPagesController {
         }
 
         let items: [Item]
+        /// "The 500 most recently deleted of 10,000": the page shows what a selection may name.
+        let shownOfTotal: String?
         let isEmpty: Bool
         let trashDays: Int
         let hasTrash: Bool
     }
 
     func show(_ request: Request, context: SignedInContext) async throws -> Response {
-        let trashed = try await photos.trash(of: context.user)
+        let (trashed, total) = try await photos.trashPage(of: context.user)
+        let words = pages.words(for: context)
         let page = TrashPage(
             items: trashed.map { photo in
                 TrashPage.Item(
@@ -38,6 +42,8 @@ struct TrashPagesController {
                     purgedOn: photos.purgeDate(of: photo).map(pages.words(for: context).time)
                 )
             },
+            shownOfTotal: total > trashed.count
+                ? words("trash-showing-latest", ["shown": .text("\(trashed.count)"), "total": .text("\(total)")]) : nil,
             isEmpty: trashed.isEmpty,
             trashDays: photos.trashDays,
             hasTrash: photos.trashDays > 0
@@ -60,6 +66,12 @@ struct TrashPagesController {
         default:
             throw Refusal(.badRequest, "error-trash-action")
         }
+    }
+
+    /// Everything in the trash back where it was (more than a selection may name).
+    func restoreAll(_ request: Request, context: SignedInContext) async throws -> Response {
+        _ = try await photos.restore(nil, of: context.user, origin: context.origin(request))
+        return .seeOther(WebPath.trash(notice: .photosRestored))
     }
 
     func empty(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -23,6 +23,7 @@ enum WebPath {
     static let trash = "/trash"
     /// POST: deletes everything in the trash for good.
     static let emptyTrash = "/trash/empty"
+    static let restoreAll = "/trash/restore-all"
     static let albumPattern: RouterPath = "/albums/:id"
     static let editAlbumPattern: RouterPath = "/albums/:id/edit"
     static let deleteAlbumPattern: RouterPath = "/albums/:id/delete"

@@ -382,17 +382,31 @@ public struct PhotoRepository: Sendable {
 
     /// Takes those of `publicIDs` that are in the user's trash out of it, if they went there after
     /// `cutoff` (older ones are the purge's, whose blobs may be going); how many were.
-    public func restore(userID: Int64, publicIDs: [String], trashedAfter cutoff: Date) async throws -> Int {
-        try await client.query(
-            "UPDATE photos SET trashed_at = NULL WHERE user_id = \(userID) AND public_id = ANY(\(publicIDs)) AND trashed_at >= \(cutoff) RETURNING 1",
+    /// Takes photos out of the user's trash — those of `publicIDs`, or all of it — that went in
+    /// at `cutoff` or later; how many.
+    public func restore(userID: Int64, publicIDs: [String]?, trashedAfter cutoff: Date) async throws -> Int {
+        let rows = try await client.query(
+            """
+            WITH restored AS (
+                UPDATE photos SET trashed_at = NULL
+                WHERE user_id = \(userID) AND trashed_at >= \(cutoff) AND (\(publicIDs)::text[] IS NULL OR public_id = ANY(\(publicIDs)))
+                RETURNING 1
+            )
+            SELECT count(*)::int FROM restored
+            """,
             logger: logger
-        ).collect().count
+        )
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
     }
 
-    /// The user's trash, the latest deleted first.
-    public func trashed(userID: Int64) async throws -> [Photo] {
+    /// The user's trash, the latest deleted first, `limit` at most (nil: all of it).
+    public func trashed(userID: Int64, limit: Int? = nil) async throws -> [Photo] {
         try await fetch(
-            "SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.trashed_at IS NOT NULL ORDER BY p.trashed_at DESC, p.id DESC"
+            """
+            SELECT \(unescaped: Self.columns) FROM photos p WHERE p.user_id = \(userID) AND p.trashed_at IS NOT NULL
+            ORDER BY p.trashed_at DESC, p.id DESC LIMIT \(limit)
+            """
         )
     }
 

@@ -293,6 +293,17 @@ public struct PhotoService: Sendable {
         try await photos.trashed(userID: user.id)
     }
 
+    /// How many of the trash's photos the page shows (the latest deleted; what a selection may
+    /// name at once): the rest are restored or deleted all together.
+    public static let trashShownAtOnce = AlbumService.maxPhotosAtOnce
+
+    /// The latest deleted `trashShownAtOnce` photos of the user's trash, and how many it holds.
+    public func trashPage(of user: User) async throws -> (photos: [Photo], total: Int) {
+        async let shown = photos.trashed(userID: user.id, limit: Self.trashShownAtOnce)
+        async let usage = photos.usage(userID: user.id, defaultQuota: 0)
+        return (try await shown, try await usage.trashedPhotos)
+    }
+
     /// When a photo's time in the trash is up (the purge deletes it within the next two hours);
     /// nil with the trash turned off, which purges nothing.
     public func purgeDate(of photo: Photo) -> Date? {
@@ -307,9 +318,11 @@ public struct PhotoService: Sendable {
     static let purgeMargin: TimeInterval = 3600
 
     /// Puts photos from the user's trash back where they were (albums and links included); how many.
-    public func restore(_ publicIDs: [String], of user: User, origin: RequestOrigin, now: Date = .now) async throws -> Int {
+    /// Takes photos out of the trash — those of `publicIDs`, or all of it — while their time there
+    /// is not up; how many.
+    public func restore(_ publicIDs: [String]?, of user: User, origin: RequestOrigin, now: Date = .now) async throws -> Int {
         let cutoff = now.addingTimeInterval(-TimeInterval(trashDays) * 86400)
-        let restored = try await photos.restore(userID: user.id, publicIDs: Array(Set(publicIDs)), trashedAfter: cutoff)
+        let restored = try await photos.restore(userID: user.id, publicIDs: publicIDs.map { Array(Set($0)) }, trashedAfter: cutoff)
         if restored > 0 {
             await audit.record(.photoRestored, actor: user.id, targetUser: user.id, target: "\(restored) photo(s)", origin: origin)
         }

@@ -146,6 +146,39 @@ struct TrashTests {
         }
     }
 
+    @Test("a trash of more than a selection may name: the page shows the latest 500 and says how many there are; \"restore everything\" takes them all back, but not what is past its time")
+    func largeTrash() async throws {
+        try await Self.withTrash { app in
+            let browser = app.browser()
+            let email = uniqueEmail("hoarder")
+            try await browser.signUp(email: email)
+            let userID = try await app.userID(email)
+            try await app.db {
+                try await $0.query(
+                    """
+                    INSERT INTO photos (public_id, user_id, blob_key, content_type, byte_size, trashed_at)
+                    SELECT 'bulk-trash-' || lpad(n::text, 12, '0'), \(userID), substr(md5(n::text) || md5('k' || n), 1, 32) || '.jpg', 'image/jpeg', 1000,
+                           now() - n * interval '1 second'
+                    FROM generate_series(1, 600) n
+                    """
+                )
+                // Past its time (30 days): not restored, whatever the button says.
+                try await $0.query("UPDATE photos SET trashed_at = now() - interval '31 days' WHERE public_id = 'bulk-trash-000000000600'")
+            }
+            let page = try await browser.get("/trash")
+            #expect(page.status == .ok)
+            #expect(page.text.components(separatedBy: #"<li class="photo-card">"#).count - 1 == 500)
+            #expect(page.text.contains("Showing the 500 most recently deleted of 600 photos."))
+            #expect(page.text.contains(#"value="bulk-trash-000000000001""#) && !page.text.contains(#"value="bulk-trash-000000000501""#), "the latest deleted")
+
+            let restored = try await browser.submit("/trash/restore-all", from: "/trash", [])
+            #expect(restored.location == "/trash?notice=restored")
+            #expect(try await app.scalar("SELECT count(*)::int FROM photos WHERE user_id = \(userID) AND trashed_at IS NULL") == 599)
+            #expect(try await app.scalar("SELECT public_id FROM photos WHERE user_id = \(userID) AND trashed_at IS NOT NULL") == "bulk-trash-000000000600")
+            #expect(!(try await browser.get("/trash").text.contains("Showing the")))
+        }
+    }
+
     @Test("another account's trash is out of reach: listing, restoring, deleting for good and emptying (web and API) touch only the account's own")
     func othersTrash() async throws {
         try await Self.withTrash { app in
