@@ -239,7 +239,7 @@ public struct CoreServices: Sendable {
             PeriodicTask(name: "integrity check", interval: .seconds(6 * 3600), logger: logger, sharedThrough: postgres) {
                 let report = try await integrity.run(.light(sample: 20))
                 if !report.findings.isEmpty {
-                    logger.warning("the integrity check found \(report.findings.count) problem(s); see /admin/integrity or run `selfie check`")
+                    logger.warning("the integrity check found \(report.findingCount) problem(s); see /admin/integrity or run `selfie check`")
                 }
             },
             PeriodicTask(name: "expired resumable uploads", interval: .seconds(900), logger: logger, sharedThrough: postgres) {

@@ -168,11 +168,14 @@ struct Check: AsyncParsableCommand {
             try await services.integrity.run(.full, orphanGrace: grace, repairInto: folder)
         }
         for line in try IntegrityFindingText.english(report.findings) { print(line) }
+        if report.findingCount > report.findings.count {
+            print("… and \(report.findingCount - report.findings.count) more (the first \(report.findings.count) are listed).")
+        }
         print(
             "\(report.photos) photo(s), \(report.blobs) blob(s) in the store; \(report.checksumsVerified) checksum(s) verified"
                 + (report.checksumsRecorded > 0 ? ", \(report.checksumsRecorded) recorded for the first time" : "") + "."
         )
-        let left = repair ? report.unresolved.count : report.findings.count
+        let left = repair ? report.unresolved.count : report.findingCount
         if left == 0 {
             print(report.findings.isEmpty ? "Everything is in order." : "Repaired everything found.")
         } else {

@@ -54,7 +54,29 @@ public struct IntegrityReport: Sendable {
     public var checksumsVerified = 0
     /// Checksums computed and recorded for blobs stored before checksums were.
     public var checksumsRecorded = 0
+    /// What was found: of each kind the first `keptPerKind` (all, for a repair), in order of
+    /// severity once the check is done.
     public var findings: [IntegrityFinding] = []
+    /// Everything found, kept or not.
+    public private(set) var findingCount = 0
+    /// A check that only reports keeps this many findings of each kind and counts the rest (a
+    /// store restored beside the wrong database can hold millions of orphans; the check runs in
+    /// the server every six hours). nil: all of them (`--repair` needs each).
+    var keptPerKind: Int? = nil
+    private var countsByKind: [IntegrityFinding.Kind: Int] = [:]
+
+    init(startedAt: Date, finishedAt: Date) {
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    mutating func record(_ finding: IntegrityFinding) {
+        findingCount += 1
+        let ofItsKind = countsByKind[finding.kind, default: 0]
+        countsByKind[finding.kind] = ofItsKind + 1
+        if let keptPerKind, ofItsKind >= keptPerKind { return }
+        findings.append(finding)
+    }
 
     /// Findings `--repair` could not fix (a lost or damaged original needs the backup).
     public var unresolved: [IntegrityFinding] { findings.filter { !$0.repaired } }
@@ -83,6 +105,8 @@ public struct IntegrityChecker: Sendable {
     let backfill: RenditionBackfill
     let logger: Logger
     static let parallelReads = 4
+    /// See `IntegrityReport.keptPerKind`.
+    public static let findingsKeptPerKind = 10_000
 
     public init(repository: IntegrityRepository, photos: PhotoRepository, blobs: any BlobStore, backfill: RenditionBackfill, logger: Logger) {
         self.repository = repository
@@ -102,11 +126,13 @@ public struct IntegrityChecker: Sendable {
     ///   - orphanGrace: a blob without a row younger than this is an upload in flight, not an orphan.
     ///   - repairInto: repair what can be, moving orphans into this folder; nil only reports.
     ///   - blobsPerPart: how many blobs one part of the check holds in memory (`BlobSweeper.blobsPerPart`).
+    ///   - findingsKeptPerKind: without a repair, how many findings of each kind are kept (the rest counted).
     public func run(
         _ scope: Scope, orphanGrace: Duration = .seconds(3600), repairInto aside: URL? = nil, now: Date = .now,
-        blobsPerPart: Int = BlobSweeper.blobsPerPart
+        blobsPerPart: Int = BlobSweeper.blobsPerPart, findingsKeptPerKind: Int = Self.findingsKeptPerKind
     ) async throws -> IntegrityReport {
         var report = IntegrityReport(startedAt: now, finishedAt: now)
+        report.keptPerKind = aside == nil ? findingsKeptPerKind : nil
         let cutoff = now.addingTimeInterval(-TimeInterval(orphanGrace.components.seconds))
         let stored = try await photos.storedCounts()
         report.photos = stored.photos
@@ -149,7 +175,7 @@ public struct IntegrityChecker: Sendable {
         let stillReferenced = try await photos.existingBlobKeys(among: absent.map(\.key))
         for row in absent where stillReferenced.contains(row.key) {
             guard try await !blobs.exists(row.key) else { continue }
-            report.findings.append(finding(row.rendition == nil ? .missingOriginal : .missingRendition, row))
+            report.record(finding(row.rendition == nil ? .missingOriginal : .missingRendition, row))
             photoIDs[row.publicID] = row.photoID
         }
 
@@ -157,7 +183,7 @@ public struct IntegrityChecker: Sendable {
         let candidates = listing.filter { !referenced.contains($0.key) && $0.lastModified < cutoff }.map(\.key)
         let adopted = try await photos.existingBlobKeys(among: candidates)
         for key in candidates where !adopted.contains(key) {
-            report.findings.append(IntegrityFinding(kind: .orphan, photo: nil, owner: nil, blob: key.value, rendition: nil))
+            report.record(IntegrityFinding(kind: .orphan, photo: nil, owner: nil, blob: key.value, rendition: nil))
         }
 
         if case .full = scope {
@@ -181,7 +207,7 @@ public struct IntegrityChecker: Sendable {
             if let recorded = row.sha256 {
                 report.checksumsVerified += 1
                 if recorded != hash {
-                    report.findings.append(finding(.corrupt, row))
+                    report.record(finding(.corrupt, row))
                     photoIDs[row.publicID] = row.photoID
                 }
             } else if case .full = scope {

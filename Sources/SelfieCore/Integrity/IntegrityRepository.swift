@@ -82,7 +82,7 @@ public struct IntegrityRepository: Sendable {
             """
             INSERT INTO integrity_checks (kind, started_at, finished_at, photos, blobs, checksums_verified, findings, finding_count)
             VALUES (\(kind.rawValue), \(report.startedAt), \(report.finishedAt), \(report.photos), \(report.blobs),
-                    \(report.checksumsVerified), \(findings)::jsonb, \(report.findings.count))
+                    \(report.checksumsVerified), \(findings)::jsonb, \(report.findingCount))
             ON CONFLICT (kind) DO UPDATE SET started_at = excluded.started_at, finished_at = excluded.finished_at,
                 photos = excluded.photos, blobs = excluded.blobs, checksums_verified = excluded.checksums_verified,
                 findings = excluded.findings, finding_count = excluded.finding_count

@@ -170,6 +170,39 @@ struct IntegrityTests {
         }
     }
 
+    @Test("a check that only reports keeps so many findings of each kind and counts the rest (millions of orphans are not held in the server); the most serious are never crowded out; a repair keeps every one")
+    func findingsKeptPerKind() async throws {
+        try await withTestApp { app in
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            let lost = try await owner.uploadPhoto(TestImage.jpeg(size: 3000, seed: 1), title: "lost original")
+            try await app.blobs.delete(try await app.blobKey(of: lost))
+            var orphans: [BlobKey] = []
+            for seed in 0..<5 {
+                let orphan = try #require(BlobKey.random(contentType: "image/jpeg"))
+                try await app.putBlob(orphan, TestImage.jpeg(size: 500, seed: UInt64(10 + seed)))
+                orphans.append(orphan)
+            }
+            let planted = orphans
+            let core = try CoreServices(forWeb: app.config, logger: testLogger)
+            let aside = URL(fileURLWithPath: temporaryBlobDirectory())
+            defer { try? FileManager.default.removeItem(at: aside) }
+            try await core.whileRunning {
+                let found = try await core.integrity.run(.light(sample: 0), orphanGrace: .zero, findingsKeptPerKind: 2)
+                #expect(found.findingCount == 6)
+                #expect(found.findings.map(\.kind) == [.missingOriginal, .orphan, .orphan], "\(found.findings)")
+                let saved: Int = try await app.scalar("SELECT finding_count FROM integrity_checks WHERE kind = 'light'")
+                #expect(saved == 6, "the admin page counts all of them")
+
+                let repaired = try await core.integrity.run(.full, orphanGrace: .zero, repairInto: aside, findingsKeptPerKind: 2)
+                #expect(repaired.findings.filter { $0.kind == .orphan }.count == 5, "a repair needs each")
+                for orphan in planted { #expect(try await app.blobs.exists(orphan) == false) }
+            }
+            let admin = try await app.signedInAdmin()
+            #expect(try await admin.get("/admin/integrity").status == .ok)
+        }
+    }
+
     @Test("the first full check records checksums of older blobs; the light check counts and samples; a young blob without a row is an upload in flight")
     func olderBlobsAndLightCheck() async throws {
         try await withTestApp { app in
