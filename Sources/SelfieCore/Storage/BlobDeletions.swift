@@ -14,7 +14,7 @@ public struct BlobDeletions: Sendable {
 
     /// How long a request spends deleting the blobs of what it deleted before it answers: the rows
     /// are gone and the keys queued, so what is left is only late, not lost.
-    public static let requestBudget: Duration = .seconds(2)
+    public static let requestBudget: Duration = .seconds(5)
 
     /// Deletes the blobs of rows just deleted, even for a request cancelled meanwhile, for
     /// `budget` at most (a store that does not answer would cost every key its read timeout); the

@@ -149,11 +149,30 @@ struct S3Client: Sendable {
         case nil:
             break
         }
+        let deadline = timeout + .milliseconds(sending * 1000 / Self.uplinkFloor)
         do {
-            let deadline = timeout + .milliseconds(sending * 1000 / Self.uplinkFloor)
             return try await http.execute(request, timeout: deadline, logger: logger)
+        } catch let error as HTTPClientError where error == .remoteConnectionClosed && Self.mayResend(method, payload) {
+            // A kept-alive connection the store closed just as the request went out (its idle
+            // timeout is shorter than the pool's): no answer came, so the request is sent once
+            // more, on a new connection.
+            do {
+                return try await http.execute(request, timeout: deadline, logger: logger)
+            } catch {
+                throw BlobStoreError.unavailable("S3 \(method.rawValue) \(path): \(error)")
+            }
         } catch {
             throw BlobStoreError.unavailable("S3 \(method.rawValue) \(path): \(error)")
+        }
+    }
+
+    /// Whether a request may go out again after its connection closed unanswered: an idempotent
+    /// one (GET, HEAD, DELETE, PUT — not the POSTs that start and complete a multipart upload)
+    /// whose body is still in memory.
+    static func mayResend(_ method: HTTPMethod, _ payload: Payload?) -> Bool {
+        switch payload {
+        case .spooled: false
+        case .bytes, nil: [.GET, .HEAD, .DELETE, .PUT].contains(method)
         }
     }
 
