@@ -278,6 +278,25 @@ struct S3StoreTests {
         }
     }
 
+    @Test("a kept-alive connection the store closes just as a request goes out, unanswered: an idempotent request is sent once more and succeeds")
+    func connectionClosedUnanswered() async throws {
+        var bucket = try await S3Peer.nanio.makeBucket()
+        try await SilentProxy.with { proxy in
+            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
+            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let store = S3BlobStore(configuration: bucket, http: http, logger: testLogger)
+            let key = try #require(BlobKey.random(contentType: "image/jpeg"))
+            try await write(TestImage.jpeg(), to: store, as: key)
+            // The connection that asked once is closed when it asks again, the request dropped.
+            proxy.cut(after: "HEAD /", at: "HEAD /", delivered: false)
+            #expect(try await store.exists(key))
+            #expect(try await store.exists(key), "asked again on a new connection")
+            #expect(proxy.hasCut, "the second HEAD met the closed connection")
+            try await http.shutdown()
+        }
+    }
+
     @Test("requests are addressed path-style or virtual-host style")
     func addressing() throws {
         var configuration = S3Configuration(
