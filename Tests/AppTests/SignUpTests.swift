@@ -53,6 +53,27 @@ struct SignUpTests {
         }
     }
 
+    @Test("a name others would be shown wrong: only invisible characters is no name; a direction override (which turns what follows around) is refused; right-to-left text and its marks are fine")
+    func namesShownToOthers() async throws {
+        try await withTestApp { app in
+            for (name, message) in [("\u{200B}", "Enter your name."), ("\u{2060}\u{FEFF} ", "Enter your name."), ("Eve \u{202E}moc.elpmaxe", "Use letters, spaces and punctuation only."), ("Eve\u{2066}x", "Use letters, spaces and punctuation only.")] {
+                let response = try await app.browser().submitSignUp(name: name, email: uniqueEmail())
+                #expect(response.status == .unprocessableContent, "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+                #expect(response.text.contains(message))
+            }
+            #expect(try await app.scalar("SELECT count(*)::int FROM users") == 0)
+            #expect(try await app.browser().submitSignUp(name: "\u{200F}נועה כהן", email: uniqueEmail()).status == .ok, "Hebrew with a right-to-left mark")
+
+            // The same for an album's title and a photo's caption (shown on share pages).
+            let owner = app.browser()
+            try await owner.signUp(email: uniqueEmail())
+            #expect(try await owner.submit("/albums", from: "/albums", [("title", "\u{200B}")]).status == .unprocessableContent)
+            #expect(try await owner.submit("/albums", from: "/albums", [("title", "Summer \u{202E}gpj.exe")]).status == .unprocessableContent)
+            #expect(try await owner.upload(image: TestImage.jpeg(), title: "Beach \u{202D}x").status == .unprocessableContent)
+            #expect(try await app.photoCount() == 0)
+        }
+    }
+
     @Test("mismatched confirmation is reported on the confirmation field")
     func mismatch() async throws {
         try await withTestApp { app in

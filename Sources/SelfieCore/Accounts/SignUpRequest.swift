@@ -29,11 +29,11 @@ public struct SignUpRequest: Sendable {
 
     func validate() -> InvalidFields {
         var problems = InvalidFields()
-        if fullName.isEmpty {
+        if fullName.isBlankWhenShown {
             problems[.fullName] = .missing
         } else if fullName.unicodeScalars.count > Self.maximumNameCharacters {  // as PostgreSQL's length() counts
             problems[.fullName] = .tooLong(maxCharacters: Self.maximumNameCharacters)
-        } else if fullName.containsControlCharacters {
+        } else if fullName.containsControlCharacters || fullName.containsDirectionOverrides {
             problems[.fullName] = .controlCharacters
         }
         if email.isEmpty, !requiresEmail, username != nil {
@@ -84,6 +84,20 @@ extension String {
     /// NUL would be cut off by bcrypt's C string or refused by PostgreSQL.
     public var containsControlCharacters: Bool {
         unicodeScalars.contains(where: \.isControlCharacter)
+    }
+
+    /// Text shown to other people (a name on the admin pages, an album's title or a caption on a
+    /// share page) that turns what follows it around: the bidirectional embeddings, overrides and
+    /// isolates (U+202A–202E, U+2066–2069), which make "Eve\u{202E}moc.elpmaxe" read as another
+    /// address. The marks right-to-left writing needs (U+200E, U+200F) are not among them.
+    public var containsDirectionOverrides: Bool {
+        unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+    }
+
+    /// Nothing to see: only spaces and invisible format characters (a zero-width space, say), so
+    /// that a name of "\u{200B}" is as missing as an empty one.
+    public var isBlankWhenShown: Bool {
+        unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.generalCategory == .format }
     }
 }
 

@@ -120,7 +120,7 @@ public struct AlbumService: Sendable {
     public static func validated(title: String, description: String) throws -> (String, String) {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         let description = Self.withUnixLineBreaks(description).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw AlbumError.titleMissing }
+        guard !title.isBlankWhenShown else { throw AlbumError.titleMissing }
         guard title.unicodeScalars.count <= maxTitleCharacters else { throw AlbumError.titleTooLong(maxCharacters: maxTitleCharacters) }
         guard description.unicodeScalars.count <= maxDescriptionCharacters else {
             throw AlbumError.descriptionTooLong(maxCharacters: maxDescriptionCharacters)
@@ -130,7 +130,8 @@ public struct AlbumService: Sendable {
             return scalar.value < 0x20 || scalar.value == 0x7F
         }
         guard !title.unicodeScalars.contains(where: { isControl($0, allowingLineBreaks: false) }),
-            !description.unicodeScalars.contains(where: { isControl($0, allowingLineBreaks: true) })
+            !description.unicodeScalars.contains(where: { isControl($0, allowingLineBreaks: true) }),
+            !title.containsDirectionOverrides, !description.containsDirectionOverrides
         else { throw AlbumError.controlCharacters }
         return (title, description)
     }

@@ -34,7 +34,8 @@ struct PhotoUploadReader {
     static func caption(_ raw: String) throws -> String {
         let caption = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard caption.unicodeScalars.count <= maxTitleCharacters else { throw PhotoError.titleTooLong(maxCharacters: maxTitleCharacters) }
-        guard !caption.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F })
+        guard !caption.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t") || $0.value == 0x7F }),
+            !caption.containsDirectionOverrides
         else { throw PhotoError.titleHasControlCharacters }
         return caption
     }

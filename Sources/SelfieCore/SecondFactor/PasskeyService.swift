@@ -184,7 +184,9 @@ public struct PasskeyService: Sendable {
 
     static func validName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(trimmed.unicodeScalars.count), !trimmed.containsControlCharacters else {
+        guard (1...100).contains(trimmed.unicodeScalars.count), !trimmed.isBlankWhenShown, !trimmed.containsControlCharacters,
+            !trimmed.containsDirectionOverrides
+        else {
             throw SecondFactorError.invalidPasskeyName
         }
         return trimmed

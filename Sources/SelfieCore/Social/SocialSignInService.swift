@@ -243,10 +243,14 @@ public struct SocialSignInService: Sendable {
 
     /// A name for a new account: the provider's, else the email's local part, else "… user".
     static func fullName(for identity: SocialIdentity, providerName: String) -> String {
-        let cleaned = (identity.name ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        // What sign-up refuses in a name is left out (controls, direction overrides).
+        let cleaned = (identity.name ?? "").unicodeScalars.filter { !$0.isControlCharacter && !String($0).containsDirectionOverrides }
         let name = String(String.UnicodeScalarView(cleaned.prefix(100))).trimmingCharacters(in: .whitespacesAndNewlines)
-        if !name.isEmpty { return name }
-        if let local = identity.email?.split(separator: "@").first, !local.isEmpty { return String(local.prefix(100)) }
+        if !name.isBlankWhenShown { return name }
+        // At most 100 as PostgreSQL counts them (scalars, not grapheme clusters).
+        if let local = identity.email?.split(separator: "@").first, !local.isEmpty {
+            return String(String.UnicodeScalarView(local.unicodeScalars.prefix(100)))
+        }
         return "\(providerName) user"
     }
 
