@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// Which step of a transaction (`PostgresClient.transaction`) failed, and with what.
 public struct TransactionError: Error, CustomStringConvertible {
@@ -15,6 +16,20 @@ public struct TransactionError: Error, CustomStringConvertible {
     public var description: String {
         let steps: [(String, (any Error)?)] = [("begin", beginError), ("body", closureError), ("rollback", rollbackError), ("commit", commitError)]
         return "transaction failed: " + steps.compactMap { step, error in error.map { "\(step): \(String(reflecting: $0))" } }.joined(separator: "; ")
+    }
+}
+
+extension TransactionError {
+    /// Whether `error`, thrown by `PostgresClient.transaction`, means that no `COMMIT` was sent, so
+    /// nothing of the transaction was written: no connection to be had, a `BEGIN` that failed, or a
+    /// body that threw (PostgreSQL rolls back a transaction whose connection ends without a
+    /// `COMMIT`). False for a `COMMIT` that failed: that one may have run.
+    public static func nothingCommitted(by error: any Error) -> Bool {
+        switch error {
+        case let error as TransactionError: error.commitError == nil && (error.beginError != nil || error.closureError != nil)
+        case is ConnectionPoolError: true
+        default: false
+        }
     }
 }
 

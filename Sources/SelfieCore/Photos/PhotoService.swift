@@ -185,12 +185,16 @@ public struct PhotoService: Sendable {
             // PostgreSQL refused the row: no row exists, so the blobs must go too.
             await renditions.delete(blobKeys)
             throw error
+        } catch where TransactionError.nothingCommitted(by: error) {
+            // No COMMIT was sent (the transaction could not begin, or broke before its end): no
+            // row can exist, whether or not the database can be asked now.
+            await renditions.delete(blobKeys)
+            throw error
         } catch {
-            // The connection broke before the answer came (mid-insert, or at a COMMIT that may
-            // have run): look. A photo that exists is answered as made — an error would have the
-            // client send it again and make a second one; one that does not takes its blobs with
-            // it. If even that cannot be asked, the blobs stay (`selfie check` reports any left
-            // without a row; `--repair` moves them aside).
+            // The connection broke at a COMMIT that may have run: look. A photo that exists is
+            // answered as made — an error would have the client send it again and make a second
+            // one; one that does not takes its blobs with it. If even that cannot be asked, the
+            // blobs stay (`selfie check` reports any left without a row; `--repair` moves them aside).
             switch try? await photos.isStored(publicID: publicID, userID: user.id) {
             case true?:
                 guard let photo = try? await photos.find(userID: user.id, publicIDs: [publicID]).first else { throw error }

@@ -19,6 +19,10 @@ final class SilentProxy: Sendable {
         var cut: Cut?
         /// What a client may send through, per second (nil: as fast as it comes).
         var throttle: Int?
+        /// After the planned cut, new connections are closed at once until then (a database that
+        /// cannot be asked for a while).
+        var refuseAfterCut: Duration?
+        var refusingUntil: ContinuousClock.Instant?
         /// How many more bytes of answers each connection passes on before it is cut (nil: all).
         var replyBudget: Int?
         var replied: [ObjectIdentifier: Int] = [:]
@@ -43,7 +47,7 @@ final class SilentProxy: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { inbound in
                 inbound.setOption(.autoRead, value: false).flatMap {
-                    guard let proxy = box.proxy, let target = proxy.target else { return inbound.close() }
+                    guard let proxy = box.proxy, let target = proxy.target, !proxy.isRefusing else { return inbound.close() }
                     return ClientBootstrap(group: inbound.eventLoop)
                         .connect(host: target.host, port: target.port)
                         .flatMap { outbound in
@@ -96,9 +100,16 @@ final class SilentProxy: Sendable {
     /// reaches PostgreSQL and runs, its answer is lost, and the connection closes a moment later
     /// (a `COMMIT` that happened, reported to the app as a lost connection); without, the
     /// statement is dropped and the connection closes at once (PostgreSQL rolls back).
-    func cut(after: String, at: String, delivered: Bool) {
-        state.withLock { $0.cut = Cut(after: Array(after.utf8), at: Array(at.utf8), delivered: delivered) }
+    /// With `thenRefusingFor`, new connections are closed at once for that long after the cut.
+    func cut(after: String, at: String, delivered: Bool, thenRefusingFor refusal: Duration? = nil) {
+        state.withLock {
+            $0.cut = Cut(after: Array(after.utf8), at: Array(at.utf8), delivered: delivered)
+            $0.refuseAfterCut = refusal
+        }
     }
+
+    /// Whether new connections are being refused (see `cut`).
+    var isRefusing: Bool { state.withLock { $0.refusingUntil.map { ContinuousClock.now < $0 } ?? false } }
 
     /// From now on, what clients send goes on at `bytesPerSecond` at most (a slow uplink): the
     /// proxy reads no faster, and TCP makes the client wait.
@@ -141,6 +152,7 @@ final class SilentProxy: Sendable {
             }
             guard text.firstRange(of: cut.at) != nil else { return (true, false) }
             state.cut = nil
+            state.refusingUntil = state.refuseAfterCut.map { ContinuousClock.now + $0 }
             return (cut.delivered, true)
         }
     }

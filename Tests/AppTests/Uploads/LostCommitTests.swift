@@ -33,7 +33,7 @@ struct LostCommitTests {
     /// the first transaction sending the statement `after` when it sends `at` (`delivered`: after
     /// PostgreSQL has it). `prepare` runs first, on the test's own connection.
     private func upload(
-        _ way: WayIn, seed: UInt64, cutting after: String, at: String, delivered: Bool,
+        _ way: WayIn, seed: UInt64, cutting after: String, at: String, delivered: Bool, thenRefusingFor refusal: Duration? = nil,
         prepare: @escaping @Sendable (PostgresClient) async throws -> Void = { _ in },
         _ check: @escaping @Sendable (Cut) async throws -> Void
     ) async throws {
@@ -41,7 +41,7 @@ struct LostCommitTests {
             let token = try await app.api.signedInUser()
             let bytes = TestImage.jpeg(size: 80_000, seed: seed)
             try await app.db(prepare)
-            proxy.cut(after: after, at: at, delivered: delivered)
+            proxy.cut(after: after, at: at, delivered: delivered, thenRefusingFor: refusal)
             let (answer, path) = try await upload(bytes, way, token: token, app: app)
             #expect(proxy.hasCut, "the test cut the transaction at \(at)")
             try await check(Cut(app: app, token: token, bytes: bytes, answer: answer, path: path))
@@ -117,6 +117,17 @@ struct LostCommitTests {
             #expect(try await app.originalSHA256(of: stored) == SHA256.hash(data: cut.bytes).hexString, "the original is kept")
             let renditions: Int = try await app.scalar("SELECT count(*)::int FROM photo_renditions")
             #expect(app.filesInBlobStore().count == 1 + renditions, "the renditions are kept")
+        }
+    }
+
+    @Test("its connection broke before the COMMIT and the database cannot be asked for a while: the blobs go anyway (a COMMIT never sent committed nothing), and the upload is refused as unavailable", arguments: WayIn.allCases)
+    func brokeBeforeCommitAndUnreachable(_ way: WayIn) async throws {
+        try await upload(way, seed: 34, cutting: "quota_bytes FROM users WHERE", at: "INSERT INTO photos", delivered: false, thenRefusingFor: .seconds(3)) { cut in
+            let app = cut.app
+            #expect(cut.answer.status == .serviceUnavailable, "\(cut.answer.status) \(cut.answer.text)")
+            #expect(app.filesInBlobStore() == [], "no original, rendition or part is left, though nothing could be asked")
+            try await waitUntil(timeout: .seconds(30)) { (try? await app.photoCount()) != nil }
+            #expect(try await app.photoCount() == 0)
         }
     }
 
