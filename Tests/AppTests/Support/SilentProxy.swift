@@ -100,7 +100,8 @@ final class SilentProxy: Sendable {
     /// reaches PostgreSQL and runs, its answer is lost, and the connection closes a moment later
     /// (a `COMMIT` that happened, reported to the app as a lost connection); without, the
     /// statement is dropped and the connection closes at once (PostgreSQL rolls back).
-    /// With `thenRefusingFor`, new connections are closed at once for that long after the cut.
+    /// With `thenRefusingFor` (and `delivered` false), every connection closes with the cut one and
+    /// new ones are closed at once for that long (a database that restarts).
     func cut(after: String, at: String, delivered: Bool, thenRefusingFor refusal: Duration? = nil) {
         state.withLock {
             $0.cut = Cut(after: Array(after.utf8), at: Array(at.utf8), delivered: delivered)
@@ -232,6 +233,8 @@ final class SilentProxy: Sendable {
             }
             guard plan.forward else {
                 pair.close()
+                // A database that went away: every connection ends with this one.
+                if proxy.isRefusing { proxy.closeConnections() }
                 return
             }
             pair.deaf.withLock { $0 = true }
