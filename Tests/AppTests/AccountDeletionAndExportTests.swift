@@ -402,6 +402,31 @@ struct AccountDeletionAndExportTests {
         }
     }
 
+    @Test("'Download my data' from a store whose reads break off now and then (a reset, a SlowDown): each read goes on from where it stopped, and the archive is whole")
+    func exportThroughAStoreThatHiccups() async throws {
+        var bucket = try await S3Peer.nanio.makeBucket()
+        try await SilentProxy.with { proxy in
+            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
+            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
+            let throughTheProxy = bucket
+            try await withTestApp(configure: { $0.blobStore = .s3(throughTheProxy) }) { app in
+                let browser = app.browser()
+                try await browser.signUp(email: uniqueEmail("hiccups"))
+                let images = (1...2).map { TestImage.jpeg(size: 150_000, seed: UInt64(40 + $0)) }
+                for image in images { _ = try await browser.uploadPhoto(image) }
+                // Every connection to the store now breaks off after 60 KB of answers.
+                proxy.breakReplies(after: 60 * 1024)
+                let response = try await browser.get("/account/export")
+                proxy.breakReplies(after: nil)
+                #expect(response.status == .ok)
+                let archive = try await ReadArchive.read(response.body)
+                #expect(archive.firstBadMember == nil && archive.missing == nil)
+                let photoFiles = archive.account.photos.map(\.file)
+                #expect(Set(photoFiles.compactMap { archive.sha256[$0] }) == Set(images.map(sha256Hex)), "both originals, byte for byte")
+            }
+        }
+    }
+
     @Test("an export whose body is never written (the client left before the answer's head went out) gives its slot back: the next export is not told for an hour that one is under way")
     func exportNeverWritten() async throws {
         try await withTestApp { app in
