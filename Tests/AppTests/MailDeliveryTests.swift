@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 import SMTP
+import Synchronization
 import Testing
 
 /// Mail as it leaves Selfie: composed from the templates, through the outbox, over SMTP (STARTTLS
@@ -267,6 +268,41 @@ struct MailDeliveryTests {
                 #expect(notYetDue, "due 1 s after the attempt ended, not 1 s after it began 2 s ago")
                 #expect(attempts == 1)
                 #expect(try await outbox.deliverNext { _ in .sent } == false, "nothing is due right after the attempt")
+            }
+        }
+    }
+
+    @Test("a message whose link expired (or was used) while it waited for the mail server is not sent but given up, said so; one whose link works is sent")
+    func deadLinkNotSent() async throws {
+        try await withFreshDatabase { url in
+            try await withDatabase(url) { client in
+                try await client.query("INSERT INTO users (email, full_name, password_hash) VALUES ('waiting@example.com', 'W', 'x')")
+                for (token, expiry) in [("expired-link-token", "now() - interval '1 minute'"), ("working-link-token", "now() + interval '1 hour'")] {
+                    try await client.query(
+                        """
+                        INSERT INTO email_tokens (token_hash, purpose, user_id, email, expires_at)
+                        SELECT sha256(convert_to(\(token), 'UTF8')), 'reset_password', id, email, \(unescaped: expiry) FROM users
+                        """
+                    )
+                    try await client.query(
+                        """
+                        INSERT INTO mail_outbox (message_id, recipient, kind, params)
+                        VALUES (\("<\(token)@selfie.test>"), 'waiting@example.com', 'password_reset', jsonb_build_object('token', \(token)))
+                        """
+                    )
+                }
+                let outbox = MailOutboxRepository(client: client, messageIDDomain: "selfie.test", logger: testLogger)
+                let delivered = Mutex<[String]>([])
+                while try await outbox.deliverNext({ message in
+                    delivered.withLock { $0.append(message.messageID) }
+                    return .sent
+                }) {}
+                #expect(delivered.withLock { $0 } == ["<working-link-token@selfie.test>"])
+                let rows = try await client.query("SELECT message_id, failed_at IS NOT NULL, coalesce(last_error, '') FROM mail_outbox ORDER BY message_id").collect()
+                let outcomes = try rows.map { try $0.decode((String, Bool, String).self) }
+                #expect(outcomes.count == 2)
+                #expect(outcomes.first { $0.0 == "<expired-link-token@selfie.test>" }.map { $0.1 && $0.2.contains("expired") } == true, "\(outcomes)")
+                #expect(outcomes.first { $0.0 == "<working-link-token@selfie.test>" }?.1 == false)
             }
         }
     }

@@ -108,7 +108,12 @@ public final class MailOutboxRepository: Sendable {
         return try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                SELECT id, message_id, recipient, recipient_name, language, kind, params::text, attempts + 1 FROM mail_outbox
+                SELECT id, message_id, recipient, recipient_name, language, kind, params::text, attempts + 1,
+                    params ? 'token' AND NOT EXISTS (
+                        SELECT 1 FROM email_tokens t
+                        WHERE t.token_hash = sha256(convert_to(params->>'token', 'UTF8')) AND t.used_at IS NULL AND t.expires_at > now()
+                    )
+                FROM mail_outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now() AND kind = ANY(\(Self.knownKinds))
                 ORDER BY next_attempt_at, id
                 LIMIT 1
@@ -116,10 +121,16 @@ public final class MailOutboxRepository: Sendable {
                 """,
                 logger: logger
             )
-            var row: (Int64, String, String, String?, String?, String, String, Int)?
-            for try await next in rows.decode((Int64, String, String, String?, String?, String, String, Int).self) { row = next }
-            guard let (id, messageID, recipient, name, language, kindName, params, attempts) = row else { return false }
+            var row: (Int64, String, String, String?, String?, String, String, Int, Bool)?
+            for try await next in rows.decode((Int64, String, String, String?, String?, String, String, Int, Bool).self) { row = next }
+            guard let (id, messageID, recipient, name, language, kindName, params, attempts, linkDead) = row else { return false }
             guard let kind = MailNotice.Kind(rawValue: kindName) else { return false }  // as selected: a known kind
+            // A link that expired (or was used, or ended with a password change) while its message
+            // waited for the mail server is not sent: it would only lead to "this link no longer works".
+            if linkDead {
+                try await connection.query(Self.record(.failed(error: "not sent: its link had expired or been used"), of: id), logger: logger)
+                return true
+            }
             let values = (try? JSONDecoder().decode([String: String].self, from: Data(params.utf8))) ?? [:]
             let message = OutboxMessage(
                 id: id,
