@@ -229,13 +229,9 @@ struct AccountDeletionAndExportTests {
 
     @Test("a store that does not answer: deleting an account and emptying a trash answer within seconds (not a read timeout per blob), the goodbye is queued, and the keys wait in the queue until the store answers")
     func storeThatDoesNotAnswer() async throws {
-        var bucket = try await S3Peer.moto.makeBucket()
-        try await SilentProxy.with { proxy in
-            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
-            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
-            let throughTheProxy = bucket
+        try await SilentProxy.withBucket(on: .moto) { proxy, bucket in
             try await withTestApp(configure: { config in
-                config.blobStore = .s3(throughTheProxy)
+                config.blobStore = .s3(bucket)
                 config.trashDays = 30
                 try config.useMailSink()
             }) { app in
@@ -404,12 +400,8 @@ struct AccountDeletionAndExportTests {
 
     @Test("'Download my data' from a store whose reads break off now and then (a reset, a SlowDown): each read goes on from where it stopped, and the archive is whole")
     func exportThroughAStoreThatHiccups() async throws {
-        var bucket = try await S3Peer.nanio.makeBucket()
-        try await SilentProxy.with { proxy in
-            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
-            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
-            let throughTheProxy = bucket
-            try await withTestApp(configure: { $0.blobStore = .s3(throughTheProxy) }) { app in
+        try await SilentProxy.withBucket(on: .nanio) { proxy, bucket in
+            try await withTestApp(configure: { $0.blobStore = .s3(bucket) }) { app in
                 let browser = app.browser()
                 try await browser.signUp(email: uniqueEmail("hiccups"))
                 let images = (1...2).map { TestImage.jpeg(size: 150_000, seed: UInt64(40 + $0)) }

@@ -255,12 +255,8 @@ struct S3StoreTests {
 
     @Test("a store whose answer breaks off mid-body (a reset, a read timeout): the upload, which reads its original back for the renditions, gets the storage 503 (not a 500) and leaves no row and no object")
     func bodyBreaksOff() async throws {
-        var bucket = try await S3Peer.moto.makeBucket()
-        try await SilentProxy.with { proxy in
-            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
-            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
-            let throughTheProxy = bucket
-            try await withTestApp(configure: { $0.blobStore = .s3(throughTheProxy) }) { app in
+        try await SilentProxy.withBucket(on: .moto) { proxy, bucket in
+            try await withTestApp(configure: { $0.blobStore = .s3(bucket) }) { app in
                 let browser = app.browser()
                 try await browser.signUp(email: uniqueEmail())
                 proxy.breakReplies(after: 16 * 1024)
@@ -280,10 +276,7 @@ struct S3StoreTests {
 
     @Test("a kept-alive connection the store closes just as a request goes out, unanswered: an idempotent request is sent once more and succeeds")
     func connectionClosedUnanswered() async throws {
-        var bucket = try await S3Peer.nanio.makeBucket()
-        try await SilentProxy.with { proxy in
-            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
-            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
+        try await SilentProxy.withBucket(on: .nanio) { proxy, bucket in
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let store = S3BlobStore(configuration: bucket, http: http, logger: testLogger)
             let key = try #require(BlobKey.random(contentType: "image/jpeg"))

@@ -17,10 +17,7 @@ struct ReadErrorTests {
     func blobReadFails() async throws {
         let root = temporaryBlobDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let store = try FileBlobStore(
-            root: root,
-            signer: MediaURLSigner(secretKey: try SecretKey("test-secret-key-that-is-long-enough-0123456789"), publicURL: URL(string: "http://localhost")!)
-        )
+        let store = try Self.store(at: root)
         let key = try #require(BlobKey.random(contentType: "image/jpeg"))
         // A directory where the file should be: `stat` and `open` succeed, every `pread` fails (EISDIR).
         try FileManager.default.createDirectory(atPath: store.path(for: key), withIntermediateDirectories: true)
@@ -44,10 +41,7 @@ struct ReadErrorTests {
     func lookFails() async throws {
         let root = temporaryBlobDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let store = try FileBlobStore(
-            root: root,
-            signer: MediaURLSigner(secretKey: try SecretKey("test-secret-key-that-is-long-enough-0123456789"), publicURL: URL(string: "http://localhost")!)
-        )
+        let store = try Self.store(at: root)
         let key = try #require(BlobKey.random(contentType: "image/jpeg"))
         let shard = (store.path(for: key) as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: (shard as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -60,6 +54,13 @@ struct ReadErrorTests {
         let absent = try #require(BlobKey.random(contentType: "image/jpeg"))
         #expect(try await store.read(absent, range: ByteRangeRequest?.none) == nil)
         #expect(try await store.exists(absent) == false)
+    }
+
+    static func store(at root: String) throws -> FileBlobStore {
+        try FileBlobStore(
+            root: root,
+            signer: MediaURLSigner(secretKey: try SecretKey("test-secret-key-that-is-long-enough-0123456789"), publicURL: URL(string: "http://localhost")!)
+        )
     }
 
     @Test("a pipe read that fails is the pipe's error with its errno")

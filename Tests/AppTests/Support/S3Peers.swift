@@ -57,3 +57,16 @@ func plainGET(_ url: String) async throws -> (status: Int, body: [UInt8], conten
     let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
     return (Int(response.status.code), Array(body.readableBytesView), response.headers.first(name: "Content-Type"))
 }
+
+extension SilentProxy {
+    /// Runs `body` with a new bucket on `peer` reached through a proxy, which can then break the
+    /// store's answers off or drop its connections: the configuration given points at the proxy.
+    static func withBucket<T: Sendable>(on peer: S3Peer, _ body: (SilentProxy, S3Configuration) async throws -> T) async throws -> T {
+        var bucket = try await peer.makeBucket()
+        return try await with { proxy in
+            proxy.forward(to: try #require(bucket.endpoint.host), port: try #require(bucket.endpoint.port))
+            bucket.endpoint = URL(string: "http://127.0.0.1:\(proxy.port)")!
+            return try await body(proxy, bucket)
+        }
+    }
+}
