@@ -216,14 +216,15 @@ public struct CoreServices: Sendable {
             },
             // Blobs whose rows went while the store refused them (or a shutdown came first).
             PeriodicTask(name: "blob deletions", interval: .seconds(600), logger: logger, sharedThrough: postgres) {
-                // Batch after batch while they go through cleanly (an account of 50,000 photos
-                // queues 200,000 keys), for five minutes at most.
+                // Batch after batch while keys go (an account of 50,000 photos queues 200,000), for
+                // five minutes at most; a batch that deletes nothing (the store refuses, or only
+                // refused keys are left) ends the round.
                 let started = ContinuousClock.now
                 var deleted = 0
-                while true {
+                while ContinuousClock.now - started < .seconds(300), !Task.isCancelled {
                     let batch = try await blobDeletions.retry(queuedBefore: .now.addingTimeInterval(-300), limit: 1000)
                     deleted += batch
-                    guard batch == 1000, ContinuousClock.now - started < .seconds(300) else { break }
+                    guard batch > 0 else { break }
                 }
                 if deleted > 0 { logger.info("deleted \(deleted) blob(s) of photos deleted earlier") }
             },

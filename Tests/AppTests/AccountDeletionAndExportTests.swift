@@ -255,6 +255,10 @@ struct AccountDeletionAndExportTests {
                 #expect(took < BlobDeletions.requestBudget * 2 + .seconds(5), "two answers in \(took): at most the request's budget each, not 30 s per blob")
                 #expect(try await app.photoCount() == 0)
                 #expect(try await app.scalar("SELECT count(*)::int FROM blob_deletions") == 24, "every key waits in the queue")
+                #expect(
+                    try await app.scalar("SELECT count(*)::int FROM blob_deletions WHERE attempts = 1 AND last_error LIKE 'no answer%'") == 2,
+                    "the key each request gave up on goes behind the others"
+                )
                 #expect(try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(email) AND kind = 'account_deleted'") == 1)
 
                 // The store answers again: the background round deletes them all.

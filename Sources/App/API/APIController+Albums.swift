@@ -265,7 +265,10 @@ extension APIController {
         let body = try await decodeBody(AlbumBody.self, from: request)
         var album = try await albums.album(id, of: context.user)
         // Everything checked before anything is written: a refused cover leaves the title as it was.
-        _ = try AlbumService.validated(title: body.title ?? album.title, description: body.description ?? album.description)
+        // (Only what is being changed: an album's stored text is not refused again for a new cover.)
+        if body.title != nil || body.description != nil {
+            _ = try AlbumService.validated(title: body.title ?? album.title, description: body.description ?? album.description)
+        }
         if case .some(let cover) = body.coverRandomID {
             try await albums.setCover(cover, of: id, of: context.user)
         }

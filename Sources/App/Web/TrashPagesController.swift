@@ -71,7 +71,9 @@ struct TrashPagesController {
     /// Everything in the trash back where it was (more than a selection may name).
     func restoreAll(_ request: Request, context: SignedInContext) async throws -> Response {
         _ = try await photos.restore(nil, of: context.user, origin: context.origin(request))
-        return .seeOther(WebPath.trash(notice: .photosRestored))
+        // What is left was past its time (the purge takes it within the hour).
+        let left = try await photos.trashPage(of: context.user).total
+        return .seeOther(WebPath.trash(notice: left == 0 ? .photosRestored : .photosNotRestored))
     }
 
     func empty(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -69,14 +69,16 @@ struct PeriodicTask: Service {
         guard let client = sharedThrough else { return true }
         // A tenth of the interval's slack, so that timers drifting apart do not skip a turn. A run
         // recorded in the future was stamped by a clock since set back: it does not hold the task
-        // off until that time comes again.
+        // off until that time comes again. (Future as of this statement's own reading of the clock:
+        // another instance's claim that took the row a moment ago is stamped with its transaction's
+        // start, later than this one's `now()` — that one is not "in the future".)
         let seconds = Double(interval.components.seconds) * 0.9
         let rows = try await client.query(
             """
             INSERT INTO periodic_task_runs (name, last_run_at) VALUES (\(name), now())
             ON CONFLICT (name) DO UPDATE SET last_run_at = now()
             WHERE periodic_task_runs.last_run_at <= now() - make_interval(secs => \(seconds))
-                OR periodic_task_runs.last_run_at > now()
+                OR periodic_task_runs.last_run_at > clock_timestamp()
             RETURNING 1
             """,
             logger: logger

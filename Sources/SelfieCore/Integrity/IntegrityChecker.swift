@@ -78,6 +78,12 @@ public struct IntegrityReport: Sendable {
         findings.append(finding)
     }
 
+    /// Drops the findings at `offsets` (orphans a repair found to be photos after all), from the count too.
+    mutating func dropAdopted(_ offsets: Set<Int>) {
+        findings = findings.enumerated().filter { !offsets.contains($0.offset) }.map(\.element)
+        findingCount -= offsets.count
+    }
+
     /// Findings `--repair` could not fix (a lost or damaged original needs the backup).
     public var unresolved: [IntegrityFinding] { findings.filter { !$0.repaired } }
 }
@@ -245,7 +251,7 @@ public struct IntegrityChecker: Sendable {
         let brokenOriginals = Set(report.findings.filter { $0.rendition == nil && $0.kind != .orphan }.compactMap(\.photo))
         var remade: [String: Bool] = [:]
         var adopted: Set<Int> = []
-        defer { report.findings = report.findings.enumerated().filter { !adopted.contains($0.offset) }.map(\.element) }
+        defer { report.dropAdopted(adopted) }
         for index in report.findings.indices {
             let item = report.findings[index]
             switch item.kind {

@@ -243,14 +243,15 @@ public struct SocialSignInService: Sendable {
 
     /// A name for a new account: the provider's, else the email's local part, else "… user".
     static func fullName(for identity: SocialIdentity, providerName: String) -> String {
-        // What sign-up refuses in a name is left out (controls, direction overrides).
-        let cleaned = (identity.name ?? "").unicodeScalars.filter { !$0.isControlCharacter && !String($0).containsDirectionOverrides }
-        let name = String(String.UnicodeScalarView(cleaned.prefix(100))).trimmingCharacters(in: .whitespacesAndNewlines)
-        if !name.isBlankWhenShown { return name }
-        // At most 100 as PostgreSQL counts them (scalars, not grapheme clusters).
-        if let local = identity.email?.split(separator: "@").first, !local.isEmpty {
-            return String(String.UnicodeScalarView(local.unicodeScalars.prefix(100)))
+        // What sign-up refuses in a name is left out (controls, direction overrides); at most 100
+        // as PostgreSQL counts them (scalars, not grapheme clusters).
+        func shown(_ text: String) -> String {
+            let cleaned = text.unicodeScalars.filter { !$0.isControlCharacter && !String($0).containsDirectionOverrides }
+            return String(String.UnicodeScalarView(cleaned.prefix(100))).trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        let name = shown(identity.name ?? "")
+        if !name.isBlankWhenShown { return name }
+        if let local = identity.email?.split(separator: "@").first.map({ shown(String($0)) }), !local.isBlankWhenShown { return local }
         return "\(providerName) user"
     }
 

@@ -45,16 +45,18 @@ public struct BlobDeletions: Sendable {
             do {
                 try await withDeadline(left) { [blobs] in try await blobs.delete(key) }
                 gone.append(key)
+            } catch is CancellationError {
+                break  // a shutdown: the rest stay queued as they are
             } catch is DeadlineExceeded {
-                break  // out of time, not refused: tried again with the rest
+                // Out of time: tried again with the rest, this one behind them (a key whose
+                // deletion hangs must not come first in every round).
+                await countRefusal(of: key, error: "no answer within the time for deletions")
+                break
             } catch {
                 logger.warning("a blob whose rows are gone could not be deleted; it is tried again later", metadata: ["blob": "\(key)", "error": "\(error)"])
-                do {
-                    try await queue.refused(key, error: "\(error)")
-                } catch {
-                    logger.error("could not count a refused blob deletion", metadata: ["error": "\(String(reflecting: error))"])
-                }
+                await countRefusal(of: key, error: "\(error)")
             }
+            if Task.isCancelled { break }
         }
         do {
             try await queue.done(gone)
@@ -63,5 +65,13 @@ public struct BlobDeletions: Sendable {
             logger.error("could not take deleted blobs off the queue", metadata: ["error": "\(String(reflecting: error))"])
         }
         return gone.count
+    }
+
+    private func countRefusal(of key: BlobKey, error: String) async {
+        do {
+            try await queue.refused(key, error: error)
+        } catch {
+            logger.error("could not count a refused blob deletion", metadata: ["error": "\(String(reflecting: error))"])
+        }
     }
 }

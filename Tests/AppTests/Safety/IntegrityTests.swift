@@ -105,6 +105,7 @@ struct IntegrityTests {
             }
             #expect(try await app.blobs.exists(late), "the photo's blob is still in the store")
             #expect(!report.findings.contains { $0.kind == .orphan && $0.repaired }, "\(report.findings)")
+            #expect(report.findingCount == report.findings.count, "the blob a photo adopted is not counted either")
             #expect(try await owner.get("/photos/\(finishing)/original").status == .ok)
         }
     }
