@@ -39,7 +39,7 @@ struct TrashPagesController {
                 TrashPage.Item(
                     card: PhotoCard(photo, photos: photos, words: pages.words(for: context)),
                     deletedOn: photo.trashedAt.map(pages.words(for: context).time) ?? "",
-                    purgedOn: photos.purgeDate(of: photo).map(pages.words(for: context).time)
+                    purgedOn: photos.purgeDate(of: photo).map(words.time)
                 )
             },
             shownOfTotal: total > trashed.count
@@ -72,7 +72,7 @@ struct TrashPagesController {
     func restoreAll(_ request: Request, context: SignedInContext) async throws -> Response {
         _ = try await photos.restore(nil, of: context.user, origin: context.origin(request))
         // What is left was past its time (the purge takes it within the hour).
-        let left = try await photos.trashPage(of: context.user).total
+        let left = try await photos.usage(of: context.user).trashedPhotos
         return .seeOther(WebPath.trash(notice: left == 0 ? .photosRestored : .photosNotRestored))
     }
 

@@ -58,7 +58,7 @@ public struct IntegrityReport: Sendable {
     /// severity once the check is done.
     public var findings: [IntegrityFinding] = []
     /// Everything found, kept or not.
-    public private(set) var findingCount = 0
+    public var findingCount: Int { countsByKind.values.reduce(0, +) }
     /// A check that only reports keeps this many findings of each kind and counts the rest (a
     /// store restored beside the wrong database can hold millions of orphans; the check runs in
     /// the server every six hours). nil: all of them (`--repair` needs each).
@@ -71,7 +71,6 @@ public struct IntegrityReport: Sendable {
     }
 
     mutating func record(_ finding: IntegrityFinding) {
-        findingCount += 1
         let ofItsKind = countsByKind[finding.kind, default: 0]
         countsByKind[finding.kind] = ofItsKind + 1
         if let keptPerKind, ofItsKind >= keptPerKind { return }
@@ -80,8 +79,8 @@ public struct IntegrityReport: Sendable {
 
     /// Drops the findings at `offsets` (orphans a repair found to be photos after all), from the count too.
     mutating func dropAdopted(_ offsets: Set<Int>) {
+        for offset in offsets { countsByKind[findings[offset].kind, default: 1] -= 1 }
         findings = findings.enumerated().filter { !offsets.contains($0.offset) }.map(\.element)
-        findingCount -= offsets.count
     }
 
     /// Findings `--repair` could not fix (a lost or damaged original needs the backup).

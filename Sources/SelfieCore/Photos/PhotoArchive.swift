@@ -36,35 +36,11 @@ public enum PhotoArchive {
         }
         var missing: [String] = []
         for entry in entries {
-            guard let content = try await withRetries({ try await blobs.read(entry.blob, range: nil) }) else {
+            let copied = try await copy(entry, from: blobs, into: &archive, logger: logger, to: sink)
+            if !copied {
                 logger.warning("a photo left out of an archive: its blob is missing", metadata: ["blob": "\(entry.blob.value)"])
                 missing.append(entry.name)
-                continue
             }
-            try await sink(try archive.beginEntry(name: entry.name, modified: entry.modified, size: UInt64(content.totalSize)))
-            // A read that breaks off (the store's hiccup: a reset, a SlowDown) goes on from where it
-            // stopped: a download of thousands of photos is not lost to one.
-            var written = 0
-            var failures = 0
-            var part: BlobContent? = content
-            while true {
-                do {
-                    if part == nil { part = try await blobs.read(entry.blob, range: .from(written, through: nil)) }
-                    guard let reading = part else { throw BlobStoreError.unavailable("\(entry.blob.value) went missing while it was read") }
-                    try await reading.body.write { chunk in
-                        written += chunk.readableBytes
-                        failures = 0
-                        try await sink(try archive.entryData(chunk))
-                    }
-                    break
-                } catch let error as BlobStoreError where failures < Self.retries && written < content.totalSize {
-                    failures += 1
-                    logger.notice("an archive's read broke off; it goes on from where it stopped", metadata: ["blob": "\(entry.blob.value)", "at": "\(written)", "error": "\(error)"])
-                    part = nil
-                    try await Task.sleep(for: Self.pause)
-                }
-            }
-            try await sink(try archive.endEntry())
         }
         if !missing.isEmpty {
             let note = ByteBuffer(string: missing.joined(separator: "\n") + "\n")
@@ -79,17 +55,41 @@ public enum PhotoArchive {
     static let retries = 3
     static let pause: Duration = .milliseconds(500)
 
-    /// `read`, tried again after a storage failure (`retries` times at most).
-    private static func withRetries<T>(_ read: () async throws -> T) async throws -> T {
+    /// Writes `entry`'s blob as one file of the archive; false, writing nothing, when it is missing.
+    /// A read that fails (the store's hiccup: a reset, a SlowDown) is tried again, from where it
+    /// stopped once bytes went: a download of thousands of photos is not lost to one.
+    private static func copy(
+        _ entry: Entry, from blobs: any BlobStore, into archive: inout ZipArchiveEncoder, logger: Logger,
+        to sink: (ByteBuffer) async throws -> Void
+    ) async throws -> Bool {
+        var size: Int?
+        var written = 0
         var failures = 0
         while true {
             do {
-                return try await read()
-            } catch is BlobStoreError where failures < retries {
+                if let size, written >= size { break }
+                guard let content = try await blobs.read(entry.blob, range: size == nil ? nil : .from(written, through: nil)) else {
+                    guard size != nil else { return false }
+                    throw BlobStoreError.unavailable("\(entry.blob.value) went missing while it was read")
+                }
+                if size == nil {
+                    size = content.totalSize
+                    try await sink(try archive.beginEntry(name: entry.name, modified: entry.modified, size: UInt64(content.totalSize)))
+                }
+                try await content.body.write { chunk in
+                    written += chunk.readableBytes
+                    failures = 0
+                    try await sink(try archive.entryData(chunk))
+                }
+                break
+            } catch let error as BlobStoreError where failures < retries {
                 failures += 1
+                logger.notice("an archive's read failed; it is tried again", metadata: ["blob": "\(entry.blob.value)", "at": "\(written)", "error": "\(error)"])
                 try await Task.sleep(for: pause)
             }
         }
+        try await sink(try archive.endEntry())
+        return true
     }
 
     /// `2026-11-22T101500Z`: sorts by time, safe in any file system.

@@ -304,7 +304,7 @@ public struct PhotoService: Sendable {
     /// The latest deleted `trashShownAtOnce` photos of the user's trash, and how many it holds.
     public func trashPage(of user: User) async throws -> (photos: [Photo], total: Int) {
         async let shown = photos.trashed(userID: user.id, limit: Self.trashShownAtOnce)
-        async let usage = photos.usage(userID: user.id, defaultQuota: 0)
+        async let usage = usage(of: user)
         return (try await shown, try await usage.trashedPhotos)
     }
 
