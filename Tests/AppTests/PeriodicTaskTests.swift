@@ -78,6 +78,26 @@ struct PeriodicTaskTests {
         }
     }
 
+    @Test("race: an instance whose claim waited for another's (which stamped the row a moment after this claim's statement began) does not claim too: the stamp is not \"in the future\"")
+    func claimWaitingForAnothersClaim() async throws {
+        try await withFreshDatabase { url in
+            try await withDatabase(url) { client in
+                try await client.query("INSERT INTO periodic_task_runs (name, last_run_at) VALUES ('raced', now() - interval '1 day')")
+                let task = PeriodicTask(name: "raced", interval: .seconds(3600), logger: testLogger, sharedThrough: client) {}
+                let claimed = try await client.transaction(logger: testLogger) { other in
+                    // The other instance's claim holds the row…
+                    try await other.query("SELECT 1 FROM periodic_task_runs WHERE name = 'raced' FOR UPDATE", logger: testLogger)
+                    let waiting = Task { try await task.claim() }
+                    try await TestApp.untilSomeoneWaitsForALock(client)
+                    // …and stamps it with a time later than the waiting statement's start.
+                    try await other.query("UPDATE periodic_task_runs SET last_run_at = clock_timestamp() WHERE name = 'raced'", logger: testLogger)
+                    return waiting
+                }
+                #expect(try await claimed.value == false, "it ran a moment ago, on the other instance")
+            }
+        }
+    }
+
     @Test("a shared task whose last run is recorded in the future (the database's clock was ahead, then set back) runs after one interval, not once that time comes again")
     func lastRunInTheFuture() async throws {
         try await withFreshDatabase { url in
