@@ -91,7 +91,7 @@ extension String {
     /// isolates (U+202A–202E, U+2066–2069), which make "Eve\u{202E}moc.elpmaxe" read as another
     /// address. The marks right-to-left writing needs (U+200E, U+200F) are not among them.
     public var containsDirectionOverrides: Bool {
-        unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+        unicodeScalars.contains(where: \.isDirectionOverride)
     }
 
     /// Nothing to see: only spaces and invisible format characters (a zero-width space, say), so
@@ -104,4 +104,6 @@ extension String {
 extension Unicode.Scalar {
     /// What `containsControlCharacters` looks for.
     var isControlCharacter: Bool { value < 0x20 || value == 0x7F }
+    /// What `containsDirectionOverrides` looks for.
+    var isDirectionOverride: Bool { (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) }
 }

@@ -206,7 +206,7 @@ public struct AdminRepository: Sendable {
                 """
                 DELETE FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL
                   AND (lower(recipient) = (SELECT lower(email) FROM users WHERE id = \(id))
-                    OR sha256(convert_to(params->>'token', 'UTF8')) IN (SELECT token_hash FROM email_tokens WHERE user_id = \(id)))
+                    OR \(unescaped: MailOutboxRepository.linkTokenHash) IN (SELECT token_hash FROM email_tokens WHERE user_id = \(id)))
                 """,
                 logger: logger
             )

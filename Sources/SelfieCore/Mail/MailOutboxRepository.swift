@@ -97,6 +97,10 @@ public final class MailOutboxRepository: Sendable {
         try await connection.query(notice.insertQuery(to: recipient, domain: domain), logger: logger)
     }
 
+    /// The SHA-256 of the link token a queued message carries (`params.token`), as `email_tokens`
+    /// keeps it: SQL over a `mail_outbox` row.
+    static let linkTokenHash = "sha256(convert_to(params->>'token', 'UTF8'))"
+
     /// The kinds this build can write. A message of another kind was queued by a newer instance
     /// (a rolling upgrade): it is left for a sender that knows it, never given up here.
     static let knownKinds = MailNotice.Kind.allCases.map(\.rawValue)
@@ -111,7 +115,7 @@ public final class MailOutboxRepository: Sendable {
                 SELECT id, message_id, recipient, recipient_name, language, kind, params::text, attempts + 1,
                     params ? 'token' AND NOT EXISTS (
                         SELECT 1 FROM email_tokens t
-                        WHERE t.token_hash = sha256(convert_to(params->>'token', 'UTF8')) AND t.used_at IS NULL AND t.expires_at > now()
+                        WHERE t.token_hash = \(unescaped: Self.linkTokenHash) AND t.used_at IS NULL AND t.expires_at > now()
                     )
                 FROM mail_outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now() AND kind = ANY(\(Self.knownKinds))

@@ -246,7 +246,7 @@ public struct SocialSignInService: Sendable {
         // What sign-up refuses in a name is left out (controls, direction overrides); at most 100
         // as PostgreSQL counts them (scalars, not grapheme clusters).
         func shown(_ text: String) -> String {
-            let cleaned = text.unicodeScalars.filter { !$0.isControlCharacter && !String($0).containsDirectionOverrides }
+            let cleaned = text.unicodeScalars.filter { !$0.isControlCharacter && !$0.isDirectionOverride }
             return String(String.UnicodeScalarView(cleaned.prefix(100))).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let name = shown(identity.name ?? "")
