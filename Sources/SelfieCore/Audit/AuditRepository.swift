@@ -71,12 +71,18 @@ public struct AuditRecord: Sendable {
     var target: String
     let origin: RequestOrigin
 
-    /// The one INSERT every audit event goes through (alone, or inside the transaction of the
-    /// change it records, so that the change and its event commit together).
+    /// The INSERT of this event (alone, or inside the transaction of the change it records, so that
+    /// the change and its event commit together).
     var insertQuery: PostgresQuery {
+        Self.insertQuery(type, actor: actor, targetUser: targetUser, targets: [target], origin: origin)
+    }
+
+    /// The one INSERT every audit event goes through: one event per target.
+    static func insertQuery(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, targets: [String], origin: RequestOrigin) -> PostgresQuery {
         """
         INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
-        VALUES (\(type.rawValue), \(actor), \(targetUser), \(String(target.prefix(320))), \(origin.ipAddress), \(origin.userAgent))
+        SELECT \(type.rawValue), \(actor), \(targetUser), target, \(origin.ipAddress), \(origin.userAgent)
+        FROM unnest(\(targets.map { String($0.prefix(320)) })::text[]) AS target
         """
     }
 }
@@ -124,14 +130,7 @@ public struct AuditRepository: Sendable {
     public func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, targets: [String], origin: RequestOrigin) async {
         guard !targets.isEmpty else { return }
         do {
-            try await client.query(
-                """
-                INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
-                SELECT \(type.rawValue), \(actor), \(targetUser), target, \(origin.ipAddress), \(origin.userAgent)
-                FROM unnest(\(targets.map { String($0.prefix(320)) })::text[]) AS target
-                """,
-                logger: logger
-            )
+            try await client.query(AuditRecord.insertQuery(type, actor: actor, targetUser: targetUser, targets: targets, origin: origin), logger: logger)
         } catch {
             logger.error("could not record audit events", metadata: ["event": "\(type.rawValue)", "count": "\(targets.count)", "error": "\(String(reflecting: error))"])
         }
