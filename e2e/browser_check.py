@@ -61,9 +61,11 @@ os.makedirs(shots, exist_ok=True)
 browsers = []  # every Chromium started here, quit at the end
 
 
-def new_browser(width, height):
-    """A headless Chromium with a profile of its own (no cookies), its console log kept."""
+def new_browser(width, height, page_load_strategy="normal"):
+    """A headless Chromium with a profile of its own (no cookies), its console log kept.
+    `page_load_strategy` "none": commands do not wait for a page that is still loading."""
     options = webdriver.ChromeOptions()
+    options.page_load_strategy = page_load_strategy
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -441,6 +443,108 @@ def check_resumable_upload():
     check_page_hygiene("upload paused and resumed")
 
 
+def contrast(first, second):
+    """WCAG's contrast ratio of two CSS colours given as rgb(…) or rgba(…)."""
+    def luminance(colour):
+        channels = [int(c) / 255 for c in re.findall(r"[\d.]+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def eventually(condition, timeout=10):
+    """True as soon as `condition()` is, False if it is not within `timeout` seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def sql_count(query):
+    """One number from the app's database (the e2e run's own)."""
+    out = subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-qtA", "-d", os.environ["E2E_DATABASE_NAME"], "-c", query],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return int(out)
+
+
+def check_forms_sent_once():
+    """A form is sent once however often its button is pressed (forms.js). The first answer is
+    held in the browser (CDP Fetch at the response stage: the server has done its work, the page
+    is still there, as on a slow connection) while the button is pressed again; then Back to the
+    page, which may send it again. Also the keyboard's first stop (the skip link) and a form sent
+    back with errors putting the focus on the first field to correct."""
+    browser = new_browser(1280, 900, page_load_strategy="none")
+    loaded = lambda d: d.execute_script("return document.readyState") == "complete"
+    email = f"ada+{uuid.uuid4().hex[:8]}@example.com"
+    browser.get(base + "/signup")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.NAME, "full_name"))
+    # The first Tab: "Skip to content", which takes the focus past the header into the page.
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    check(browser.execute_script("return document.activeElement.className") == "skip-link",
+          "the first Tab stop is the skip link")
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    check(browser.execute_script("return document.activeElement.id") == "main", "the skip link moves the focus to the page's content")
+    # A focused field's ring and a field's edge stand out from the card (WCAG 1.4.11: 3:1).
+    ring, edge, card = browser.execute_script("""const field = document.getElementById('full_name'); field.focus();
+        const style = getComputedStyle(field);
+        return [style.outlineColor, style.borderTopColor, getComputedStyle(field.closest('.card')).backgroundColor]""")
+    check(contrast(ring, card) >= 3 and contrast(edge, card) >= 3,
+          f"a focused field's ring and a field's edge have 3:1 against the card (ring {contrast(ring, card):.2f}, edge {contrast(edge, card):.2f})")
+    fill({"full_name": "Ada Lovelace", "email": "ada at home", "password": "ada password 1", "password_confirmation": "ada password 1"}, browser)
+    browser.execute_script("document.querySelector('main form:not(.banner form) button[type=submit]').click()")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#email[aria-invalid=true]") and loaded(d))
+    check(browser.execute_script("return document.activeElement.id") == "email",
+          "a sign-up sent back with an error has the focus on the field to correct")
+    fill({"email": email, "password": "ada password 1", "password_confirmation": "ada password 1"}, browser)
+    browser.execute_script("document.querySelector('main form:not(.banner form) button[type=submit]').click()")
+    _, link = wait_for_mail(email, "Confirm your email address")
+    browser.get(base + "/signin")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.NAME, "email") and loaded(d))
+    fill({"email": email, "password": "ada password 1"}, browser)
+    browser.execute_script("document.querySelector('main form:not(.banner form) button[type=submit]').click()")
+    WebDriverWait(browser, 10).until(lambda d: "/gallery" in d.current_url and loaded(d))
+    browser.get(link)
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "main form:not(.banner form) button[type=submit]") and loaded(d))
+    browser.execute_script("document.querySelector('main form:not(.banner form) button[type=submit]').click()")
+    WebDriverWait(browser, 10).until(lambda d: "/gallery" in d.current_url and loaded(d))
+
+    browser.get(base + "/albums")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "album-title") and loaded(d))
+    title = f"Sent once {uuid.uuid4().hex[:6]}"
+    fill({"title": title}, browser)
+    browser.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/albums", "requestStage": "Response"}]})
+    press_create = "document.querySelector('form[action=\"/albums\"] button[type=submit]').click()"
+    # The second press a second after the first, from the page itself: while the first answer is
+    # held the page is still there (and the driver would wait for the navigation to end).
+    browser.execute_script(f"{press_create}; setTimeout(() => {{ {press_create} }}, 1000)")
+    check(eventually(lambda: sql_count(f"SELECT count(*) FROM albums WHERE title = '{title}'") == 1),
+          "the first press made the album (its answer held in the browser)")
+    time.sleep(2.5)
+    made = sql_count(f"SELECT count(*) FROM albums WHERE title = '{title}'")
+    browser.execute_cdp_cmd("Fetch.disable", {})
+    check(made == 1, f"“Create album” pressed twice while its answer is on the way makes one album ({made})")
+    browser.get(base + "/albums")
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "album-title") and loaded(d))
+    check(browser.page_source.count(title) == 1, "the albums page lists it once")
+    # A page the browser kept (Back): its form can be sent again.
+    other = f"Sent again {uuid.uuid4().hex[:6]}"
+    fill({"title": other}, browser)
+    browser.execute_script(press_create)
+    WebDriverWait(browser, 10).until(lambda d: "/albums/" in d.current_url and loaded(d))
+    browser.back()
+    WebDriverWait(browser, 10).until(lambda d: d.current_url == base + "/albums" and loaded(d))
+    fill({"title": other + " too"}, browser)
+    browser.execute_script(press_create)
+    check(eventually(lambda: sql_count(f"SELECT count(*) FROM albums WHERE title = '{other} too'") == 1),
+          "after Back, the albums form sends again")
+    check_page_hygiene("albums after Back", browser)
+    browser.quit()
+    browsers.remove(browser)
+
+
 def check_share_and_organise():
     """Issue 22 as a person does it, at desktop size: ten photos uploaded at once (and a file that
     is no photo refused on its own), month groups, selecting with Shift+click and Space, a new album
@@ -482,6 +586,8 @@ def check_share_and_organise():
     check(all(progressed), f"every file showed its progress (“Uploading … %”) before “Uploaded” {statuses if not all(progressed) else ''}")
     check(summary.startswith("10 photos uploaded."), f"the summary says “10 photos uploaded.” ({summary!r})")
     check(driver.current_url == base + "/photos/new", "the page stays on the upload form")
+    check(driver.execute_script("return document.activeElement === document.querySelector('#upload-form button[type=submit]')"),
+          "the Upload button has the focus again once the uploads end (a keyboard user goes on from there)")
     check_page_hygiene("upload with ten files")
     check_accessibility("upload with the list")
     shot("30-upload-ten-done", full_page=True)
@@ -948,6 +1054,9 @@ def check_languages_and_themes():
         WebDriverWait(browser, 60).until(lambda d: d.execute_script(
             "const s = document.getElementById('upload-summary'); return s && !s.hidden && s.textContent.length > 0"))
         check_no_english("upload finished", language, browser)
+        summary = browser.find_element(By.ID, "upload-summary").text
+        expected = {"de": "1 Foto hochgeladen.", "es": "1 foto subida."}[language]
+        check(summary.startswith(expected), f"{language}: the upload's summary is written in {language} ({summary!r})")
         shot(f"62-{language}-uploaded", browser)
         browser.get(base + "/gallery")
         wait_for_visible_images(browser)
@@ -1392,6 +1501,7 @@ try:
     check(driver.current_url.startswith(base + "/signin"), "a removed passkey no longer signs in")
     shot("27-removed-passkey-refused")
 
+    check_forms_sent_once()
     check_share_and_organise()
     check_resumable_upload()
     check_installable_app()

@@ -1,6 +1,7 @@
 # Der Rahmen jeder Seite: Navigation, Hinweis zur Bestätigung, Auswahl in der Fußzeile.
 
 nav-label = Hauptmenü
+nav-skip = Zum Inhalt springen
 nav-gallery = Galerie
 nav-albums = Alben
 nav-links = Links

@@ -17,6 +17,15 @@ js-upload-retrying = Verbindung verloren: neuer Versuch in { $seconds } s
 js-upload-paused = Angehalten bei { $percent } %
 js-upload-waiting = Wartet
 js-upload-see-gallery = In deiner Galerie ansehen
+js-upload-summary = { $count ->
+    [one] 1 Foto hochgeladen.
+   *[other] { $count } Fotos hochgeladen.
+}
+js-upload-summary-failed = { $count ->
+    [one] 1 Foto hochgeladen, { $failed } fehlgeschlagen.
+   *[other] { $count } Fotos hochgeladen, { $failed } fehlgeschlagen.
+}
+js-bytes = { $count } Byte
 js-photos-selected = { $count ->
     [one] 1 Foto ausgewählt
    *[other] { $count } Fotos ausgewählt

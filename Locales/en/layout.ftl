@@ -1,6 +1,7 @@
 # The layout around every page: navigation, the confirmation banner, the footer's choices.
 
 nav-label = Main
+nav-skip = Skip to content
 nav-gallery = Gallery
 nav-albums = Albums
 nav-links = Links

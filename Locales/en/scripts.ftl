@@ -18,6 +18,15 @@ js-upload-retrying = Connection lost: trying again in { $seconds } s
 js-upload-paused = Paused at { $percent } %
 js-upload-waiting = Waiting
 js-upload-see-gallery = See them in your gallery
+js-upload-summary = { $count ->
+    [one] 1 photo uploaded.
+   *[other] { $count } photos uploaded.
+}
+js-upload-summary-failed = { $count ->
+    [one] 1 photo uploaded, { $failed } failed.
+   *[other] { $count } photos uploaded, { $failed } failed.
+}
+js-bytes = { $count } bytes
 js-photos-selected = { $count ->
     [one] 1 photo selected
    *[other] { $count } photos selected

@@ -1,6 +1,7 @@
 # El marco de cada página: navegación, aviso de confirmación, opciones del pie.
 
 nav-label = Principal
+nav-skip = Ir al contenido
 nav-gallery = Galería
 nav-albums = Álbumes
 nav-links = Enlaces

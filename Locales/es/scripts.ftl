@@ -17,6 +17,15 @@ js-upload-retrying = Conexión perdida: se reintenta en { $seconds } s
 js-upload-paused = En pausa al { $percent } %
 js-upload-waiting = En espera
 js-upload-see-gallery = Verlas en tu galería
+js-upload-summary = { $count ->
+    [one] 1 foto subida.
+   *[other] { $count } fotos subidas.
+}
+js-upload-summary-failed = { $count ->
+    [one] 1 foto subida, { $failed } con error.
+   *[other] { $count } fotos subidas, { $failed } con error.
+}
+js-bytes = { $count } bytes
 js-photos-selected = { $count ->
     [one] 1 foto seleccionada
    *[other] { $count } fotos seleccionadas

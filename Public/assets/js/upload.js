@@ -14,7 +14,7 @@
   var button = form.querySelector("button[type=submit]");
   var csrf = form.getAttribute("data-csrf") || "";
   var maxBytes = Number(form.getAttribute("data-max-bytes")) || Infinity;
-  var maxSize = form.getAttribute("data-max-size") || "the limit";
+  var maxSize = form.getAttribute("data-max-size");
   var PARALLEL = 3;
   var RETRIES = 3;
   var LONGEST_WAIT = 30; // seconds, whatever Retry-After says
@@ -28,7 +28,7 @@
   var running = false;
 
   function formatSize(bytes) {
-    if (bytes < 1024) return bytes + " bytes";
+    if (bytes < 1024) return t("js-bytes", {count: bytes});
     if (bytes < 1024 * 1024) return Math.round(bytes / 1024) + " KB";
     return (bytes / (1024 * 1024)).toFixed(1) + " MB";
   }
@@ -50,7 +50,7 @@
   function choose(files) {
     items = [];
     list.textContent = "";
-    if (summary) summary.hidden = true;
+    if (summary) summary.textContent = "";
     Array.prototype.forEach.call(files, function (file) {
       var li = element("li", "upload-item");
       var item = {
@@ -254,20 +254,20 @@
     var failed = items.filter(function (item) { return item.error; }).length;
     var uploaded = items.length - failed;
     if (summary) {
-      summary.textContent = (uploaded === 1 ? "1 photo uploaded" : uploaded + " photos uploaded")
-        + (failed ? ", " + failed + " failed. " : ". ");
+      summary.textContent = t(failed ? "js-upload-summary-failed" : "js-upload-summary", {count: uploaded, failed: failed}) + " ";
       if (uploaded > 0) {
         var link = element("a", "", t("js-upload-see-gallery"));
         link.href = "/gallery";
         summary.appendChild(link);
       }
       summary.classList.toggle("has-failures", failed > 0);
-      summary.hidden = false;
     }
     if (button) button.disabled = false;
     input.disabled = false;
     input.value = "";
     input.required = true;
+    // The button had the focus when it was disabled: a keyboard user goes on from there, not from the top.
+    if (button && (!document.activeElement || document.activeElement === document.body)) button.focus();
     // For shared-photos.js: the photos shared into the app have been sent.
     form.dispatchEvent(new CustomEvent("selfie:uploaded", { detail: { uploaded: uploaded, failed: failed } }));
   }
@@ -290,7 +290,7 @@
     running = true;
     if (button) button.disabled = true;
     input.disabled = true;
-    if (summary) summary.hidden = true;
+    if (summary) summary.textContent = "";
     queue.forEach(function (item) { item.sent = true; setStatus(item, t("js-upload-waiting")); });
 
     var active = 0;

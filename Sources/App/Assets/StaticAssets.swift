@@ -178,6 +178,8 @@ struct AssetURLs: Sendable {
     let preferencesScript: String
     /// On every page: registers the service worker (offline page, share target).
     let installScript: String
+    /// On every page: a form is sent once, whatever number of times its button is pressed.
+    let formsScript: String
     /// The upload page: puts photos shared into the installed app into the form.
     let sharedPhotosScript: String
 
@@ -200,6 +202,7 @@ struct AssetURLs: Sendable {
         shareScript = try url("/assets/js/share.js")
         preferencesScript = try url("/assets/js/preferences.js")
         installScript = try url("/assets/js/install.js")
+        formsScript = try url("/assets/js/forms.js")
         sharedPhotosScript = try url("/assets/js/shared-photos.js")
     }
 }

@@ -285,6 +285,7 @@ extension AssetURLs: TemplateValues {
         case "shareScript": shareScript.templateValue
         case "preferencesScript": preferencesScript.templateValue
         case "installScript": installScript.templateValue
+        case "formsScript": formsScript.templateValue
         case "sharedPhotosScript": sharedPhotosScript.templateValue
         default: nil
         }
