@@ -23,6 +23,7 @@ error-media-gone = Dieses Foto gibt es nicht mehr.
 
 error-code-required = Gib den 6-stelligen Code aus deiner Authenticator-App oder einen deiner Wiederherstellungscodes ein.
 error-code-incorrect = Dieser Code stimmt nicht oder wurde schon benutzt. Gib den aktuellen Code aus deiner Authenticator-App oder einen unbenutzten Wiederherstellungscode ein.
+error-setup-code-incorrect = Dieser Code stimmt nicht. Gib den 6-stelligen Code ein, den deine App gerade zeigt (und prüfe, ob die Uhr des Telefons automatisch gestellt wird).
 error-two-factor-off = Die Bestätigung in zwei Schritten ist für dieses Konto nicht eingeschaltet.
 error-two-factor-on = Die Bestätigung in zwei Schritten ist für dieses Konto schon eingeschaltet.
 error-sign-in-expired = Diese Anmeldung ist abgelaufen. Bitte melde dich noch einmal an.

@@ -24,6 +24,7 @@ error-media-gone = This photo no longer exists.
 
 error-code-required = Enter the 6-digit code from your authenticator app, or one of your recovery codes.
 error-code-incorrect = That code is not right, or it was already used. Enter the current code from your authenticator app, or an unused recovery code.
+error-setup-code-incorrect = That code is not right. Enter the 6-digit code your app shows now (check that the phone's clock is set automatically).
 error-two-factor-off = Two-step verification is not turned on for this account.
 error-two-factor-on = Two-step verification is already on for this account.
 error-sign-in-expired = This sign-in has expired. Please sign in again.

@@ -23,6 +23,7 @@ error-media-gone = Esta foto ya no existe.
 
 error-code-required = Escribe el código de 6 cifras de tu app de autenticación o uno de tus códigos de recuperación.
 error-code-incorrect = Ese código no es correcto o ya se usó. Escribe el código actual de tu app de autenticación o un código de recuperación sin usar.
+error-setup-code-incorrect = Ese código no es correcto. Escribe el código de 6 cifras que muestra tu app ahora (y comprueba que la hora del teléfono se ajusta automáticamente).
 error-two-factor-off = La verificación en dos pasos no está activada en esta cuenta.
 error-two-factor-on = La verificación en dos pasos ya está activada en esta cuenta.
 error-sign-in-expired = Este inicio de sesión ha caducado. Vuelve a iniciar sesión.

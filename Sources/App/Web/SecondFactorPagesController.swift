@@ -114,7 +114,7 @@ struct SecondFactorPagesController {
             let codes = try await secondFactor.confirmEnrolment(for: context.user, code: form.code ?? "", origin: context.origin(request))
             return try renderRecoveryCodes(RecoveryCodesPage(codes: codes, isFirstSet: true), context: context).response(from: request, context: context)
         } catch SecondFactorError.incorrectCode {
-            let message = "That code is not right. Enter the 6-digit code your app shows now (check that the phone's clock is set automatically)."
+            let message = pages.words(for: context)("error-setup-code-incorrect")
             return try await renderSetup(context: context, error: message, status: .unprocessableContent).response(from: request, context: context)
         }
     }

@@ -112,6 +112,17 @@ struct ViewerLanguageTests {
             let wrong = try await browser.submit("/signin", from: "/signin", [("email", "nobody@example.com"), ("password", "wrong password")])
             #expect(wrong.text.contains("El correo, el nombre de usuario o la contraseña no son correctos."))
 
+            // A wrong code while setting up two-step verification.
+            let email = uniqueEmail("ines")
+            _ = try await browser.signUp(email: email)
+            try await app.confirmAddress(of: email)
+            _ = try await browser.get("/account/two-factor")
+            let wrongCode = try await browser.submit("/account/two-factor", from: "/account/two-factor", [("code", "000000")])
+            #expect(wrongCode.status == .unprocessableContent)
+            #expect(wrongCode.text.contains("Ese código no es correcto. Escribe el código de 6 cifras"))
+            #expect(!wrongCode.text.contains("That code is not right"))
+            Self.expectNoEnglish(wrongCode.text, language: .spanish, "two-step set-up with a wrong code")
+
             // The API answers in English whatever the phone's language (the seed's app shows it as is).
             let body = #"{"email":"nobody@example.com","password":"\#(app.api.encrypt("wrong password"))"}"#
             let api = try await app.api.send(.post, "/api/signin", body: body, authorization: app.api.basicAuthorization, extraHeaders: [.acceptLanguage: "es"])
