@@ -120,6 +120,33 @@ struct SignUpTests {
         }
     }
 
+    @Test("a known username does not tell whether an address has an account: both forms are refused alike, and nobody is mailed")
+    func takenUsernameTellsNothing() async throws {
+        try await withTestApp(configure: { try $0.useMailSink() }) { app in
+            let owner = uniqueEmail("owner")
+            let fields = { (email: String) in
+                [("full_name", "Someone Else"), ("email", email), ("username", "grace_h"), ("password", "correct horse battery"), ("password_confirmation", "correct horse battery")]
+            }
+            #expect(try await app.browser().submit("/signup", from: "/signup", fields(owner)).status == .ok)
+            try await MailSink.waitForMessage(to: owner, subject: "Confirm your email address")
+
+            let fresh = uniqueEmail("fresh")
+            let forFree = try await app.browser().submit("/signup", from: "/signup", fields(fresh))
+            let forTaken = try await app.browser().submit("/signup", from: "/signup", fields(owner))
+            #expect(forFree.status == .unprocessableContent)
+            #expect(forTaken.status == forFree.status)
+            func page(_ response: TestResponse, _ address: String) -> String {
+                response.text.replacingOccurrences(of: address, with: "ADDRESS")
+                    .replacingOccurrences(of: #"name="_csrf" value="[^"]*""#, with: "", options: .regularExpression)
+            }
+            #expect(page(forTaken, owner) == page(forFree, fresh))
+            #expect(forTaken.text.contains("This username is taken"))
+            let accounts: Int = try await app.scalar("SELECT count(*)::int FROM users")
+            #expect(accounts == 1)
+            #expect(try await MailSink.messages(to: owner).count == 1, "the owner is not told of a sign-up that was refused for its username")
+        }
+    }
+
     @Test("concurrent sign-ups with one email: exactly one account, every answer the same")
     func concurrentDuplicate() async throws {
         try await withTestApp { app in

@@ -55,10 +55,17 @@ public struct AccountService: Sendable {
     /// owner a notice ("someone tried to sign up with your address") and the same answer as a new
     /// account. Other problems (a weak password, a taken username) are still `InvalidFields`.
     /// Returns the new account, or nil when the address belonged to someone.
+    ///
+    /// A taken username is said whoever owns the address: the unique index on emails answers
+    /// first, so a form with a known username would otherwise be refused for a free address and
+    /// accepted for a taken one.
     public func signUpQuietly(_ request: SignUpRequest, origin: RequestOrigin) async throws -> UserCredentials? {
         do {
             return try await signUp(request, origin: origin)
         } catch let problems as InvalidFields where problems.problems == [.email: .taken] {
+            if let username = request.username, try await users.credentials(forUsername: username) != nil {
+                throw InvalidFields([.username: .taken])
+            }
             if let owner = try await users.credentials(forEmail: request.email)?.user {
                 await emails.notifyOfSignUpAttempt(owner)
             }
