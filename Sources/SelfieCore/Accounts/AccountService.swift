@@ -102,8 +102,8 @@ public struct AccountService: Sendable {
     /// account, whichever of email or username was typed, so alternating them gains nothing.
     func authenticate(login: String, password: String, origin: RequestOrigin) async throws -> UserCredentials {
         let login = login.trimmingCharacters(in: .whitespacesAndNewlines)
-        let attempted = AttemptedLogin.auditable(login)
         let account = try await lookUp(login: login)
+        let attempted = AttemptedLogin.auditable(login, account: account)
         let lockoutKey = account?.user.lockoutKey ?? login
         do {
             try await protection.claimAttempt(account: lockoutKey)

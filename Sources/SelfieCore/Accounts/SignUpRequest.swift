@@ -68,14 +68,17 @@ public enum Username {
     }
 }
 
-/// What someone typed as their login, as it may be kept in the audit log: only a well-formed
-/// email or username. Anything else (a password typed into the wrong field, say) is never stored.
+/// What someone typed as their login, as it may be kept in the audit log: a well-formed email,
+/// or a username that names an account. Anything else is never stored: a password typed into the
+/// login field (often shaped like a username: `sunshine2024`) must not stay in a log that is kept.
 enum AttemptedLogin {
     static let unrecognised = "(not an email or username)"
+    static let noSuchUsername = "(a username of no account)"
 
-    static func auditable(_ login: String) -> String {
+    static func auditable(_ login: String, account: UserCredentials?) -> String {
         if login.contains("@") { return EmailAddress.isPlausible(login) ? login : unrecognised }
-        return Username.problem(with: login) == nil ? login : unrecognised
+        guard Username.problem(with: login) == nil else { return unrecognised }
+        return account == nil ? noSuchUsername : login
     }
 }
 
