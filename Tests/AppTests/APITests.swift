@@ -383,6 +383,30 @@ struct APIFailureTests {
         }
     }
 
+    @Test("delete_photo sent again (the app retrying after a lost answer): the same answer, the photo in the trash once; never for another user's photo, nor once the trash is emptied")
+    func deleteSentAgain() async throws {
+        try await withTestApp(configure: { $0.trashDays = 30 }) { app in
+            let owner = try await app.api.signedInUser()
+            let id = try #require(try await app.api.uploadPhoto(token: owner, image: TestImage.jpeg(), title: "twice").json()["random_id"] as? String)
+            for _ in 0..<2 {
+                let answer = try await app.api.deletePhoto(token: owner, id: id)
+                #expect(answer.status == .ok)
+                #expect(try answer.json()["message"] as? String == "Image deleted")
+            }
+            #expect(try await app.api.getPhotos(token: owner).jsonArray().isEmpty)
+            let trashed: Int = try await app.scalar("SELECT count(*)::int FROM photos WHERE public_id = \(id) AND trashed_at IS NOT NULL")
+            #expect(trashed == 1)
+            let recorded: Int = try await app.scalar("SELECT count(*)::int FROM audit_events WHERE event = 'photo.trashed'")
+            #expect(recorded == 1, "the second request changed nothing, so it recorded nothing")
+
+            let other = try await app.api.signedInUser()
+            #expect(try await app.api.deletePhoto(token: other, id: id).apiError() == (404, "Photo not found"), "another user's photo in the trash is still no photo of theirs")
+
+            try await app.db { _ = try await $0.query("DELETE FROM photos WHERE public_id = \(id)") }
+            #expect(try await app.api.deletePhoto(token: owner, id: id).apiError() == (404, "Photo not found"))
+        }
+    }
+
     @Test("a non-image upload is 415, an oversize one 413 (answered quickly), one with two captions 400; nothing stored; server healthy")
     func badUploads() async throws {
         try await withTestApp(configure: { $0.maxUploadBytes = 200 * 1024 }) { app in

@@ -380,10 +380,18 @@ public struct PhotoRepository: Sendable {
         )
     }
 
-    /// Takes those of `publicIDs` that are in the user's trash out of it, if they went there after
-    /// `cutoff` (older ones are the purge's, whose blobs may be going); how many were.
+    /// Whether the user's photo `publicID` is in their trash.
+    func isInTrash(userID: Int64, publicID: String) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT count(*)::int FROM photos WHERE user_id = \(userID) AND public_id = \(publicID) AND trashed_at IS NOT NULL",
+            logger: logger
+        )
+        for try await count in rows.decode(Int.self) { return count == 1 }
+        return false
+    }
+
     /// Takes photos out of the user's trash — those of `publicIDs`, or all of it — that went in
-    /// at `cutoff` or later; how many.
+    /// at `cutoff` or later (older ones are the purge's, whose blobs may be going); how many.
     public func restore(userID: Int64, publicIDs: [String]?, trashedAfter cutoff: Date) async throws -> Int {
         let rows = try await client.query(
             """

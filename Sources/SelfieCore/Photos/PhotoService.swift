@@ -377,8 +377,14 @@ public struct PhotoService: Sendable {
 
     /// Deletes the photo: to the trash for `trashDays` (hidden everywhere, blobs kept), or — with
     /// no trash — the row, then every blob (one the store refuses now is tried again, see `BlobDeletions`).
+    /// A photo already in the user's trash is deleted as asked: the same request sent again (an
+    /// app retrying after a lost answer, a second click) is not told "no such photo".
     public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
-        guard try await delete([publicID], of: user, origin: origin) == 1 else { throw PhotoError.notFound }
+        do {
+            guard try await delete([publicID], of: user, origin: origin) == 1 else { throw PhotoError.notFound }
+        } catch PhotoError.notFound where trashDays > 0 {
+            guard try await photos.isInTrash(userID: user.id, publicID: publicID) else { throw PhotoError.notFound }
+        }
     }
 
     /// The originals of the user's photos among `publicIDs` as one ZIP, streamed; `PhotoError.notFound`
