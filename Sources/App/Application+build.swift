@@ -158,10 +158,11 @@ func buildRouter(
 
     // The browser: session cookie, HTML error pages, and CSRF tokens on every form.
     let cookies = BrowserCookies(secure: config.usesHTTPS, sessionLifetime: config.sessionLifetime)
+    let csrf = CSRFTokens(secretKey: config.secretKey)
     let web = router.group(context: WebRequestContext.self)
-        .add(middleware: WebSessionMiddleware(accounts: core.accounts, users: core.users, cookies: cookies, csrf: CSRFTokens(secretKey: config.secretKey)))
+        .add(middleware: WebSessionMiddleware(accounts: core.accounts, users: core.users, cookies: cookies, csrf: csrf))
         .add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
-    let forms = web.group().add(middleware: CSRFMiddleware())
+    let forms = web.group().add(middleware: CSRFMiddleware(tokens: csrf))
     let signedIn = forms.group(context: SignedInContext.self)
     // Sensitive changes that ask for no password of their own: only with a recent proof.
     let sensitive = signedIn.group().add(middleware: RecentConfirmationMiddleware<SignedInContext>())
@@ -218,7 +219,7 @@ func buildRouter(
     AlbumPagesController(albums: core.albums, photos: core.photos, sharing: core.sharing, pages: pages).addRoutes(to: signedIn)
     TrashPagesController(photos: core.photos, pages: pages).addRoutes(to: signedIn)
     ShareLinkPagesController(sharing: core.sharing, pages: pages, protection: core.protection).addRoutes(to: signedIn)
-    SharedPagesController(sharing: core.sharing, pages: pages, cookies: cookies, publicURL: config.publicURL.absoluteString)
+    SharedPagesController(sharing: core.sharing, pages: pages, cookies: cookies, csrf: csrf, publicURL: config.publicURL.absoluteString)
         .addRoutes(to: web)
     AdminPagesController(
         service: core.admin,

@@ -49,6 +49,40 @@ struct CSRFTests {
         }
     }
 
+    @Test("a page shown before signing out (in another tab): its forms, Sign out too, ask to sign in again and change nothing; a token Selfie did not make is still refused")
+    func pageFromBeforeSigningOut() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let fromTheOtherTab = try await browser.csrfToken(on: "/account")
+            #expect(try await browser.post("/signout", form: [("_csrf", fromTheOtherTab)]).status == .seeOther)
+            for path in ["/account/sessions/end-others", "/albums", "/signout"] {
+                let answer = try await browser.post(path, form: [("_csrf", fromTheOtherTab), ("title", "From the other tab")])
+                #expect(answer.status == .seeOther, "\(path)")
+                #expect(answer.headers[.location]?.hasPrefix("/signin") == true, "\(path): \(answer.headers[.location] ?? "no location")")
+            }
+            let albums: Int = try await app.scalar("SELECT count(*)::int FROM albums")
+            #expect(albums == 0)
+            for forged in [String(fromTheOtherTab.dropLast()) + (fromTheOtherTab.hasSuffix("A") ? "B" : "A"), "forged.token", fromTheOtherTab + "."] {
+                let refused = try await browser.post("/albums", form: [("_csrf", forged), ("title", "Forged")])
+                #expect(refused.status == .forbidden, "\(forged)")
+            }
+        }
+    }
+
+    @Test("a page from before tokens carried their mark (open across an upgrade) still sends its forms: the proof is what is compared")
+    func tokenWithoutItsMark() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let token = try await browser.csrfToken(on: "/account")
+            let proof = try #require(token.split(separator: ".").first.map(String.init))
+            #expect(proof.count == 43 && token.count == 87)
+            let answer = try await browser.post("/account/sessions/end-others", form: [("_csrf", proof)])
+            #expect(answer.status == .seeOther && answer.headers[.location]?.hasPrefix("/account") == true)
+        }
+    }
+
     @Test("the token changes when the session changes (sign-in)")
     func tokenRotatesWithSession() async throws {
         try await withTestApp { app in

@@ -21,8 +21,7 @@ struct UploaderMiddleware: RouterMiddleware {
             RequestFacts.signedIn(token.user.id)
         } else if let cookie = request.cookies[BrowserCookies.sessionName]?.value, !cookie.isEmpty {
             guard let session = try await accounts.session(forToken: cookie) else { throw APIError.tokenRequired }
-            let expected = csrf.token(forSession: session.sessionID)
-            guard let presented = request.headers[.csrfToken], constantTimeEquals(Array(presented.utf8), Array(expected.utf8)) else {
+            guard let presented = request.headers[.csrfToken], csrf.accepts(presented, expecting: csrf.token(forSession: session.sessionID)) else {
                 context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.loggedPath)"])
                 throw AppError.csrfRejected
             }

@@ -8,21 +8,54 @@ import SelfieCore
 /// CSRF tokens are an HMAC of what the browser is bound to (its session, or its visitor cookie
 /// before sign-in) under a key derived from `SECRET_KEY`: nothing to store, and a new session
 /// means new tokens.
+///
+/// A token is `<proof>.<mark>`. The proof is that HMAC, and the only part compared. The mark, an
+/// HMAC of the proof under a second key, says that Selfie made the token without saying for
+/// which session: a form whose proof no longer matches but whose mark is right comes from one of
+/// Selfie's own pages shown before the browser signed out (in another tab, say) — "sign in
+/// again" rather than "this form did not come from Selfie". (A token of the form before marks,
+/// a bare proof, is still compared: pages open across an upgrade keep working.)
 struct CSRFTokens: Sendable {
-    /// Keyed once; each token copies it (every page view makes one).
-    private let keyedHMAC: HMAC<SHA256>
+    /// Keyed once; each token copies them (every page view makes one).
+    private let keyedProof: HMAC<SHA256>
+    private let keyedMark: HMAC<SHA256>
 
     init(secretKey: SecretKey) {
-        self.keyedHMAC = HMAC<SHA256>(key: secretKey.derived(for: "csrf"))
+        self.keyedProof = HMAC<SHA256>(key: secretKey.derived(for: "csrf"))
+        self.keyedMark = HMAC<SHA256>(key: secretKey.derived(for: "csrf-mark"))
     }
 
     func token(forSession sessionID: Int64) -> String { token(binding: "session:\(sessionID)") }
     func token(forVisitor value: String) -> String { token(binding: "visitor:\(value)") }
 
+    /// Whether `candidate` carries the proof of `expected` (the token of the browser's binding now).
+    func accepts(_ candidate: String, expecting expected: String) -> Bool {
+        guard !expected.isEmpty else { return false }
+        return constantTimeEquals(Array(Self.proof(of: candidate).utf8), Array(Self.proof(of: expected).utf8))
+    }
+
+    /// Whether Selfie made `candidate` (for whatever binding).
+    func isMadeHere(_ candidate: String) -> Bool {
+        let parts = candidate.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        return constantTimeEquals(Array(parts[1].utf8), Array(mark(String(parts[0])).utf8))
+    }
+
+    private static func proof(of token: String) -> Substring {
+        token.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    }
+
     private func token(binding: String) -> String {
-        var hmac = keyedHMAC
-        var binding = binding
-        binding.withUTF8 { hmac.update(data: UnsafeRawBufferPointer($0)) }
+        let proof = Self.mac(keyedProof, binding)
+        return proof + "." + mark(proof)
+    }
+
+    private func mark(_ proof: String) -> String { Self.mac(keyedMark, proof) }
+
+    private static func mac(_ keyed: HMAC<SHA256>, _ text: String) -> String {
+        var hmac = keyed
+        var text = text
+        text.withUTF8 { hmac.update(data: UnsafeRawBufferPointer($0)) }
         return hmac.finalize().withUnsafeBytes { Base64URL.encode($0) }
     }
 }
@@ -33,6 +66,11 @@ struct CSRFTokens: Sendable {
 /// form routes; the one route a provider posts back to is registered outside it.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext
+    let tokens: CSRFTokens
+    /// A form from one of Selfie's pages shown before the browser's session ended is answered
+    /// with "sign in again" (the account's pages); false where visitors have no account to sign
+    /// in to (a share link's pages), which answer it as any refused form.
+    var staleFormsSignIn = true
     /// Forms are small; the limit stops a huge body from being buffered just to find the token.
     static let maximumFormBytes = 64 * 1024
 
@@ -51,11 +89,12 @@ struct CSRFMiddleware: RouterMiddleware {
         } else if candidate == nil, contentType.hasPrefix("multipart/form-data") {
             candidate = request.uri.queryParameters["_csrf"].map(String.init)
         }
-        guard let candidate, !context.csrfToken.isEmpty,
-            constantTimeEquals(Array(candidate.utf8), Array(context.csrfToken.utf8))
-        else {
-            // A form from a page whose session has since ended: ask to sign in again.
-            if context.hasStaleSession { throw SignInRequired() }
+        guard let candidate, tokens.accepts(candidate, expecting: context.csrfToken) else {
+            // A form from a page whose session has since ended (expired, or signed out here or in
+            // another tab): ask to sign in again. Nothing is done either way.
+            if staleFormsSignIn, context.hasStaleSession || (context.session == nil && candidate.map(tokens.isMadeHere) == true) {
+                throw SignInRequired()
+            }
             context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.loggedPath)"])
             throw AppError.csrfRejected
         }

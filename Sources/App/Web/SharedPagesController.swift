@@ -13,6 +13,7 @@ struct SharedPagesController {
     let sharing: ShareLinkService
     let pages: PageRenderer
     let cookies: BrowserCookies
+    let csrf: CSRFTokens
     let publicURL: String
     static let pageSize = 24
 
@@ -22,7 +23,7 @@ struct SharedPagesController {
         let group = web.group()
             .add(middleware: SharedPagePrivacyMiddleware())
             .add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
-            .add(middleware: CSRFMiddleware())
+            .add(middleware: CSRFMiddleware(tokens: csrf, staleFormsSignIn: false))
         group.get(WebPath.sharedPattern, use: show)
         group.post(WebPath.sharedPattern, use: unlock)
         group.get(WebPath.sharedPhotoPattern, use: showPhoto)
