@@ -371,7 +371,7 @@ struct RequestBoundaryTests {
     func auditKeepsOnlyLogins() async throws {
         try await withTestApp { app in
             let signUp = [("full_name", "Some User"), ("email", "some@example.com"), ("username", "some_user"), ("password", "correct horse battery"), ("password_confirmation", "correct horse battery")]
-            #expect(try await app.browser().submit("/signup", from: "/signup", signUp).status == .ok)
+            #expect(try await app.browser().submit("/signup", from: "/signup", signUp).status == .seeOther)
             let browser = app.browser()
             _ = try await browser.signIn(email: "sunshine2024", password: "whatever it is")
             _ = try await browser.signIn(email: "my secret password!", password: "whatever it is")

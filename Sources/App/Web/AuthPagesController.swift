@@ -14,6 +14,7 @@ struct AuthPagesController {
     func addRoutes(to pages: RouterGroup<WebRequestContext>) {
         pages.get(RouterPath(WebPath.signUp), use: showSignUp)
         pages.limited(.signUp, by: protection).post(RouterPath(WebPath.signUp), use: signUp)
+        pages.get(RouterPath(WebPath.signUpSent), use: showSignUpSent)
         pages.get(RouterPath(WebPath.signIn), use: showSignIn)
         pages.limited(.signIn, by: protection).post(RouterPath(WebPath.signIn), use: signIn)
         pages.post(RouterPath(WebPath.signOut), use: signOut)
@@ -71,17 +72,26 @@ struct AuthPagesController {
             return try renderSignUp(page, context: context, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
+        // Redirected, so that reloading "check your mail" sends nothing again (a second sign-up
+        // with the address would tell its new owner that someone tried to take it).
+        var response = Response.seeOther(WebPath.signUpSent)
+        response.setCookie(cookies.signUpSent(to: signUp.email))
+        return response
+    }
+
+    /// "Check your mail", naming the address the sign-up was sent to (the same page whether it
+    /// made an account or told the address's owner).
+    func showSignUpSent(_ request: Request, context: WebRequestContext) async throws -> Response {
+        guard let address = request.cookies[BrowserCookies.signUpSentName]?.value.removingPercentEncoding,
+            EmailAddress.isPlausible(address)
+        else { return .seeOther(WebPath.signUp) }
         let words = pages.words(for: context)
         let page = MessagePage(
             heading: words("message-check-mail"),
-            paragraphs: [
-                words("message-sign-up-sent", ["email": .text(signUp.email.trimmingCharacters(in: .whitespacesAndNewlines))]),
-                words("message-no-mail-yet"),
-            ],
+            paragraphs: [words("message-sign-up-sent", ["email": .text(address)]), words("message-no-mail-yet")],
             links: [.init(href: WebPath.signIn, label: words("nav-sign-in"))]
         )
-        return try pages.renderMessage(page, context: context)
-            .response(from: request, context: context)
+        return try pages.renderMessage(page, context: context).response(from: request, context: context)
     }
 
     private func renderSignUp(_ page: SignUpPage, context: WebRequestContext, status: HTTPResponse.Status = .ok) throws

@@ -18,6 +18,10 @@ struct BrowserCookies: Sendable {
     /// "forget remembered browsers", turning two-step verification off, or an admin's reset).
     static let rememberedBrowserName = "selfie_remembered_browser"
 
+    /// The address a sign-up was sent to, for its "check your mail" page only (path
+    /// `/signup/sent`, ten minutes): the page after the redirect names it, so a typo shows.
+    static let signUpSentName = "selfie_sign_up_sent"
+
     /// A share link's password was right: a proof scoped to that link's path (`/s/<token>`), for
     /// a day at most and never past the link's expiry.
     static let shareUnlockName = "selfie_share"
@@ -30,6 +34,10 @@ struct BrowserCookies: Sendable {
     }
 
     func clearedSession() -> Cookie { cookie(Self.sessionName, "", maxAge: 0) }
+
+    func signUpSent(to address: String) -> Cookie {
+        cookie(Self.signUpSentName, PercentEncoding.encode(address), maxAge: 600, path: WebPath.signUpSent)
+    }
 
     func signInFlow(_ state: String) -> Cookie {
         cookie(Self.signInFlowName, state, maxAge: Int(SocialSignInService.flowLifetime), path: WebPath.providerFlowCookiePath)

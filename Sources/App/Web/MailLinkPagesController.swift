@@ -20,6 +20,7 @@ struct MailLinkPagesController {
         forms.limited(.signIn, by: protection).post(RouterPath(WebPath.verifyEmail), use: verifyEmail)
         forms.get(RouterPath(WebPath.forgotPassword), use: showForgotPassword)
         forms.limited(.passwordResetRequest, by: protection).post(RouterPath(WebPath.forgotPassword), use: forgotPassword)
+        forms.get(RouterPath(WebPath.forgotPasswordSent), use: showResetLinkSent)
         forms.get(RouterPath(WebPath.resetPassword), use: showResetPassword)
         forms.limited(.passwordResetRequest, by: protection).post(RouterPath(WebPath.resetPassword), use: resetPassword)
         forms.get(RouterPath(WebPath.confirmEmailChange), use: showConfirmEmailChange)
@@ -169,6 +170,11 @@ struct MailLinkPagesController {
         }
         let (emails, origin) = (self.emails, context.origin(request))
         Task { await emails.requestPasswordReset(email: email, origin: origin) }
+        // Redirected, so that reloading "check your mail" mails nothing again.
+        return .seeOther(WebPath.forgotPasswordSent)
+    }
+
+    func showResetLinkSent(_ request: Request, context: WebRequestContext) async throws -> Response {
         let words = pages.words(for: context)
         let page = MessagePage(
             heading: words("message-check-mail"),

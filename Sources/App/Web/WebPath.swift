@@ -6,6 +6,8 @@ import SelfieCore
 enum WebPath {
     static let home = "/"
     static let signUp = "/signup"
+    /// "Check your mail", where a sign-up that went through is redirected (a reload sends nothing again).
+    static let signUpSent = "/signup/sent"
     static let signIn = "/signin"
     static let signOut = "/signout"
     static let gallery = "/gallery"
@@ -45,6 +47,8 @@ enum WebPath {
     static let verifyEmail = "/verify-email"
     static let resendVerification = "/account/verify-email/resend"
     static let forgotPassword = "/password/forgot"
+    /// "Check your mail", where a reset link asked for is redirected (a reload mails nothing again).
+    static let forgotPasswordSent = "/password/forgot/sent"
     static let resetPassword = "/password/reset"
     static let changeEmail = "/account/email"
     static let confirmEmailChange = "/account/email/confirm"

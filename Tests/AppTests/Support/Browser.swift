@@ -57,16 +57,19 @@ final class Browser: @unchecked Sendable {
         return try await signIn(email: email, password: password)
     }
 
-    /// The sign-up form alone.
+    /// The sign-up form alone: the page it leads to ("check your mail", after its redirect), or
+    /// the form sent back with its errors.
     @discardableResult
     func submitSignUp(name: String = "Ada Lovelace", email: String, password: String = "correct horse battery") async throws
         -> TestResponse
     {
-        try await submit(
+        let answer = try await submit(
             "/signup",
             from: "/signup",
             [("full_name", name), ("email", email), ("password", password), ("password_confirmation", password)]
         )
+        guard answer.status == .seeOther, let location = answer.location else { return answer }
+        return try await get(location)
     }
 
     @discardableResult
