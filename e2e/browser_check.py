@@ -613,6 +613,9 @@ def check_share_and_organise():
     cards = grid_cards()
     months = driver.execute_script("return [...document.querySelectorAll('section.month h2')].map(h => h.textContent)")
     check(len(cards) == 11 and sum(c["caption"] == "Spring walk" for c in cards) == 10, f"all ten photos are in the gallery ({len(cards)} cards)")
+    names = [link.accessible_name for link in driver.find_elements(By.CSS_SELECTOR, ".photo-card > a")]
+    check(sum(name.count("Spring walk") == 1 for name in names) == 10,
+          f"a photo's link is read once by its caption and date, not the caption twice ({names[:1]})")
     may = [c for c in cards if c["month"] == "May 2019"]
     check(len(months) >= 2 and months[-1] == "May 2019", f"the gallery has a “May 2019” section, last {months}")
     check(len(may) == 3 and cards[-3:] == may, "the photos taken in 2019 come after the newer ones")
