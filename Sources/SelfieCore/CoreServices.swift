@@ -116,7 +116,7 @@ public struct CoreServices: Sendable {
             logger: logger
         )
         let albumRows = AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger)
-        albums = AlbumService(albums: albumRows, photos: photoRows)
+        albums = AlbumService(albums: albumRows, photos: photoRows, audit: audit)
         sharing = ShareLinkService(
             links: ShareLinkRepository(client: postgres, preparedStatements: prepared, logger: logger),
             photos: photoRows,

@@ -138,6 +138,10 @@ struct AccountPageTests {
             #expect(try await here.get("/account").status == .ok)
             let remaining: Int = try await app.scalar("SELECT count(*)::int FROM web_sessions")
             #expect(remaining == 1)
+            let recorded: String = try await app.scalar(
+                "SELECT target FROM audit_events WHERE event = 'session.others_ended' AND actor_id = target_user_id AND user_agent <> ''"
+            )
+            #expect(recorded == "2 session(s)", "the audit log says who ended how many, from where")
         }
     }
 }

@@ -324,6 +324,8 @@ struct EmailAddressTests {
             #expect(try await browser.get(link).text.contains("Use \(new)"))
             let done = try await browser.submit("/account/email/confirm", from: link, [("token", try confirmation.token(in: "/account/email/confirm"))])
             #expect(done.location == "/account?notice=email-changed")
+            let recorded: String = try await app.scalar("SELECT target FROM audit_events WHERE event = 'email.changed'")
+            #expect(recorded == "\(old) → \(new)", "the audit log keeps the address the account had")
             let account = try await browser.get("/account").text
             #expect(account.contains(new) && !account.contains(old))
             #expect(account.contains("Confirmed"), "confirmed by the link")

@@ -109,6 +109,37 @@ struct SecondFactorTests {
         }
     }
 
+    @Test("the audit log and \"last signed in\" count a sign-in once its code is given: the password alone (web or API) is recorded as \"code asked\", never as signed in")
+    func signInRecordedOnceComplete() async throws {
+        try await withTestApp { app in
+            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
+            let userID = try await app.userID(email)
+            let before = try await app.auditCount("sign_in.succeeded", target: userID)
+            let lastBefore: Date? = try await app.scalar("SELECT last_signed_in_at FROM users WHERE id = \(userID)")
+
+            // Someone holding the password only: in the browser, and through the API.
+            #expect(try await app.browser().signIn(email: email).location == "/signin/code")
+            let api = try await app.api.send(
+                .post, "/api/signin", body: #"{"email":"\#(email)","password":"\#(app.api.encrypt("correct horse battery"))"}"#, authorization: app.api.basicAuthorization
+            )
+            #expect(api.status == .unauthorized)
+            #expect(try await app.auditCount("sign_in.succeeded", target: userID) == before)
+            #expect(try await app.auditCount("sign_in.code_asked", actor: nil, target: userID) == 2)
+            let lastAfterPassword: Date? = try await app.scalar("SELECT last_signed_in_at FROM users WHERE id = \(userID)")
+            #expect(lastAfterPassword == lastBefore, "the account was not signed in to")
+
+            // The owner, with the code: one sign-in, by them.
+            let owner = app.browser()
+            _ = try await owner.signIn(email: email)
+            #expect(try await owner.submitCode(authenticator.code(offset: 1)).location == "/gallery")
+            #expect(try await app.auditCount("sign_in.succeeded", actor: userID, target: userID) == before + 1)
+            let target: String = try await app.scalar("SELECT target FROM audit_events WHERE event = 'sign_in.succeeded' ORDER BY id DESC LIMIT 1")
+            #expect(target == "\(email), with its code")
+            let lastAfterCode: Date? = try await app.scalar("SELECT last_signed_in_at FROM users WHERE id = \(userID)")
+            #expect(lastAfterCode != nil && lastAfterCode != lastBefore)
+        }
+    }
+
     @Test("sign-in asks for the code after the password; each code works once; a recovery code works once")
     func signInWithCode() async throws {
         try await withTestApp { app in
@@ -251,10 +282,14 @@ struct SecondFactorTests {
             _ = try await laptop.submit("/signout", from: "/gallery", [])
             let back = try await laptop.signIn(email: email)
             #expect(back.location == "/gallery", "remembered: straight in")
+            let how: String = try await app.scalar("SELECT target FROM audit_events WHERE event = 'sign_in.succeeded' ORDER BY id DESC LIMIT 1")
+            #expect(how == "\(email), from a remembered browser", "recorded as a sign-in, and how the code was answered for")
 
             #expect(try await app.browser().signIn(email: email).location == "/signin/code", "another browser still needs the code")
 
             #expect(try await owner.submit("/account/two-factor/forget-browsers", from: "/account", []).status == .seeOther)
+            let ownerID = try await app.userID(email)
+            #expect(try await app.auditCount("two_factor.browsers_forgotten", actor: ownerID, target: ownerID) == 1)
             _ = try await laptop.submit("/signout", from: "/gallery", [])
             #expect(try await laptop.signIn(email: email).location == "/signin/code", "forgotten: the code again")
 

@@ -281,7 +281,7 @@ extension APIController {
     }
 
     func deleteAlbum(_ request: Request, context: APITokenContext) async throws -> Response {
-        try await albums.delete(try context.parameters.require("id"), of: context.user)
+        try await albums.delete(try context.parameters.require("id"), of: context.user, origin: context.origin)
         return try JSONResponse(body: StatusJSON(status: 200, message: "Album deleted")).response(from: request, context: context)
     }
 

@@ -136,7 +136,7 @@ struct AccountPagesController {
     }
 
     func endOtherSessions(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await accounts.endOtherSessions(of: context.user, keeping: context.session.sessionID)
+        try await accounts.endOtherSessions(of: context.user, keeping: context.session.sessionID, origin: context.origin(request))
         return .seeOther(WebPath.account(notice: .otherSessionsEnded))
     }
 

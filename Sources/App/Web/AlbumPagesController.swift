@@ -169,7 +169,7 @@ struct AlbumPagesController {
     }
 
     func delete(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await albums.delete(try context.parameters.require("id"), of: context.user)
+        try await albums.delete(try context.parameters.require("id"), of: context.user, origin: context.origin(request))
         return .seeOther(WebPath.albums(notice: .albumDeleted))
     }
 }

@@ -153,7 +153,7 @@ struct SecondFactorPagesController {
     }
 
     func forgetBrowsers(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await secondFactor.forgetBrowsers(of: context.user)
+        try await secondFactor.forgetBrowsers(of: context.user, origin: context.origin(request))
         return .seeOther(WebPath.account(notice: .browsersForgotten))
     }
 

@@ -303,7 +303,7 @@ public struct AccountEmails: Sendable {
             throw InvalidFields([.email: .taken])
         }
         nudge()
-        await audit.record(.emailChanged, actor: before.id, targetUser: before.id, target: target.email, origin: origin)
+        await audit.record(.emailChanged, actor: before.id, targetUser: before.id, target: "\(before.email ?? "(none)") → \(target.email)", origin: origin)
         return try await users.credentials(forID: before.id)?.user ?? before
     }
 

@@ -157,9 +157,18 @@ public struct AccountService: Sendable {
             await emails.sendVerificationQuietly(to: account.user)
             throw AccountError.emailNotVerified(email)
         }
-        try await users.recordSignIn(userID: account.user.id)
-        await audit.record(.signInSucceeded, actor: account.user.id, targetUser: account.user.id, target: attempted, origin: origin)
+        if account.secondFactor == .required {
+            await audit.record(.signInCodeAsked, actor: nil, targetUser: account.user.id, target: attempted, origin: origin)
+        } else {
+            try await recordSignIn(of: account.user, target: attempted, origin: origin)
+        }
         return account
+    }
+
+    /// A sign-in that is complete: the account's last sign-in, and `sign_in.succeeded`.
+    func recordSignIn(of user: User, target: String, origin: RequestOrigin) async throws {
+        try await users.recordSignIn(userID: user.id)
+        await audit.record(.signInSucceeded, actor: user.id, targetUser: user.id, target: target, origin: origin)
     }
 
     /// The account's ways in (password, linked providers, passkeys).
@@ -346,8 +355,10 @@ public struct AccountService: Sendable {
     }
 
     @discardableResult
-    public func endOtherSessions(of user: User, keeping sessionID: Int64) async throws -> Int {
-        try await sessions.deleteAll(userID: user.id, keeping: sessionID)
+    public func endOtherSessions(of user: User, keeping sessionID: Int64, origin: RequestOrigin) async throws -> Int {
+        let ended = try await sessions.deleteAll(userID: user.id, keeping: sessionID)
+        await audit.record(.otherSessionsEnded, actor: user.id, targetUser: user.id, target: "\(ended) session(s)", origin: origin)
+        return ended
     }
 
     /// Mails the owner when the account signs in from a kind of browser or app and a network

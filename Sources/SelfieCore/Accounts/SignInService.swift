@@ -111,14 +111,25 @@ public struct SignInService: Sendable {
     /// account's lockout; the provider's identity it brought is linked once it is complete.
     public func complete(_ parked: ParkedSignIn, code: String?, origin: RequestOrigin) async throws -> UserCredentials {
         let credentials = try await secondFactor.completeSignIn(parked.credentials, code: code, countsAsAttempt: true, origin: origin)
+        try await accounts.recordSignIn(of: credentials.user, target: "\(credentials.user.handle), with its code", origin: origin)
         if let identity = parked.linking { await social.linkAfterSignIn(identity, to: credentials.user, origin: origin) }
         return credentials
     }
 
+    /// The second factor of credentials that owe one: a remembered browser, or a code sent along.
+    /// A sign-in it completes is recorded here (the password's or provider's check recorded only
+    /// that the code was asked).
     private func settle(_ credentials: UserCredentials, proof: SecondFactorProof, codeCountsAsAttempt: Bool, origin: RequestOrigin) async throws -> Outcome {
-        let credentials = try await secondFactor.applyingRememberedBrowser(credentials, token: proof.rememberedBrowser)
-        guard !credentials.secondFactor.allowsSignIn, proof.code != nil else { return Outcome(credentials) }
-        return .signedIn(try await secondFactor.completeSignIn(credentials, code: proof.code, countsAsAttempt: codeCountsAsAttempt, origin: origin))
+        guard credentials.secondFactor == .required else { return Outcome(credentials) }
+        let remembered = try await secondFactor.applyingRememberedBrowser(credentials, token: proof.rememberedBrowser)
+        if remembered.secondFactor.allowsSignIn {
+            try await accounts.recordSignIn(of: remembered.user, target: "\(remembered.user.handle), from a remembered browser", origin: origin)
+            return .signedIn(remembered)
+        }
+        guard proof.code != nil else { return Outcome(remembered) }
+        let satisfied = try await secondFactor.completeSignIn(remembered, code: proof.code, countsAsAttempt: codeCountsAsAttempt, origin: origin)
+        try await accounts.recordSignIn(of: satisfied.user, target: "\(satisfied.user.handle), with its code", origin: origin)
+        return .signedIn(satisfied)
     }
 
     // MARK: Sessions and tokens

@@ -107,9 +107,18 @@ public struct AlbumRepository: Sendable {
     }
 
     /// Deletes the album (its share links with it); its photos stay. False: the user has no such album.
-    func delete(userID: Int64, publicID: String) async throws -> Bool {
-        try await client.query("DELETE FROM albums WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING 1", logger: logger)
-            .collect().count == 1
+    /// Deletes the album (its share links go with it); its title and how many links went, or nil
+    /// when the user has no such album.
+    func delete(userID: Int64, publicID: String) async throws -> (title: String, links: Int)? {
+        let rows = try await client.query(
+            """
+            WITH deleted AS (DELETE FROM albums WHERE user_id = \(userID) AND public_id = \(publicID) RETURNING id, title)
+            SELECT d.title, (SELECT count(*)::int FROM share_links l WHERE l.album_id = d.id) FROM deleted d
+            """,
+            logger: logger
+        )
+        for try await (title, links) in rows.decode((String, Int).self) { return (title, links) }
+        return nil
     }
 
     /// What adding photos to an album came to.

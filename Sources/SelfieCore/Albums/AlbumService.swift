@@ -7,6 +7,7 @@ import Logging
 public struct AlbumService: Sendable {
     let albums: AlbumRepository
     let photos: PhotoRepository
+    let audit: AuditRepository
 
     public static let maxTitleCharacters = 200
     public static let maxDescriptionCharacters = 2000
@@ -15,9 +16,10 @@ public struct AlbumService: Sendable {
     /// The most albums one account may have (each gallery page lists their names).
     public static let maxAlbums = 1_000
 
-    public init(albums: AlbumRepository, photos: PhotoRepository) {
+    public init(albums: AlbumRepository, photos: PhotoRepository, audit: AuditRepository) {
         self.albums = albums
         self.photos = photos
+        self.audit = audit
     }
 
     public func create(for user: User, title: String, description: String = "") async throws -> Album {
@@ -35,7 +37,8 @@ public struct AlbumService: Sendable {
         do {
             try await add(photoIDs, to: album.publicID, of: user)
         } catch {
-            try await evenIfCancelled { try await delete(album.publicID, of: user) }
+            // Taken back, not deleted by anyone: no audit event.
+            _ = try await evenIfCancelled { try await albums.delete(userID: user.id, publicID: album.publicID) }
             throw error
         }
         return try await self.album(album.publicID, of: user)
@@ -74,8 +77,10 @@ public struct AlbumService: Sendable {
     }
 
     /// Deletes the album and its share links; its photos stay in the gallery.
-    public func delete(_ publicID: String, of user: User) async throws {
-        guard try await albums.delete(userID: user.id, publicID: publicID) else { throw AlbumError.notFound }
+    public func delete(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
+        guard let deleted = try await albums.delete(userID: user.id, publicID: publicID) else { throw AlbumError.notFound }
+        let target = "\(publicID) “\(deleted.title)”" + (deleted.links > 0 ? ", with \(deleted.links) share link(s)" : "")
+        await audit.record(.albumDeleted, actor: user.id, targetUser: user.id, target: target, origin: origin)
     }
 
     /// Puts the user's photos in the album: all of them, or none if one is not theirs. Returns how

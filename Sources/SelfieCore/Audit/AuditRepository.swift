@@ -5,11 +5,18 @@ import PostgresNIO
 /// The kinds of security events Selfie records.
 public enum AuditEventType: String, CaseIterable, Sendable {
     case signedUp = "user.signed_up"
+    /// Signed in: the password (or provider, or passkey) and, for an account with two-step
+    /// verification, its code or a remembered browser — recorded once the sign-in is complete.
     case signInSucceeded = "sign_in.succeeded"
+    /// The password or the provider was right for an account with two-step verification: its code
+    /// is asked. Not a sign-in (yet): what an attacker holding the password alone gets to.
+    case signInCodeAsked = "sign_in.code_asked"
     case signInFailed = "sign_in.failed"
     /// Refused without checking the password: the account is locked after too many failures.
     case signInLocked = "sign_in.locked"
     case signedOut = "session.signed_out"
+    /// "Sign out everywhere else": the target says how many sessions ended.
+    case otherSessionsEnded = "session.others_ended"
     /// Signed in (or up) through a provider; the target names the provider.
     case socialSignInSucceeded = "social.signed_in"
     case socialSignInRefused = "social.refused"
@@ -49,11 +56,15 @@ public enum AuditEventType: String, CaseIterable, Sendable {
     case twoFactorFailed = "two_factor.failed"
     case recoveryCodeUsed = "two_factor.recovery_code_used"
     case recoveryCodesRegenerated = "two_factor.recovery_codes_regenerated"
+    /// "Forget remembered browsers": each asks for the code again.
+    case browsersForgotten = "two_factor.browsers_forgotten"
     /// An admin removed a user's authenticator app, recovery codes, remembered browsers and passkeys.
     case twoFactorReset = "admin.two_factor_reset"
     case passkeyAdded = "passkey.added"
     case passkeyRemoved = "passkey.removed"
     case passkeySignedIn = "passkey.signed_in"
+    /// An album deleted; the target names it and the share links that went with it.
+    case albumDeleted = "album.deleted"
     case shareLinkCreated = "share_link.created"
     case shareLinkRevoked = "share_link.revoked"
     /// Repeated wrong passwords locked a share link for a while (target: the link's public id).

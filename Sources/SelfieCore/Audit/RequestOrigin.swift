@@ -10,4 +10,7 @@ public struct RequestOrigin: Sendable, Equatable {
 
     /// Actions taken with the `selfie` command on the server itself.
     public static let commandLine = RequestOrigin(ipAddress: "", userAgent: "selfie command line")
+
+    /// Actions a periodic task takes by itself (the trash's purge).
+    public static let periodicTask = RequestOrigin(ipAddress: "", userAgent: "selfie periodic task")
 }

@@ -223,8 +223,9 @@ public struct SecondFactorService: Sendable {
         return satisfied
     }
 
-    public func forgetBrowsers(of user: User) async throws {
+    public func forgetBrowsers(of user: User, origin: RequestOrigin) async throws {
         try await store.forgetBrowsers(userID: user.id)
+        await audit.record(.browsersForgotten, actor: user.id, targetUser: user.id, target: user.handle, origin: origin)
     }
 
     // MARK: Pending sign-ins

@@ -276,6 +276,10 @@ struct TrashTests {
                 return (now, later, left, thirtyOneDays)
             }
             #expect(purged == 1 && laterPurged == 0)
+            let purgeRecords: Int = try await app.scalar(
+                "SELECT count(*)::int FROM audit_events WHERE event = 'photo.deleted' AND actor_id IS NULL AND user_agent = 'selfie periodic task'"
+            )
+            #expect(purgeRecords == 2, "each photo the purge deleted for good is in the audit log, by no one")
             #expect(oldKeys.count == 4)
             for key in oldKeys { #expect(try await app.blobs.exists(BlobKey(key)!) == false, "\(key) deleted") }
             #expect(left == [recent, alive])

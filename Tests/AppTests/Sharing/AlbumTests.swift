@@ -173,6 +173,8 @@ struct AlbumTests {
             #expect(deleted.location == "/albums?notice=album-deleted")
             #expect(try await ada.get("/albums/\(album)").status == .notFound)
             #expect(try await ada.gridIDs("/gallery").count == 3, "the photos stay")
+            let recorded: String = try await app.scalar("SELECT target FROM audit_events WHERE event = 'album.deleted' AND actor_id = target_user_id")
+            #expect(recorded == "\(album) “Summer”", "the audit log names the album deleted, by its owner")
         }
     }
 
