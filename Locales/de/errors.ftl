@@ -103,6 +103,7 @@ error-select-fewer = Wähle höchstens { $maximum } Fotos auf einmal aus.
 error-too-many-albums = Du hast { $maximum } Alben, mehr kann ein Konto nicht haben. Lösche eines, um ein neues anzulegen.
 
 error-link-not-found = Diesen Link gibt es nicht, er ist abgelaufen oder wurde abgeschaltet. Bitte die Person, die ihn geteilt hat, um einen neuen.
+error-own-link-not-found = Einen solchen Link hast du nicht: vielleicht wurde er schon abgeschaltet.
 error-link-expiry = Wähle, wie lange der Link gilt: 1, 7 oder 30 Tage oder unbegrenzt.
 error-link-target = Wähle ein Album oder ein Foto zum Teilen.
 error-link-password-problem = Das Passwort des Links: { $problem }

@@ -104,6 +104,7 @@ error-select-fewer = Select at most { $maximum } photos at once.
 error-too-many-albums = You have { $maximum } albums, the most one account may have. Delete one to make another.
 
 error-link-not-found = This link does not exist, has expired or was turned off. Ask whoever shared it for a new one.
+error-own-link-not-found = You have no such link: it may have been turned off already.
 error-link-expiry = Choose how long the link works: 1, 7 or 30 days, or never.
 error-link-target = Choose one album or one photo to share.
 error-link-password-problem = The link's password: { $problem }

@@ -103,6 +103,7 @@ error-select-fewer = Selecciona como máximo { $maximum } fotos a la vez.
 error-too-many-albums = Tienes { $maximum } álbumes, el máximo para una cuenta. Borra uno para crear otro.
 
 error-link-not-found = Este enlace no existe, ha caducado o se ha desactivado. Pide uno nuevo a quien lo compartió.
+error-own-link-not-found = No tienes ese enlace: quizá ya se desactivó.
 error-link-expiry = Elige cuánto tiempo funciona el enlace: 1, 7 o 30 días, o sin límite.
 error-link-target = Elige un álbum o una foto para compartir.
 error-link-password-problem = La contraseña del enlace: { $problem }

@@ -206,6 +206,7 @@ struct ErrorCopy {
     func shareLinkError(_ error: ShareLinkError) -> AppError {
         switch error {
         case .notFound: self.error(.notFound, "error-link-not-found")
+        case .notAmongYours: self.error(.notFound, "error-own-link-not-found")
         case .unknownExpiry: self.error(.unprocessableContent, "error-link-expiry")
         case .targetMissing: self.error(.unprocessableContent, "error-link-target")
         case .password(let problem):

@@ -86,6 +86,9 @@ public enum ShareLinkError: Error, Equatable, Sendable {
     /// No such link among the user's; on the shared pages: no such link, or it expired, was
     /// revoked, or its owner is disabled (one answer for all, so a token reveals nothing).
     case notFound
+    /// No such link among the owner's own (turning one off that is off already, in another tab):
+    /// told to its owner, not in the words for someone a link was shared with.
+    case notAmongYours
     /// An expiry other than 1, 7 or 30 days or "never".
     case unknownExpiry
     /// Neither or both of an album and a photo.

@@ -121,7 +121,7 @@ public struct ShareLinkService: Sendable {
 
     /// Ends the link at once: its page and its images answer "not found" from now on.
     public func revoke(_ publicID: String, of user: User, origin: RequestOrigin) async throws {
-        guard let link = try await links.delete(userID: user.id, publicID: publicID) else { throw ShareLinkError.notFound }
+        guard let link = try await links.delete(userID: user.id, publicID: publicID) else { throw ShareLinkError.notAmongYours }
         await audit.record(.shareLinkRevoked, actor: user.id, targetUser: user.id, target: link.publicID, origin: origin)
     }
 

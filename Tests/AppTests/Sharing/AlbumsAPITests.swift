@@ -229,6 +229,8 @@ struct AlbumsAPITests {
             let id = try #require(made["id"] as? String)
             #expect(try await api.send(.delete, "/api/share_links/\(id)", authorization: "Token token=\(bob)").apiError().status == 404)
             #expect(try await api.send(.delete, "/api/share_links/\(id)", authorization: auth).json()["message"] as? String == "Link revoked")
+            let again = try await api.send(.delete, "/api/share_links/\(id)", authorization: auth).apiError()
+            #expect(again == (404, "You have no such link: it may have been turned off already."))
             #expect(try await app.browser().get(String(url.dropFirst("http://localhost".count))).status == .notFound)
             #expect(try await api.send(.get, "/api/share_links", authorization: auth).jsonArray().count == 1)
         }

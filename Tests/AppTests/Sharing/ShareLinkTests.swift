@@ -123,6 +123,10 @@ struct ShareLinkTests {
             #expect(offSite.status == .notFound)
             let revoked = try await s.owner.submit("/links/\(linkID)/revoke?back=//evil.example", from: "/links", [])
             #expect(revoked.location == "/links?notice=link-revoked", "never sent off the site")
+            // Turned off again (a second tab): its owner is told so, not to "ask whoever shared it".
+            let again = try await s.owner.submit("/links/\(linkID)/revoke", from: "/links", [])
+            #expect(again.status == .notFound)
+            #expect(again.text.contains("You have no such link: it may have been turned off already.") && !again.text.contains("whoever shared it"))
             let gone = try await visitor.get("/s/\(token)")
             #expect(gone.status == .notFound && gone.text.contains("has expired or was turned off"))
             #expect(gone.headers[.init("X-Robots-Tag")!] == "noindex, nofollow", "its error page is private too")
