@@ -41,8 +41,8 @@ mail-email-change-requested-not-you-html = Wenn du das nicht warst, <a href="{ $
 mail-email-changed-subject = Die E-Mail-Adresse deines Selfie-Kontos wurde geändert
 mail-email-changed-intro-text = dein Selfie-Konto verwendet jetzt die Adresse { $newEmail }. Mit dieser Adresse ({ $recipient }) kann man sich nicht mehr anmelden.
 mail-email-changed-intro-html = dein Selfie-Konto verwendet jetzt die Adresse <strong>{ $newEmail }</strong>. Mit dieser Adresse ({ $recipient }) kann man sich nicht mehr anmelden.
-mail-email-changed-not-you-text = Wenn du das nicht warst, setze unter { $forgotLink } mit der neuen Adresse dein Passwort zurück oder wende dich an die Leute, die dieses Selfie betreiben.
-mail-email-changed-not-you-html = Wenn du das nicht warst, <a href="{ $forgotLink }">setze mit der neuen Adresse dein Passwort zurück</a> oder wende dich an die Leute, die dieses Selfie betreiben.
+mail-email-changed-not-you-text = Wenn du das nicht warst, kann sich jetzt jemand anderes in dein Konto einloggen, und ein Zurücksetzen des Passworts ginge an dessen Adresse: wende dich sofort an die Leute, die dieses Selfie betreiben, damit sie das Konto sperren.
+mail-email-changed-not-you-html = Wenn du das nicht warst, kann sich jetzt jemand anderes in dein Konto einloggen, und ein Zurücksetzen des Passworts ginge an dessen Adresse: wende dich sofort an die Leute, die dieses Selfie betreiben, damit sie das Konto sperren.
 
 mail-password-changed-subject = Dein Selfie-Passwort wurde geändert
 mail-password-changed-intro = das Passwort deines Selfie-Kontos wurde gerade geändert, und deine anderen Sitzungen wurden abgemeldet.

@@ -41,8 +41,8 @@ mail-email-change-requested-not-you-html = If this was not you, <a href="{ $forg
 mail-email-changed-subject = Your Selfie account's email address was changed
 mail-email-changed-intro-text = your Selfie account now uses the address { $newEmail }. This address ({ $recipient }) no longer signs in to it.
 mail-email-changed-intro-html = your Selfie account now uses the address <strong>{ $newEmail }</strong>. This address ({ $recipient }) no longer signs in to it.
-mail-email-changed-not-you-text = If this was not you, reset your password at { $forgotLink } using the new address, or contact the people who run this Selfie.
-mail-email-changed-not-you-html = If this was not you, <a href="{ $forgotLink }">reset your password</a> using the new address, or contact the people who run this Selfie.
+mail-email-changed-not-you-text = If this was not you, someone else can now sign in to your account, and a password reset would go to their address: contact the people who run this Selfie at once, so that they can lock the account.
+mail-email-changed-not-you-html = If this was not you, someone else can now sign in to your account, and a password reset would go to their address: contact the people who run this Selfie at once, so that they can lock the account.
 
 mail-password-changed-subject = Your Selfie password was changed
 mail-password-changed-intro = the password of your Selfie account was just changed, and your other sessions were signed out.

@@ -41,8 +41,8 @@ mail-email-change-requested-not-you-html = Si no has sido tú, <a href="{ $forgo
 mail-email-changed-subject = La dirección de correo de tu cuenta de Selfie ha cambiado
 mail-email-changed-intro-text = Tu cuenta de Selfie usa ahora la dirección { $newEmail }. Con esta dirección ({ $recipient }) ya no se puede iniciar sesión en ella.
 mail-email-changed-intro-html = Tu cuenta de Selfie usa ahora la dirección <strong>{ $newEmail }</strong>. Con esta dirección ({ $recipient }) ya no se puede iniciar sesión en ella.
-mail-email-changed-not-you-text = Si no has sido tú, restablece tu contraseña en { $forgotLink } con la dirección nueva, o ponte en contacto con quienes administran este Selfie.
-mail-email-changed-not-you-html = Si no has sido tú, <a href="{ $forgotLink }">restablece tu contraseña</a> con la dirección nueva, o ponte en contacto con quienes administran este Selfie.
+mail-email-changed-not-you-text = Si no has sido tú, otra persona puede iniciar sesión en tu cuenta, y restablecer la contraseña enviaría el enlace a su dirección: ponte en contacto cuanto antes con quienes administran este Selfie para que bloqueen la cuenta.
+mail-email-changed-not-you-html = Si no has sido tú, otra persona puede iniciar sesión en tu cuenta, y restablecer la contraseña enviaría el enlace a su dirección: ponte en contacto cuanto antes con quienes administran este Selfie para que bloqueen la cuenta.
 
 mail-password-changed-subject = Tu contraseña de Selfie ha cambiado
 mail-password-changed-intro = La contraseña de tu cuenta de Selfie acaba de cambiar y se han cerrado tus otras sesiones.

@@ -329,7 +329,9 @@ struct EmailAddressTests {
             let account = try await browser.get("/account").text
             #expect(account.contains(new) && !account.contains(old))
             #expect(account.contains("Confirmed"), "confirmed by the link")
-            try await MailSink.waitForMessage(to: old, subject: "email address was changed")
+            let changed = try await MailSink.waitForMessage(to: old, subject: "email address was changed")
+            // A reset would go to the new address, which is whoever made the change: the mail must not send the owner there.
+            #expect(!changed.text.contains("/password/forgot") && changed.text.contains("contact the people who run this Selfie at once"))
             #expect(try await app.browser().signIn(email: new).status == .seeOther)
             #expect(try await app.browser().signIn(email: old).status == .unauthorized)
             #expect(try await browser.submit("/account/email/confirm", from: "/account", [("token", try confirmation.token(in: "/account/email/confirm"))]).status == .gone)
