@@ -37,6 +37,7 @@ import zipfile
 import http.cookiejar
 import os
 import re
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -441,6 +442,40 @@ def check_resumable_upload():
     check(driver.find_element(By.ID, "upload-summary").text.startswith("1 photo uploaded."), "Resume carries it on to the end")
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     check_page_hygiene("upload paused and resumed")
+
+    # The server asks to wait: the account's uploads at once (three) are held by three slow form
+    # uploads from elsewhere, so the PATCH is answered 429. The line says Selfie is busy, not that
+    # the connection was lost, and the upload goes on by itself once they end.
+    driver.get(base + "/photos/new")
+    token = driver.find_element(By.ID, "upload-form").get_attribute("data-csrf")
+    holders = [hold_upload_slot(cookie_header(driver), token) for _ in range(3)]
+    busy = os.path.abspath(os.path.join(shots, "busy-upload.jpg"))
+    make_jpeg(busy, sun=(90, 200, 140))
+    driver.find_element(By.ID, "image").send_keys(busy)
+    driver.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    line = "#upload-list .upload-status"
+    WebDriverWait(driver, 30).until(lambda d: "again in" in d.find_element(By.CSS_SELECTOR, line).text)
+    waiting = driver.find_element(By.CSS_SELECTOR, line).text
+    for holder in holders:
+        holder.close()
+    WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "upload-summary").text)
+    check(waiting.startswith("Selfie is busy: trying again in") and "Connection" not in waiting,
+          f"a server that asks to wait is said to be busy, not a lost connection ({waiting!r})")
+    check(driver.find_element(By.ID, "upload-summary").text.startswith("1 photo uploaded."), "once it has room, the upload goes on by itself")
+    driver.get_log("browser")  # the 429s are logged as failed requests, rightly
+
+
+def hold_upload_slot(cookie, token):
+    """A form upload from another device that sends its head and the start of its photo, then
+    nothing: it holds one of the account's upload slots until its socket is closed."""
+    host, port = re.match(r"https?://([^:/]+):(\d+)", base).groups()
+    holder = socket.create_connection((host, int(port)))
+    part = b'--e2e\r\nContent-Disposition: form-data; name="image"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff'
+    head = (f"POST /photos?_csrf={urllib.parse.quote(token)} HTTP/1.1\r\nHost: {host}:{port}\r\nCookie: {cookie}\r\n"
+            f"Content-Type: multipart/form-data; boundary=e2e\r\nContent-Length: 5000000\r\n\r\n").encode()
+    holder.sendall(head + part)
+    time.sleep(0.5)  # the server reads the head and takes the slot
+    return holder
 
 
 def contrast(first, second):

@@ -14,6 +14,7 @@ js-upload-resume = Fortsetzen
 js-upload-resume-file = { $file } fortsetzen
 js-uploading = Wird hochgeladen: { $percent } %
 js-upload-retrying = Verbindung verloren: neuer Versuch in { $seconds } s
+js-upload-busy = Selfie ist gerade ausgelastet: neuer Versuch in { $seconds } s
 js-upload-paused = Angehalten bei { $percent } %
 js-upload-waiting = Wartet
 js-upload-see-gallery = In deiner Galerie ansehen

@@ -15,6 +15,7 @@ js-upload-resume = Resume
 js-upload-resume-file = Resume { $file }
 js-uploading = Uploading { $percent } %
 js-upload-retrying = Connection lost: trying again in { $seconds } s
+js-upload-busy = Selfie is busy: trying again in { $seconds } s
 js-upload-paused = Paused at { $percent } %
 js-upload-waiting = Waiting
 js-upload-see-gallery = See them in your gallery

@@ -14,6 +14,7 @@ js-upload-resume = Reanudar
 js-upload-resume-file = Reanudar { $file }
 js-uploading = Subiendo: { $percent } %
 js-upload-retrying = Conexión perdida: se reintenta en { $seconds } s
+js-upload-busy = Selfie está ocupado: se reintentará en { $seconds } s
 js-upload-paused = En pausa al { $percent } %
 js-upload-waiting = En espera
 js-upload-see-gallery = Verlas en tu galería

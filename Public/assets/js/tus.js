@@ -5,7 +5,7 @@
 //
 //   var upload = SelfieTus.upload(file, {
 //     csrf: "…", metadata: { title: "…" },
-//     onProgress: function (sent, total) {}, onWaiting: function (seconds) {},
+//     onProgress: function (sent, total) {}, onWaiting: function (seconds, serverSaidWait) {},
 //     onSuccess: function (photoID) {}, onError: function (message) {}
 //   });
 //   upload.pause(); upload.resume();
@@ -55,9 +55,10 @@
     return SERVER_ERROR;
   }
 
-  // 0 (the network), 423 (another request is on it), 429, 5xx: worth another try.
+  // 0 (the network), 423 (another request is on it), 429, 5xx: worth another try — but not 501
+  // or 507 (storage full), which a retry does not change: their message is shown at once.
   function isPassing(status) {
-    return status === 0 || status === 423 || status === 429 || status >= 500;
+    return status === 0 || status === 423 || status === 429 || (status >= 500 && status !== 501 && status !== 507);
   }
 
   function upload(file, options) {
@@ -97,12 +98,13 @@
     // Waits longer after each failure, but goes at once when the browser says it is online again.
     function retryLater(request) {
       failures++;
-      // About ten minutes without moving a byte: give up, but remember where it stood.
-      if (failures > MOST_FAILURES) return fail(NETWORK_ERROR);
+      // About ten minutes without moving a byte: give up, but remember where it stood. The
+      // server's own words if it was the server that said no, not "check your connection".
+      if (failures > MOST_FAILURES) return fail(request.status ? message(request) : NETWORK_ERROR);
       var seconds = Math.min(LONGEST_WAIT, Math.pow(2, failures - 1));
       var after = Number(request.getResponseHeader("Retry-After"));
       if (after > 0) seconds = Math.min(LONGEST_WAIT, Math.max(seconds, after));
-      options.onWaiting(seconds);
+      options.onWaiting(seconds, request.status !== 0);
       function again() {
         window.removeEventListener("online", again);
         clearTimeout(timer);

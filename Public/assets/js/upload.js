@@ -181,8 +181,9 @@
         item.progress.value = percent;
         if (!paused) setStatus(item, t("js-uploading", {percent: percent}));
       },
-      onWaiting: function (seconds) {
-        setStatus(item, t("js-upload-retrying", {seconds: seconds}));
+      onWaiting: function (seconds, serverSaidWait) {
+        // The connection, or the server asking to wait (busy, a limit): said as what it is.
+        setStatus(item, t(serverSaidWait ? "js-upload-busy" : "js-upload-retrying", {seconds: seconds}));
       },
       onSuccess: function (photoID) {
         uploaded(item, "/photos/" + encodeURIComponent(photoID));
