@@ -152,8 +152,7 @@ func buildRouter(
         .addRoutes(to: router)
 
     // The JSON API: app key or token, JSON errors.
-    let englishErrors = ErrorCopy(words: Words(translations: pages.translations, viewer: .default))
-    let api = router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware(copy: englishErrors))
+    let api = router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware(translations: pages.translations))
     try APIController(services: core, paths: paths, translations: pages.translations).addRoutes(to: api)
 
     // The browser: session cookie, HTML error pages, and CSRF tokens on every form.

@@ -252,7 +252,7 @@ struct HealthAndErrorTests {
         )
         router.group(context: WebRequestContext.self).add(middleware: WebErrorMiddleware<WebRequestContext>(pages: pages))
             .get("/boom") { _, _ -> String in throw Secret() }
-        router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware(copy: ErrorCopy(words: Words(translations: pages.translations, viewer: .default))))
+        router.group(context: APIRequestContext.self).add(middleware: APIErrorMiddleware(translations: pages.translations))
             .get("/api/boom") { _, _ -> String in throw Secret() }
         let app = Application(router: router, logger: Logger(label: "quiet", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await app.test(.router) { client in

@@ -76,6 +76,8 @@
       current.open(method, url);
       current.setRequestHeader("Tus-Resumable", "1.0.0");
       current.setRequestHeader("X-CSRF-Token", options.csrf);
+      // The server words a refusal in the page's language (the apps' stay English).
+      if (document.documentElement.lang) current.setRequestHeader("Accept-Language", document.documentElement.lang);
       Object.keys(headers).forEach(function (name) { current.setRequestHeader(name, headers[name]); });
       if (body) {
         current.upload.addEventListener("progress", function (event) {

@@ -75,8 +75,13 @@ enum APIError {
 /// "…"}` — the iOS app force-casts error bodies to a dictionary and reads `message`.
 struct APIErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
-    /// English: the seed's app shows the messages as they are.
-    let copy: ErrorCopy
+    let translations: Translations
+    private let english: ErrorCopy
+
+    init(translations: Translations) {
+        self.translations = translations
+        self.english = ErrorCopy(words: Words(translations: translations, viewer: .default))
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -84,12 +89,22 @@ struct APIErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let answer = APIError.appError(for: error, copy: copy)
+            let answer = APIError.appError(for: error, copy: copy(for: request))
             ErrorLogging.record(error, answer: answer, request: request, logger: context.logger)
             var response = APIErrorBody(status: answer.status, message: answer.message, otpRequired: APIError.asksForCode(error)).response()
             response.headers.append(contentsOf: answer.headers)
             return response
         }
+    }
+
+    /// English for the apps (the seed's shows the messages as they are); the page's language for
+    /// a browser's upload (`tus.js` sends its session's CSRF token, and the page's language as
+    /// `Accept-Language`), whose script shows the message on the page.
+    func copy(for request: Request) -> ErrorCopy {
+        guard request.headers[.authorization] == nil, request.headers[.csrfToken] != nil,
+            let language = request.headers[.acceptLanguage].flatMap(Language.preferred(byAcceptLanguage:)), language != .english
+        else { return english }
+        return ErrorCopy(words: Words(translations: translations, viewer: Viewer(language: language, timeZone: nil, theme: .system)))
     }
 }
 

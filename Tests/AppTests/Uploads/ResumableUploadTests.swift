@@ -195,6 +195,35 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("a browser's upload is refused in its page's language (tus.js sends it as Accept-Language); the app's stays English, as the seed's app shows it")
+    func refusalInThePagesLanguage() async throws {
+        try await withTestApp { app in
+            let browser = app.browser()
+            try await browser.signUp(email: uniqueEmail())
+            let csrf = try #require(try await browser.get("/photos/new").text.firstCapture(of: #"data-csrf="([^"]+)""#))
+            let notAPhoto = ByteBuffer(string: "Not a photo: a shopping list.")
+            /// A file that is no photo, sent whole: refused when its last byte makes the photo.
+            func upload(language: String, authorization: HTTPFields) async throws -> TestResponse {
+                let tus: HTTPFields = [TusTestClient.tus: "1.0.0", .acceptLanguage: language]
+                var creation = tus + authorization
+                creation[TusTestClient.length] = String(notAPhoto.readableBytes)
+                let created = try await browser.send("/api/uploads", method: .post, body: nil as ByteBuffer?, contentType: nil, extraHeaders: creation)
+                let path = try #require(created.location.flatMap { URL(string: $0)?.path }, "\(created.status) \(created.text)")
+                var append = tus + authorization
+                append[TusTestClient.offset] = "0"
+                return try await browser.send(path, method: .patch, body: notAPhoto, contentType: "application/offset+octet-stream", extraHeaders: append)
+            }
+            let page: HTTPFields = [HTTPField.Name("X-CSRF-Token")!: csrf]
+            #expect(try await upload(language: "de", authorization: page).apiError() == (415, "Nur JPEG-, PNG-, GIF-, WebP- und HEIC-Fotos können hochgeladen werden."))
+            #expect(try await upload(language: "es", authorization: page).apiError() == (415, "Solo se pueden subir fotos JPEG, PNG, GIF, WebP y HEIC."))
+            #expect(try await upload(language: "en", authorization: page).apiError() == (415, "Only JPEG, PNG, GIF, WebP and HEIC photos can be uploaded."))
+
+            let token = try await app.api.signedInUser()
+            let fromTheApp = try await upload(language: "de", authorization: [.authorization: "Token token=\(token)"])
+            #expect(try fromTheApp.apiError() == (415, "Only JPEG, PNG, GIF, WebP and HEIC photos can be uploaded."), "the app's words stay English")
+        }
+    }
+
     @Test("creation-with-upload: one POST carries the whole file; album_id puts the photo in the album (another's album is refused); Upload-Expires is a day away")
     func creationWithUploadIntoAlbum() async throws {
         try await withTestApp { app in
