@@ -67,6 +67,12 @@ struct CSRFTests {
                 let refused = try await browser.post("/albums", form: [("_csrf", forged), ("title", "Forged")])
                 #expect(refused.status == .forbidden, "\(forged)")
             }
+            // A visitor's page (a reset link's, say) open across a browser restart (a new visitor
+            // cookie): not "sign in again", which would drop its link, but the refusal a reload fixes.
+            let visitorsToken = try await browser.csrfToken(on: "/password/forgot")
+            browser.setCookie("selfie_visitor", "restartedBrowser000000")
+            let stale = try await browser.post("/password/forgot", form: [("_csrf", visitorsToken), ("email", "ada@example.com")])
+            #expect(stale.status == .forbidden)
         }
     }
 

@@ -112,7 +112,7 @@ struct SecondFactorTests {
     @Test("the audit log and \"last signed in\" count a sign-in once its code is given: the password alone (web or API) is recorded as \"code asked\", never as signed in")
     func signInRecordedOnceComplete() async throws {
         try await withTestApp { app in
-            let (email, _, authenticator, _) = try await app.ownerWithTwoStep()
+            let (email, _, authenticator, recoveryCodes) = try await app.ownerWithTwoStep()
             let userID = try await app.userID(email)
             let before = try await app.auditCount("sign_in.succeeded", target: userID)
             let lastBefore: Date? = try await app.scalar("SELECT last_signed_in_at FROM users WHERE id = \(userID)")
@@ -137,6 +137,17 @@ struct SecondFactorTests {
             #expect(target == "\(email), with its code")
             let lastAfterCode: Date? = try await app.scalar("SELECT last_signed_in_at FROM users WHERE id = \(userID)")
             #expect(lastAfterCode != nil && lastAfterCode != lastBefore)
+
+            // The app, sending a code with the password: signed in at once, no code asked of it.
+            let asked = try await app.auditCount("sign_in.code_asked", target: userID)
+            let withCode = try await app.api.send(
+                .post, "/api/signin",
+                body: #"{"email":"\#(email)","password":"\#(app.api.encrypt("correct horse battery"))","otp":"\#(recoveryCodes[0])"}"#,
+                authorization: app.api.basicAuthorization
+            )
+            #expect(withCode.status == .ok)
+            #expect(try await app.auditCount("sign_in.code_asked", target: userID) == asked)
+            #expect(try await app.auditCount("sign_in.succeeded", actor: userID, target: userID) == before + 2)
         }
     }
 
@@ -280,10 +291,12 @@ struct SecondFactorTests {
             #expect(Array(buffer: stored).count == 32, "only the token's hash is kept")
 
             _ = try await laptop.submit("/signout", from: "/gallery", [])
+            let codesAsked = try await app.auditCount("sign_in.code_asked")
             let back = try await laptop.signIn(email: email)
             #expect(back.location == "/gallery", "remembered: straight in")
             let how: String = try await app.scalar("SELECT target FROM audit_events WHERE event = 'sign_in.succeeded' ORDER BY id DESC LIMIT 1")
-            #expect(how == "\(email), from a remembered browser", "recorded as a sign-in, and how the code was answered for")
+            #expect(how == "\(email), password, from a remembered browser", "recorded as a sign-in, and how the code was answered for")
+            #expect(try await app.auditCount("sign_in.code_asked") == codesAsked, "no code was asked: no alarm for the admin")
 
             #expect(try await app.browser().signIn(email: email).location == "/signin/code", "another browser still needs the code")
 

@@ -5,8 +5,11 @@
 // submission and are left alone. And a form sent back with errors puts the focus on the first.
 (function () {
   "use strict";
-  // A download leaves the page where it is: its button may be pressed again after a moment.
+  // A download leaves the page where it is: its button may be pressed again after a moment. Any
+  // other form is sent again only after a long while (a load stopped by hand, an answer that
+  // never navigates): the mark is against a double press, not a lock.
   var downloadPause = 3000;
+  var longestWait = 15000;
 
   window.addEventListener("submit", function (event) {
     var form = event.target;
@@ -18,10 +21,10 @@
     }
     form.setAttribute("data-sending", "");
     form.setAttribute("aria-busy", "true");
-    var submitter = event.submitter;
-    if (submitter && submitter.hasAttribute("data-download")) {
-      setTimeout(function () { release(form); }, downloadPause);
-    }
+    // The button pressed (a browser without `submitter`: the one that has the focus).
+    var submitter = event.submitter || (form.contains(document.activeElement) ? document.activeElement : null);
+    var download = submitter && submitter.hasAttribute && submitter.hasAttribute("data-download");
+    setTimeout(function () { release(form); }, download ? downloadPause : longestWait);
   });
 
   function release(form) {

@@ -10,11 +10,13 @@ import SelfieCore
 /// means new tokens.
 ///
 /// A token is `<proof>.<mark>`. The proof is that HMAC, and the only part compared. The mark, an
-/// HMAC of the proof under a second key, says that Selfie made the token without saying for
-/// which session: a form whose proof no longer matches but whose mark is right comes from one of
-/// Selfie's own pages shown before the browser signed out (in another tab, say) — "sign in
-/// again" rather than "this form did not come from Selfie". (A token of the form before marks,
-/// a bare proof, is still compared: pages open across an upgrade keep working.)
+/// HMAC of the kind of binding and the proof under a second key, says that Selfie made the token
+/// for a session, without saying which: a form whose proof no longer matches but whose mark is a
+/// session's comes from one of Selfie's own pages shown before the browser signed out (in
+/// another tab, say) — "sign in again" rather than "this form did not come from Selfie". A
+/// visitor's form (sign-in, a reset link's page) left open across a browser restart is refused
+/// as before: its page, reloaded, works. (A token of the form before marks, a bare proof, is
+/// still compared: pages open across an upgrade keep working.)
 struct CSRFTokens: Sendable {
     /// Keyed once; each token copies them (every page view makes one).
     private let keyedProof: HMAC<SHA256>
@@ -25,8 +27,8 @@ struct CSRFTokens: Sendable {
         self.keyedMark = HMAC<SHA256>(key: secretKey.derived(for: "csrf-mark"))
     }
 
-    func token(forSession sessionID: Int64) -> String { token(binding: "session:\(sessionID)") }
-    func token(forVisitor value: String) -> String { token(binding: "visitor:\(value)") }
+    func token(forSession sessionID: Int64) -> String { token(kind: "session", binding: "session:\(sessionID)") }
+    func token(forVisitor value: String) -> String { token(kind: "visitor", binding: "visitor:\(value)") }
 
     /// Whether `candidate` carries the proof of `expected` (the token of the browser's binding now).
     func accepts(_ candidate: String, expecting expected: String) -> Bool {
@@ -34,23 +36,23 @@ struct CSRFTokens: Sendable {
         return constantTimeEquals(Array(Self.proof(of: candidate).utf8), Array(Self.proof(of: expected).utf8))
     }
 
-    /// Whether Selfie made `candidate` (for whatever binding).
-    func isMadeHere(_ candidate: String) -> Bool {
+    /// Whether Selfie made `candidate` for a session (whichever).
+    func isMadeForASession(_ candidate: String) -> Bool {
         let parts = candidate.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return false }
-        return constantTimeEquals(Array(parts[1].utf8), Array(mark(String(parts[0])).utf8))
+        return constantTimeEquals(Array(parts[1].utf8), Array(mark(kind: "session", String(parts[0])).utf8))
     }
 
     private static func proof(of token: String) -> Substring {
         token.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
 
-    private func token(binding: String) -> String {
+    private func token(kind: String, binding: String) -> String {
         let proof = Self.mac(keyedProof, binding)
-        return proof + "." + mark(proof)
+        return proof + "." + mark(kind: kind, proof)
     }
 
-    private func mark(_ proof: String) -> String { Self.mac(keyedMark, proof) }
+    private func mark(kind: String, _ proof: String) -> String { Self.mac(keyedMark, kind + ":" + proof) }
 
     private static func mac(_ keyed: HMAC<SHA256>, _ text: String) -> String {
         var hmac = keyed
@@ -92,7 +94,7 @@ struct CSRFMiddleware: RouterMiddleware {
         guard let candidate, tokens.accepts(candidate, expecting: context.csrfToken) else {
             // A form from a page whose session has since ended (expired, or signed out here or in
             // another tab): ask to sign in again. Nothing is done either way.
-            if staleFormsSignIn, context.hasStaleSession || (context.session == nil && candidate.map(tokens.isMadeHere) == true) {
+            if staleFormsSignIn, context.hasStaleSession || (context.session == nil && candidate.map(tokens.isMadeForASession) == true) {
                 throw SignInRequired()
             }
             context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.loggedPath)"])

@@ -157,9 +157,9 @@ public struct AccountService: Sendable {
             await emails.sendVerificationQuietly(to: account.user)
             throw AccountError.emailNotVerified(email)
         }
-        if account.secondFactor == .required {
-            await audit.record(.signInCodeAsked, actor: nil, targetUser: account.user.id, target: attempted, origin: origin)
-        } else {
+        // With two-step verification the sign-in is recorded once its second factor is settled
+        // (`SignInService`): a remembered browser, a code, or "code asked".
+        if account.secondFactor != .required {
             try await recordSignIn(of: account.user, target: attempted, origin: origin)
         }
         return account
@@ -169,6 +169,12 @@ public struct AccountService: Sendable {
     func recordSignIn(of user: User, target: String, origin: RequestOrigin) async throws {
         try await users.recordSignIn(userID: user.id)
         await audit.record(.signInSucceeded, actor: user.id, targetUser: user.id, target: target, origin: origin)
+    }
+
+    /// A sign-in whose password or provider was right, now waiting for the account's code: no
+    /// actor (nothing shows it is the owner yet).
+    func recordCodeAsked(of user: User, target: String, origin: RequestOrigin) async {
+        await audit.record(.signInCodeAsked, actor: nil, targetUser: user.id, target: target, origin: origin)
     }
 
     /// The account's ways in (password, linked providers, passkeys).

@@ -58,7 +58,7 @@ public struct SignInService: Sendable {
     /// (the password check already counted it toward the lockout).
     public func password(login: String, password: String, proof: SecondFactorProof = .init(), origin: RequestOrigin) async throws -> Outcome {
         let checked = try await accounts.authenticate(login: login, password: password, origin: origin)
-        return try await settle(checked, proof: proof, codeCountsAsAttempt: false, origin: origin)
+        return try await settle(checked, proof: proof, codeCountsAsAttempt: false, way: "password", origin: origin)
     }
 
     /// A provider's verified identity: its linked account, the account with the address the
@@ -71,7 +71,7 @@ public struct SignInService: Sendable {
         origin: RequestOrigin
     ) async throws -> (outcome: Outcome, created: Bool) {
         let (account, created, unlinked) = try await social.account(for: identity, mode: mode, origin: origin)
-        let outcome = try await settle(account, proof: proof, codeCountsAsAttempt: true, origin: origin)
+        let outcome = try await settle(account, proof: proof, codeCountsAsAttempt: true, way: "with \(social.providers.displayName(of: identity.provider))", origin: origin)
         guard unlinked else { return (outcome, created) }
         // Matched by its verified address: linked only once the account is really signed in to
         // (here, or when the parked sign-in's code is given).
@@ -116,19 +116,26 @@ public struct SignInService: Sendable {
         return credentials
     }
 
-    /// The second factor of credentials that owe one: a remembered browser, or a code sent along.
-    /// A sign-in it completes is recorded here (the password's or provider's check recorded only
-    /// that the code was asked).
-    private func settle(_ credentials: UserCredentials, proof: SecondFactorProof, codeCountsAsAttempt: Bool, origin: RequestOrigin) async throws -> Outcome {
+    /// The second factor of credentials that owe one: a remembered browser, or a code sent along;
+    /// else the code is asked. This is where such a sign-in is recorded (the password's or the
+    /// provider's check records only sign-ins that need no code): `sign_in.succeeded` once it is
+    /// complete, `sign_in.code_asked` (`way`: "password", "with Google") while it waits for one.
+    private func settle(
+        _ credentials: UserCredentials, proof: SecondFactorProof, codeCountsAsAttempt: Bool, way: String, origin: RequestOrigin
+    ) async throws -> Outcome {
         guard credentials.secondFactor == .required else { return Outcome(credentials) }
+        let user = credentials.user
         let remembered = try await secondFactor.applyingRememberedBrowser(credentials, token: proof.rememberedBrowser)
         if remembered.secondFactor.allowsSignIn {
-            try await accounts.recordSignIn(of: remembered.user, target: "\(remembered.user.handle), from a remembered browser", origin: origin)
+            try await accounts.recordSignIn(of: user, target: "\(user.handle), \(way), from a remembered browser", origin: origin)
             return .signedIn(remembered)
         }
-        guard proof.code != nil else { return Outcome(remembered) }
+        guard proof.code != nil else {
+            await accounts.recordCodeAsked(of: user, target: "\(user.handle), \(way)", origin: origin)
+            return Outcome(remembered)
+        }
         let satisfied = try await secondFactor.completeSignIn(remembered, code: proof.code, countsAsAttempt: codeCountsAsAttempt, origin: origin)
-        try await accounts.recordSignIn(of: satisfied.user, target: "\(satisfied.user.handle), with its code", origin: origin)
+        try await accounts.recordSignIn(of: user, target: "\(user.handle), \(way), with its code", origin: origin)
         return .signedIn(satisfied)
     }
 

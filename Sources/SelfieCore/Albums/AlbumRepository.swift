@@ -106,9 +106,8 @@ public struct AlbumRepository: Sendable {
         ).first
     }
 
-    /// Deletes the album (its share links with it); its photos stay. False: the user has no such album.
-    /// Deletes the album (its share links go with it); its title and how many links went, or nil
-    /// when the user has no such album.
+    /// Deletes the album (its share links go with it; its photos stay); its title and how many
+    /// links went, or nil when the user has no such album.
     func delete(userID: Int64, publicID: String) async throws -> (title: String, links: Int)? {
         let rows = try await client.query(
             """

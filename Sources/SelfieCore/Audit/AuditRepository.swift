@@ -5,8 +5,10 @@ import PostgresNIO
 /// The kinds of security events Selfie records.
 public enum AuditEventType: String, CaseIterable, Sendable {
     case signedUp = "user.signed_up"
-    /// Signed in: the password (or provider, or passkey) and, for an account with two-step
-    /// verification, its code or a remembered browser — recorded once the sign-in is complete.
+    /// Signed in with a password — or, for an account with two-step verification, with a password
+    /// or a provider and then its code or a remembered browser (the target says which) — recorded
+    /// once the sign-in is complete. A provider without a code is `social.signed_in`, a passkey
+    /// `passkey.signed_in`.
     case signInSucceeded = "sign_in.succeeded"
     /// The password or the provider was right for an account with two-step verification: its code
     /// is asked. Not a sign-in (yet): what an attacker holding the password alone gets to.

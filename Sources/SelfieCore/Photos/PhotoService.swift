@@ -357,8 +357,8 @@ public struct PhotoService: Sendable {
         while true {
             let deleted = try await photos.deleteTrashed(before: cutoff, limit: 100)
             guard !deleted.isEmpty else { return purged }
-            for (userID, photos) in Dictionary(grouping: deleted, by: \.userID) {
-                await audit.record(.photoDeleted, actor: nil, targetUser: userID, targets: photos.map(\.publicID), origin: .periodicTask)
+            for (userID, gone) in Dictionary(grouping: deleted, by: \.userID) {
+                await audit.record(.photoDeleted, actor: nil, targetUser: userID, targets: gone.map(\.publicID), origin: .periodicTask)
             }
             await blobDeletions.drain(deleted.flatMap(\.blobKeys), within: .seconds(60))
             purged += deleted.count

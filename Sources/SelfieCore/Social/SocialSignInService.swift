@@ -184,11 +184,9 @@ public struct SocialSignInService: Sendable {
     private func signedIn(_ owner: UserCredentials, with identity: SocialIdentity, origin: RequestOrigin) async throws -> UserCredentials {
         guard !owner.user.isDisabled else { throw AccountError.disabled }
         let name = providers.displayName(of: identity.provider)
-        if owner.secondFactor == .required {
-            // Its code is asked next: the sign-in is recorded once it is given (`SignInService`).
-            await audit.record(.signInCodeAsked, actor: nil, targetUser: owner.user.id, target: "with \(name)", origin: origin)
-            return owner
-        }
+        // With two-step verification the sign-in is recorded once its second factor is settled
+        // (`SignInService`).
+        if owner.secondFactor == .required { return owner }
         try await users.recordSignIn(userID: owner.user.id)
         await audit.record(.socialSignInSucceeded, actor: owner.user.id, targetUser: owner.user.id, target: name, origin: origin)
         return owner

@@ -169,12 +169,13 @@ struct AlbumTests {
             #expect(blank.status == .unprocessableContent)
             #expect(blank.text.contains("Give the album a name."), "the error beside the form")
 
+            _ = try await ada.makeLink(("album", album))
             let deleted = try await ada.submit("/albums/\(album)/delete", from: "/albums/\(album)/delete", [])
             #expect(deleted.location == "/albums?notice=album-deleted")
             #expect(try await ada.get("/albums/\(album)").status == .notFound)
             #expect(try await ada.gridIDs("/gallery").count == 3, "the photos stay")
             let recorded: String = try await app.scalar("SELECT target FROM audit_events WHERE event = 'album.deleted' AND actor_id = target_user_id")
-            #expect(recorded == "\(album) “Summer”", "the audit log names the album deleted, by its owner")
+            #expect(recorded == "\(album) “Summer”, with 1 share link(s)", "the audit log names the album deleted, by its owner, and the link that went with it")
         }
     }
 
