@@ -35,6 +35,7 @@ error-passkey-last-way-in = Dieser Passkey ist deine einzige Möglichkeit, dich 
 error-invalid-credentials = E-Mail-Adresse oder Passwort ist falsch.
 error-account-disabled = Dieses Konto wurde gesperrt.
 error-email-not-verified = Bestätige zuerst deine E-Mail-Adresse: Wir haben einen neuen Link an { $email } geschickt. Öffne ihn und melde dich dann an.
+error-email-not-verified-no-new-link = Bestätige zuerst deine E-Mail-Adresse mit einem Link, den wir früher an { $email } geschickt haben (heute können keine weiteren gesendet werden). Öffne ihn und melde dich dann an.
 error-last-administrator = Du bist die letzte Person mit Verwaltungsrechten. Gib sie jemand anderem, bevor du dein Konto löschst.
 error-confirm-its-you = Zu deiner Sicherheit: Bestätige, dass du es bist. Melde dich noch einmal an (es ist eine Weile her) und versuche es dann erneut.
 error-export-in-progress = Eine Kopie deiner Daten wird gerade heruntergeladen. Warte, bis das fertig ist, und versuche es dann noch einmal.
@@ -70,6 +71,10 @@ error-too-many-sign-ins = { $minutes ->
 error-too-many-attempts = { $minutes ->
     [one] Zu viele Versuche aus deinem Netz. Versuche es in einer Minute noch einmal.
    *[other] Zu viele Versuche aus deinem Netz. Versuche es in { $minutes } Minuten noch einmal.
+}
+error-too-many-of-yours = { $minutes ->
+    [one] Das hast du zu oft angefordert. Versuche es in einer Minute noch einmal.
+   *[other] Das hast du zu oft angefordert. Versuche es in { $minutes } Minuten noch einmal.
 }
 error-too-many-link-passwords = { $minutes ->
     [one] Zu viele falsche Passwörter für diesen Link. Versuche es in einer Minute noch einmal.

@@ -36,6 +36,7 @@ error-passkey-last-way-in = This passkey is your only way to sign in. Set a pass
 error-invalid-credentials = Invalid email or password.
 error-account-disabled = This account has been disabled.
 error-email-not-verified = Confirm your email address first: we have mailed a new link to { $email }. Open it, then sign in.
+error-email-not-verified-no-new-link = Confirm your email address first with a link we mailed to { $email } earlier (no more can be sent today). Open it, then sign in.
 error-last-administrator = You are the last administrator. Make someone else an admin before deleting your account.
 error-confirm-its-you = For your safety, confirm it's you: sign in again (it has been a while), then try once more.
 error-export-in-progress = A copy of your data is already being downloaded. Wait until it has finished, then try again.
@@ -71,6 +72,10 @@ error-too-many-sign-ins = { $minutes ->
 error-too-many-attempts = { $minutes ->
     [one] Too many attempts from your network. Try again in a minute.
    *[other] Too many attempts from your network. Try again in { $minutes } minutes.
+}
+error-too-many-of-yours = { $minutes ->
+    [one] You have asked for this too often. Try again in a minute.
+   *[other] You have asked for this too often. Try again in { $minutes } minutes.
 }
 error-too-many-link-passwords = { $minutes ->
     [one] Too many wrong passwords for this link. Try again in a minute.

@@ -35,6 +35,7 @@ error-passkey-last-way-in = Esta llave de acceso es tu única forma de iniciar s
 error-invalid-credentials = El correo o la contraseña no son correctos.
 error-account-disabled = Esta cuenta se ha desactivado.
 error-email-not-verified = Primero confirma tu dirección de correo: hemos enviado un enlace nuevo a { $email }. Ábrelo y luego inicia sesión.
+error-email-not-verified-no-new-link = Primero confirma tu dirección de correo con un enlace que enviamos antes a { $email } (hoy no se pueden enviar más). Ábrelo y luego inicia sesión.
 error-last-administrator = Eres la última persona con permisos de administración. Dáselos a otra persona antes de eliminar tu cuenta.
 error-confirm-its-you = Por tu seguridad, confirma que eres tú: vuelve a iniciar sesión (ha pasado un rato) y luego inténtalo de nuevo.
 error-export-in-progress = Ya se está descargando una copia de tus datos. Espera a que termine y vuelve a intentarlo.
@@ -70,6 +71,10 @@ error-too-many-sign-ins = { $minutes ->
 error-too-many-attempts = { $minutes ->
     [one] Demasiados intentos desde tu red. Vuelve a intentarlo dentro de un minuto.
    *[other] Demasiados intentos desde tu red. Vuelve a intentarlo dentro de { $minutes } minutos.
+}
+error-too-many-of-yours = { $minutes ->
+    [one] Lo has pedido demasiadas veces. Vuelve a intentarlo dentro de un minuto.
+   *[other] Lo has pedido demasiadas veces. Vuelve a intentarlo dentro de { $minutes } minutos.
 }
 error-too-many-link-passwords = { $minutes ->
     [one] Demasiadas contraseñas incorrectas para este enlace. Vuelve a intentarlo dentro de un minuto.

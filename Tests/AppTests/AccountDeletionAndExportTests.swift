@@ -466,6 +466,7 @@ struct AccountDeletionAndExportTests {
             #expect(try await app.scalar("SELECT count(*)::int FROM data_exports_running") == 0, "each finished export freed its slot")
             let fourth = try await browser.get("/account/export")
             #expect(fourth.status == .tooManyRequests)
+            #expect(fourth.text.contains("You have asked for this too often.") && !fourth.text.contains("your network"), "counted per account, not per network")
             #expect(try await app.scalar("SELECT count(*)::int FROM data_exports_running") == 0, "a refused export holds no slot")
         }
     }

@@ -227,6 +227,37 @@ struct EmailAddressTests {
         }
     }
 
+    @Test("asking to move the account to new addresses past the day's links: said as that limit, not as too many attempts from the network")
+    func emailChangeLinksPerDay() async throws {
+        try await withTestApp(configure: { $0.protection.verificationMailsPerDay = 2 }) { app in
+            let browser = app.browser()
+            let email = uniqueEmail("mover")
+            try await browser.signUp(email: email)  // its confirmation link is the first of the day
+            let first = try await browser.submit("/account/email", from: "/account", [("email", uniqueEmail("new")), ("current_password", "correct horse battery")])
+            #expect(first.status == .seeOther)
+            let third = try await browser.submit("/account/email", from: "/account", [("email", uniqueEmail("newer")), ("current_password", "correct horse battery")])
+            #expect(third.status == .tooManyRequests)
+            #expect(third.text.contains("We have already sent several links today."))
+        }
+    }
+
+    @Test("REQUIRE_VERIFIED_EMAIL with the day's links used up: the refusal does not claim a new link was mailed")
+    func requireVerifiedNoNewLink() async throws {
+        try await withTestApp(configure: { config in
+            config.mail.requireVerifiedEmail = true
+            config.protection.verificationMailsPerDay = 1  // the sign-up's own link uses it
+        }) { app in
+            let email = uniqueEmail("limited")
+            _ = try await app.browser().submitSignUp(email: email)
+            let refused = try await app.browser().signIn(email: email)
+            #expect(refused.status == .forbidden)
+            #expect(refused.text.contains("Confirm your email address first with a link we mailed to \(email) earlier (no more can be sent today)."))
+            #expect(!refused.text.contains("we have mailed a new link"))
+            let queued: Int = try await app.scalar("SELECT count(*)::int FROM mail_outbox WHERE recipient = \(email)")
+            #expect(queued == 1, "only the sign-up's link")
+        }
+    }
+
     @Test("REQUIRE_VERIFIED_EMAIL: the right password waits for the link (403, a new link mailed), on the web and in the API")
     func requireVerified() async throws {
         try await withTestApp(configure: { config in

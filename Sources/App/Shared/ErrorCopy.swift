@@ -102,7 +102,8 @@ struct ErrorCopy {
         switch error {
         case .invalidCredentials: self.error(.unauthorized, "error-invalid-credentials")
         case .disabled: self.error(.forbidden, "error-account-disabled")
-        case .emailNotVerified(let email): self.error(.forbidden, "error-email-not-verified", ["email": .text(email)])
+        case .emailNotVerified(let email, let mailed):
+            self.error(.forbidden, mailed ? "error-email-not-verified" : "error-email-not-verified-no-new-link", ["email": .text(email)])
         case .linkNotValid: self.error(.gone, "message-link-dead-intro")
         case .lastAdministrator: self.error(.conflict, "error-last-administrator")
         case .confirmItsYou: self.error(.forbidden, "error-confirm-its-you")
@@ -155,6 +156,7 @@ struct ErrorCopy {
         let key = switch error.scope {
         case .account: "error-too-many-sign-ins"
         case .address: "error-too-many-attempts"
+        case .user: "error-too-many-of-yours"
         case .shareLink: "error-too-many-link-passwords"
         }
         return self.error(.tooManyRequests, key, ["minutes": .number(minutes)], headers: [.retryAfter: String(error.retryAfter)])

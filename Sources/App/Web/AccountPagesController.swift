@@ -95,7 +95,7 @@ struct AccountPagesController {
         } catch let problems as InvalidFields {
             return try await render(context: context, errors: problems, in: .email, newEmail: form.email ?? "")
                 .response(from: request, context: context)
-        } catch let limited as RateLimited where limited.scope == .address {
+        } catch let limited as RateLimited where limited.scope == .user {
             throw Refusal(.tooManyRequests, "error-too-many-links-today")
         }
         return .seeOther(WebPath.account(notice: .emailChangeRequested))

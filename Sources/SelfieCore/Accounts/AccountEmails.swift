@@ -103,20 +103,24 @@ public struct AccountEmails: Sendable {
     /// At most five a day per account, so the button cannot be used to flood someone's inbox.
     public func sendVerification(to user: User) async throws {
         guard !user.emailVerified, let recipient = MailRecipient(user) else { return }
-        try await protection.consume(.verificationMail, client: "user:\(user.id)")
+        try await protection.consume(.verificationMail, user: user.id)
         try await mailLink(.verifyEmail, to: recipient, userID: user.id, notice: MailNotice.verifyEmail(token:))
     }
 
     /// `sendVerification`, for a sign-up or a sign-in that waits for it: a failure is logged (the
     /// link can be sent again).
-    func sendVerificationQuietly(to user: User) async {
+    /// Whether the link was queued (not when the day's limit is reached or the outbox refused it).
+    @discardableResult
+    func sendVerificationQuietly(to user: User) async -> Bool {
         do {
             try await sendVerification(to: user)
+            return true
         } catch is RateLimited {
             logger.notice("confirmation links to one account limited")
         } catch {
             logger.error("could not queue the confirmation link", metadata: ["error": "\(String(reflecting: error))"])
         }
+        return false
     }
 
     /// The address a confirmation link is for, while it works (the page that asks to confirm it).
@@ -187,7 +191,7 @@ public struct AccountEmails: Sendable {
             guard let user = try await users.credentials(forEmail: email)?.user, !user.isDisabled, let recipient = MailRecipient(user) else {
                 return
             }
-            try await protection.consume(.passwordResetMail, client: "user:\(user.id)")
+            try await protection.consume(.passwordResetMail, user: user.id)
             try await mailLink(.resetPassword, to: recipient, userID: user.id, notice: MailNotice.passwordReset(token:))
             await audit.record(.passwordResetRequested, actor: nil, targetUser: user.id, target: user.handle, origin: origin)
         } catch is RateLimited {
@@ -271,7 +275,7 @@ public struct AccountEmails: Sendable {
             try StepUp.require(confirmedAt: session.confirmedAt)
         }
         guard problems.isEmpty else { throw problems }
-        try await protection.consume(.verificationMail, client: "user:\(user.id)")
+        try await protection.consume(.verificationMail, user: user.id)
         // Not confirmed yet: not named (see `MailRecipient.init(_:)`).
         let recipient = MailRecipient(address: newEmail, name: nil, language: user.preferences.language)
         // The old address is told in the same transaction.

@@ -7,8 +7,9 @@ public enum AccountError: Error, Equatable, Sendable {
     /// A provider sign-in reached an account that an admin disabled.
     case disabled
     /// The password was right, but `REQUIRE_VERIFIED_EMAIL` makes sign-in wait until the address
-    /// is confirmed (the link can be sent again).
-    case emailNotVerified(String)
+    /// is confirmed; `linkMailed`: a new link went out now (false: the day's limit for links was
+    /// reached, and the page must not say one did).
+    case emailNotVerified(String, linkMailed: Bool)
     /// A mailed link that is unknown, used, or expired: nothing was changed.
     case linkNotValid
     /// The last administrator cannot delete their own account.

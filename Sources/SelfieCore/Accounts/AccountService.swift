@@ -154,8 +154,8 @@ public struct AccountService: Sendable {
         if emails.requireVerifiedEmail, let email = account.user.email, !account.user.emailVerified {
             // The right password: mail a fresh link (the first may be lost or expired), within
             // the daily limit.
-            await emails.sendVerificationQuietly(to: account.user)
-            throw AccountError.emailNotVerified(email)
+            let mailed = await emails.sendVerificationQuietly(to: account.user)
+            throw AccountError.emailNotVerified(email, linkMailed: mailed)
         }
         // With two-step verification the sign-in is recorded once its second factor is settled
         // (`SignInService`): a remembered browser, a code, or "code asked".

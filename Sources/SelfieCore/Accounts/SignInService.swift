@@ -96,7 +96,7 @@ public struct SignInService: Sendable {
     public func register(_ request: SignUpRequest, origin: RequestOrigin) async throws -> Outcome {
         let credentials = try await accounts.signUp(request, origin: origin)
         if emails.requireVerifiedEmail, let email = credentials.user.email, !credentials.user.emailVerified {
-            throw AccountError.emailNotVerified(email)
+            throw AccountError.emailNotVerified(email, linkMailed: true)  // the sign-up mailed its first
         }
         return .signedIn(credentials)
     }

@@ -93,7 +93,7 @@ public struct DataExport: Sendable {
         let photos = self.photos
         let slot = SlotRelease { await photos.releaseExportSlot(userID: user.id, claim: claim) }
         do {
-            try await protection.consume(.dataExport, client: "user:\(user.id)")
+            try await protection.consume(.dataExport, user: user.id)
             return try await archive(of: user, origin: origin, whenWritten: slot.release)
         } catch {
             await slot.release()

@@ -55,6 +55,8 @@ public struct RateLimited: Error, Equatable, Sendable {
         case account
         /// Too many attempts from one client address.
         case address
+        /// Too many of one account's requests of a kind (links mailed, exports), wherever from.
+        case user
         /// Too many wrong passwords for one share link.
         case shareLink
     }
@@ -124,6 +126,16 @@ public struct BruteForceProtection: Sendable {
     public func clearFailures(account email: String) async throws {
         guard configuration.lockoutThreshold > 0 else { return }
         try await counters.clearFailures(account: email)
+    }
+
+    /// Counts one `action` of the user's account, whatever address it comes from; throws (scope
+    /// `.user`) once the window's limit is passed.
+    public func consume(_ action: Action, user userID: Int64) async throws {
+        do {
+            try await consume(action, client: "user:\(userID)")
+        } catch let limited as RateLimited {
+            throw RateLimited(scope: .user, retryAfter: limited.retryAfter)
+        }
     }
 
     /// Counts one attempt at `action` from `client` (an IPv6 client by its /64); throws once the
