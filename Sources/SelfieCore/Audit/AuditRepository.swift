@@ -90,13 +90,33 @@ public struct AuditRecord: Sendable {
         Self.insertQuery(type, actor: actor, targetUser: targetUser, targets: [target], origin: origin)
     }
 
-    /// The one INSERT every audit event goes through: one event per target.
+    /// Events of one user each about `targets`.
     static func insertQuery(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, targets: [String], origin: RequestOrigin) -> PostgresQuery {
-        """
-        INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
-        SELECT \(type.rawValue), \(actor), \(targetUser), target, \(origin.ipAddress), \(origin.userAgent)
-        FROM unnest(\(targets.map { String($0.prefix(320)) })::text[]) AS target
-        """
+        insertQuery(type, actor: actor, targets: targets.map { AuditTarget(user: targetUser, text: $0) }, origin: origin)
+    }
+
+    /// The one INSERT every audit event goes through: one event per target, each with the user it
+    /// is about. The users go as bigint with 0 for none (ids start at 1; an array of optionals
+    /// cannot be bound).
+    static func insertQuery(_ type: AuditEventType, actor: Int64?, targets: [AuditTarget], origin: RequestOrigin) -> PostgresQuery {
+        let users = targets.map { $0.user ?? 0 }
+        let texts = targets.map { String($0.text.prefix(320)) }
+        return """
+            INSERT INTO audit_events (event, actor_id, target_user_id, target, ip_address, user_agent)
+            SELECT \(type.rawValue), \(actor), NULLIF(t.user_id, 0), t.target, \(origin.ipAddress), \(origin.userAgent)
+            FROM unnest(\(users)::bigint[], \(texts)::text[]) AS t(user_id, target)
+            """
+    }
+}
+
+/// What one audit event is about: a user (nil: none) and the thing it names.
+public struct AuditTarget: Sendable {
+    public let user: Int64?
+    public let text: String
+
+    public init(user: Int64?, text: String) {
+        self.user = user
+        self.text = text
     }
 }
 
@@ -141,9 +161,14 @@ public struct AuditRepository: Sendable {
     /// Records one event per target in one statement (a trash of thousands emptied at once is one
     /// INSERT, not thousands). Never throws, like `record`.
     public func record(_ type: AuditEventType, actor: Int64?, targetUser: Int64?, targets: [String], origin: RequestOrigin) async {
+        await record(type, actor: actor, targets: targets.map { AuditTarget(user: targetUser, text: $0) }, origin: origin)
+    }
+
+    /// The same, for targets about several users (what the trash's purge deleted, across accounts).
+    public func record(_ type: AuditEventType, actor: Int64?, targets: [AuditTarget], origin: RequestOrigin) async {
         guard !targets.isEmpty else { return }
         do {
-            try await client.query(AuditRecord.insertQuery(type, actor: actor, targetUser: targetUser, targets: targets, origin: origin), logger: logger)
+            try await client.query(AuditRecord.insertQuery(type, actor: actor, targets: targets, origin: origin), logger: logger)
         } catch {
             logger.error("could not record audit events", metadata: ["event": "\(type.rawValue)", "count": "\(targets.count)", "error": "\(String(reflecting: error))"])
         }

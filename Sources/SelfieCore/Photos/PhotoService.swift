@@ -357,9 +357,7 @@ public struct PhotoService: Sendable {
         while true {
             let deleted = try await photos.deleteTrashed(before: cutoff, limit: 100)
             guard !deleted.isEmpty else { return purged }
-            for (userID, gone) in Dictionary(grouping: deleted, by: \.userID) {
-                await audit.record(.photoDeleted, actor: nil, targetUser: userID, targets: gone.map(\.publicID), origin: .periodicTask)
-            }
+            await audit.record(.photoDeleted, actor: nil, targets: deleted.map { AuditTarget(user: $0.userID, text: $0.publicID) }, origin: .periodicTask)
             await blobDeletions.drain(deleted.flatMap(\.blobKeys), within: .seconds(60))
             purged += deleted.count
             logger.info("deleted \(deleted.count) photo(s) from the trash for good", metadata: ["photos": "\(deleted.map(\.publicID))"])

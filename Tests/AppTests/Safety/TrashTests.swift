@@ -277,7 +277,7 @@ struct TrashTests {
             }
             #expect(purged == 1 && laterPurged == 0)
             let purgeRecords: Int = try await app.scalar(
-                "SELECT count(*)::int FROM audit_events WHERE event = 'photo.deleted' AND actor_id IS NULL AND user_agent = 'selfie periodic task'"
+                "SELECT count(*)::int FROM audit_events WHERE event = 'photo.deleted' AND actor_id IS NULL AND target_user_id IS NOT NULL AND user_agent = 'selfie periodic task'"
             )
             #expect(purgeRecords == 2, "each photo the purge deleted for good is in the audit log, by no one")
             #expect(oldKeys.count == 4)
