@@ -6,6 +6,9 @@
 #                                whatever shape a launcher cuts (circle, squircle) is filled to the
 #                                edge; the glyph lies within 22.4 of the 32 units from the centre,
 #                                inside the 40 % safe zone (25.6) every mask keeps.
+# And the API's image for a photo whose display copy is still being made
+# (Public/assets/img/preparing.png, committed; the seed's app decodes JPEG and PNG) from
+# scripts/assets/preparing.svg: a camera and a clock, no words (every language's app shows it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=Public/assets/favicon.svg
@@ -18,4 +21,6 @@ for size in 192 512; do
     rsvg-convert --width "$size" --height "$size" --output "$out/icon-$size.png" "$source"
     rsvg-convert --width "$size" --height "$size" --output "$out/maskable-$size.png" <<<"$maskable"
 done
-ls -l "$out"
+mkdir -p Public/assets/img
+rsvg-convert --width 512 --height 512 --output Public/assets/img/preparing.png scripts/assets/preparing.svg
+ls -l "$out" Public/assets/img

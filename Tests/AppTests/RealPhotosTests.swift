@@ -258,7 +258,13 @@ struct RealPhotosTests {
             for key in renditionKeys { try await app.blobs.delete(try #require(BlobKey(key))) }
             #expect(app.filesInBlobStore().count == 1)
             let placeholder = try await app.api.getPhotos(token: token).jsonArray()
-            #expect(placeholder.first?["image_url"] as? String == "http://localhost/assets/img/preparing.png")
+            let placeholderURL = try #require(placeholder.first?["image_url"] as? String)
+            #expect(placeholderURL == "http://localhost/assets/img/preparing.png")
+            // The app loads it as it loads any photo: an image, not a 404 page.
+            let image = try await app.browser().get(String(placeholderURL.dropFirst("http://localhost".count)))
+            #expect(image.status == .ok)
+            #expect(image.headers[.contentType] == "image/png")
+            #expect(image.body.getBytes(at: 0, length: 8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG")
 
             // What `selfie photos reprocess` runs (a PostgresClient runs once: one `whileRunning`).
             let services = try CoreServices(forWeb: app.config, logger: testLogger)
