@@ -88,6 +88,30 @@ struct APIReplayTests {
         }
     }
 
+    @Test("image URLs work as long as the token that listed them (the app lists once per sign-in); the browser's pages keep the hour")
+    func imageURLsLastAsLongAsTheToken() async throws {
+        try await withTestApp { app in
+            let email = uniqueEmail()
+            try await app.api.signUp(name: "Grace", email: email)
+            let signIn = try await app.api.signIn(email: email).json()
+            let token = try #require(signIn["api_authtoken"] as? String)
+            let tokenExpiry = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(try #require(signIn["authtoken_expiry"] as? String))
+            try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 20_000, seed: 7), title: "Kept")
+            func expiry(of url: String) throws -> Date {
+                let expires = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "expires" }?.value.flatMap(Double.init))
+                return Date(timeIntervalSince1970: expires)
+            }
+            let listed = try #require(try await app.api.getPhotos(token: token).jsonArray().first?["image_url"] as? String)
+            #expect(try expiry(of: listed) >= tokenExpiry, "the image still loads while the app's token works")
+            #expect(try await app.fetchImage(listed).status == .ok)
+
+            let browser = app.browser()
+            #expect(try await browser.signIn(email: email).status == .seeOther)
+            let shown = try #require(try await browser.galleryPhotos().first?.imageURL)
+            #expect(try expiry(of: shown).timeIntervalSinceNow <= 3600 + 900, "a page's images keep their hour")
+        }
+    }
+
     @Test("the token works as `Token token=…`, `Token token=\"…\"` and `Bearer …`")
     func tokenForms() async throws {
         try await withTestApp { app in

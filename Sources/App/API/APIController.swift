@@ -23,6 +23,10 @@ struct APIController {
     let openAPIDocument: String
     /// What a photo whose renditions are still being made shows (a PNG: the app decodes JPEG and PNG).
     let placeholderURL: String
+    /// How long the image URLs the API hands out work: as long as a token does. The seed's app
+    /// lists the photos once per sign-in (or launch) and loads each image again whenever its cell
+    /// is shown; the railsauth backend gave it public URLs that never expired.
+    let imageURLLifetime: Duration
 
     /// The API's words for refusals: English.
     let errors: ErrorCopy
@@ -45,6 +49,7 @@ struct APIController {
         self.csrf = CSRFTokens(secretKey: services.config.secretKey)
         self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
         self.placeholderURL = services.config.publicURL.absoluteString + StaticAssets.preparingImage
+        self.imageURLLifetime = services.config.tokenLifetime
     }
 
     /// One API route: method, path and handler (which says what authentication it needs).
@@ -371,7 +376,7 @@ struct APIController {
     /// metadata), never the original; a photo whose copies are still being made shows a placeholder.
     func json(for photo: Photo) -> PhotoJSON {
         let takenAt = photo.takenAt.map(APIDate.format)
-        guard let display = photo.rendition(.display), let url = photos.url(of: .display, for: photo) else {
+        guard let display = photo.rendition(.display), let url = photos.url(of: .display, for: photo, lifetime: imageURLLifetime) else {
             return PhotoJSON(name: "", title: photo.title, randomID: photo.publicID, imageURL: placeholderURL, takenAt: takenAt)
         }
         return PhotoJSON(name: display.blobKey.value, title: photo.title, randomID: photo.publicID, imageURL: url, takenAt: takenAt)

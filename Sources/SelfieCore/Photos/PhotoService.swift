@@ -402,10 +402,11 @@ public struct PhotoService: Sendable {
         return PhotoArchive.body(entries: entries, blobs: blobs, logger: logger)
     }
 
-    /// A signed URL for one of the photo's renditions, valid for the configured lifetime (and the
-    /// same for a while, so that browsers cache it); nil while the photo has none.
-    public func url(of name: RenditionName, for photo: Photo) -> String? {
-        photo.rendition(name).map { blobs.signedURL(for: $0.blobKey, lifetime: urlLifetime) }
+    /// A signed URL for one of the photo's renditions, valid for the configured lifetime unless
+    /// `lifetime` says longer (and the same for a while, so that browsers cache it); nil while the
+    /// photo has none.
+    public func url(of name: RenditionName, for photo: Photo, lifetime: Duration? = nil) -> String? {
+        photo.rendition(name).map { blobs.signedURL(for: $0.blobKey, lifetime: max(lifetime ?? urlLifetime, urlLifetime)) }
     }
 
     /// The user's photo and its original's bytes: the file as it was uploaded, metadata and all,
