@@ -134,7 +134,7 @@ public struct CoreServices: Sendable {
             photos: photoRows,
             renditions: renditions,
             blobDeletions: blobDeletions,
-            lock: AdvisoryLock(client: postgres, key: RenditionBackfill.lockKey, logger: logger),
+            lock: AdvisoryLock(database: config.listenDatabase ?? config.database, key: RenditionBackfill.lockKey, logger: logger),
             logger: logger
         )
         resumable = ResumableUploadService(

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PostgresNIO
 import Testing
 
 /// Photos as people take them, through the whole server: what every page and the API serves is
@@ -292,6 +293,36 @@ struct RealPhotosTests {
             #expect(sweep.rowsMissingBlobs.isEmpty)
             #expect(try await app.api.deletePhoto(token: token, id: id).status == .ok)
             #expect(app.filesInBlobStore().isEmpty)
+        }
+    }
+
+    @Test("the backfill runs with a pool of one connection (its lock is held on a connection of its own), and is skipped while another holds the lock")
+    func backfillWithAPoolOfOne() async throws {
+        try await withTestApp { app in
+            let token = try await app.api.signedInUser()
+            try await app.api.uploadPhoto(token: token, image: try Self.bytes("camera.jpg"), title: "Old")
+            try await app.db { client in
+                try await client.query("DELETE FROM photo_renditions")
+                try await client.query("UPDATE photos SET width = NULL, height = NULL")
+            }
+            var config = app.config
+            config.database.maximumConnections = 1
+            let services = try CoreServices(forWeb: config, logger: testLogger)
+            // Another instance's run, holding the lock.
+            let other = try await PostgresConnection.connect(configuration: config.database.connectionConfiguration(), id: 9, logger: testLogger)
+            _ = try await other.query("SELECT pg_advisory_lock(\(RenditionBackfill.lockKey))", logger: testLogger)
+            let (whileHeld, afterwards) = try await services.whileRunning {
+                let whileHeld = try await withDeadline(.seconds(20)) { try await services.backfill.run(missingOnly: true) }
+                _ = try await other.query("SELECT pg_advisory_unlock(\(RenditionBackfill.lockKey))", logger: testLogger)
+                try await other.close()
+                // Before, the lock was held on one of the pool's connections while the run's
+                // queries waited for another: with a pool of one, for ever.
+                let afterwards = try await withDeadline(.seconds(20)) { try await services.backfill.run(missingOnly: true) }
+                return (whileHeld, afterwards)
+            }
+            #expect(whileHeld.skipped && whileHeld.processed == 0)
+            #expect(!afterwards.skipped && afterwards.processed == 1 && afterwards.failed.isEmpty)
+            #expect(try await app.scalar("SELECT count(*) FROM photo_renditions", as: Int.self) == 3)
         }
     }
 }

@@ -1,36 +1,36 @@
 import Logging
 import PostgresNIO
 
-/// A PostgreSQL advisory lock that one instance at a time may hold: taken on one connection,
-/// released before that connection goes back to the pool.
+/// A PostgreSQL advisory lock that one instance at a time may hold, on a connection of the lock's
+/// own for as long as it is held. Not one of the pool's: the work done under the lock takes the
+/// pool's connections, and with a pool of one it would wait for itself; an advisory lock is the
+/// session's, so through a pooler in transaction mode it must be taken on the direct connection
+/// (`DATABASE_LISTEN_URL`, as the access-change listener's).
 public struct AdvisoryLock: Sendable {
-    let client: PostgresClient
+    let database: DatabaseURL
     /// Identifies the lock (any fixed number other locks do not use).
     let key: Int64
     let logger: Logger
 
-    public init(client: PostgresClient, key: Int64, logger: Logger) {
-        self.client = client
+    public init(database: DatabaseURL, key: Int64, logger: Logger) {
+        self.database = database
         self.key = key
         self.logger = logger
     }
 
     /// Runs `body` while holding the lock; nil, without running it, when someone else holds it.
+    /// Closing the connection afterwards releases the lock.
     public func runIfFree<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T? {
-        let (key, logger) = (self.key, self.logger)
-        return try await client.withConnection { connection in
+        let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
+        do {
             let locked = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
                 .collect().first?.decode(Bool.self) ?? false
-            guard locked else { return nil }
-            let unlock = { _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger) }
-            do {
-                let result = try await body()
-                await unlock()
-                return result
-            } catch {
-                await unlock()
-                throw error
-            }
+            let result = locked ? try await body() : nil
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
         }
     }
 }
