@@ -22,8 +22,10 @@ enum PostgresTools {
         process.standardError = errors
         let output = keepingOutput ? Pipe() : nil
         process.standardOutput = output ?? FileHandle.nullDevice
-        // Read while it runs: a listing larger than the pipe's buffer would otherwise block it.
+        // Both read while it runs: a listing, or complaints, larger than a pipe's buffer would
+        // otherwise block it (and the wait for it to end would never end).
         let printed = output.map { pipe in Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() } }
+        let complaints = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
@@ -32,16 +34,22 @@ enum PostgresTools {
                 process.terminationHandler = nil
                 // Nothing will write to the output: its reader must see the end, not wait for ever.
                 try? output?.fileHandleForWriting.close()
+                try? errors.fileHandleForWriting.close()
                 continuation.resume(throwing: BackupError.toolMissing(tool))
             }
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: await complaints.value, as: UTF8.self)
         let text = String(decoding: await printed?.value ?? Data(), as: UTF8.self)
         guard status == 0 else {
-            throw BackupError.toolFailed(tool, status: status, message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+            // The end of what it said (a tool that says much says why it stopped last).
+            let said = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw BackupError.toolFailed(tool, status: status, message: String(said.suffix(Self.complaintKept)))
         }
         return text
     }
+
+    /// How much of a failed tool's standard error its error keeps, in characters.
+    static let complaintKept = 4_000
 
     /// The tools' environment: `base` with the connection's settings. Over TLS they check the
     /// server's certificate and name as the server's own connections do (NIOSSL's defaults: the

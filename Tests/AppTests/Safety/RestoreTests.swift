@@ -43,4 +43,25 @@ struct RestoreTests {
             }
         }
     }
+
+    @Test("a tool that writes more than a pipe holds to its standard error is still waited for, and its failure says the end of what it said")
+    func toolThatComplainsAtLength() async throws {
+        // 200 KB of complaints, then the reason, then a failure: before, standard error was read only
+        // once the tool had ended, and a tool blocked on a full pipe never ends.
+        let script = "i=0; while [ $i -lt 2500 ]; do echo 'warning: something the tool says at length, again and again'; i=$((i+1)); done >&2; echo 'error: the reason it stopped' >&2; exit 3"
+        let outcome = try await withDeadline(.seconds(20)) {
+            do {
+                try await PostgresTools.run("sh", ["-c", script], database: try DatabaseURL("postgres://nobody@127.0.0.1:1/none"))
+                return BackupError.noBackup("it succeeded")
+            } catch let error as BackupError {
+                return error
+            }
+        }
+        guard case .toolFailed("sh", status: 3, let message) = outcome else {
+            Issue.record("the tool's failure, not \(outcome)")
+            return
+        }
+        #expect(message.hasSuffix("error: the reason it stopped"))
+        #expect(message.count == PostgresTools.complaintKept)
+    }
 }
