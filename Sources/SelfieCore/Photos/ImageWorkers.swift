@@ -231,8 +231,27 @@ final class WorkerProcess: Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        // Signals at their defaults in the worker, none blocked: the server ignores SIGTERM (its
+        // own graceful shutdown watches for it), the thread that starts a worker blocks nearly
+        // every signal, and both are kept across exec, so an operator's `kill` of a worker did
+        // nothing. (The worker ignores SIGINT itself: a terminal's Ctrl-C is the server's.)
+        var attributes = posix_spawnattr_t()
+        let attributesMade = posix_spawnattr_init(&attributes)
+        guard attributesMade == 0 else { throw notStarted(attributesMade) }
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        let attributesFailed = [
+            posix_spawnattr_setsigdefault(&attributes, &defaults),
+            posix_spawnattr_setsigmask(&attributes, &noneBlocked),
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)),
+        ].first { $0 != 0 }
+        if let attributesFailed { throw notStarted(attributesFailed) }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, &argv, &environment)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, &argv, &environment)
         guard status == 0 else { throw notStarted(status) }
         // The worker's ends are its own now.
         close(toWorker[0])
@@ -274,8 +293,8 @@ final class WorkerProcess: Sendable {
         }
         if reaped == 0 {
             kill(pid, SIGKILL)
-            reaped = waitpid(pid, &status, 0)
-            return .signalled(SIGKILL)
+            repeat { reaped = waitpid(pid, &status, 0) } while reaped < 0 && errno == EINTR
+            // Killed, unless it had crashed on the photo in the moment before: its own status says.
         }
         guard reaped == pid else { return .unknown }
         return Ending(waitStatus: status)

@@ -165,6 +165,28 @@ struct ImageWorkerTests {
         }
     }
 
+    @Test("an idle worker ends on an operator's SIGTERM, though the server ignores SIGTERM for its graceful shutdown (an ignored signal stays ignored across exec)")
+    func workerEndsOnTerminate() async throws {
+        let worker = try NamedWorker()
+        // What ServiceLifecycle does in the server, so that its own handler sees the signal.
+        let previous = signal(SIGTERM, SIG_IGN)
+        defer { signal(SIGTERM, previous) }
+        try await withTestApp(configure: { config in
+            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
+            config.imageWorkers.executable = worker.path
+        }) { app in
+            let token = try await app.api.signedInUser()
+            #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "first").status == .ok)
+            let idle = worker.running()
+            #expect(idle.count == 1, "one worker waits for the next photo")
+            for pid in idle { kill(pid, SIGTERM) }
+            for _ in 0..<300 where !worker.running().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(worker.running().isEmpty, "the worker ended")
+            let next = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(seed: 2), title: "second")
+            #expect(next.status == .ok, "\(next.status) \(next.text)")
+        }
+    }
+
     @Test("a worker only ever handles one account's photos: a decoder taken over by one user's file never sees another's originals, nor answers for their thumbnails")
     func oneAccountPerWorker() async throws {
         let worker = try NamedWorker()
