@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// `LOG_FORMAT=text`, the default: swift-log's `StreamLogHandler` line to standard error,
 /// `<local time> <level> <label>: <key=value …> [<source>] <message>`. Unlike `StreamLogHandler`, the
@@ -52,16 +53,23 @@ struct TextLogHandler: LogHandler {
 }
 
 enum LogOutput {
-    /// Lines written whole (one `write` each) to standard error, whichever format they are in.
+    /// Lines written whole to standard error, whichever format they are in: one `write` each
+    /// unless the pipe takes less (a long line), then the rest, with no other thread's line in
+    /// between; a write a signal interrupted is made again.
     @Sendable static func standardError(_ line: String) {
         var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return }
-                offset += written
+        writing.withLock { _ in
+            bytes.withUnsafeMutableBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    if written <= 0 { return }
+                    offset += written
+                }
             }
         }
     }
+
+    private static let writing = Mutex(())
 }

@@ -77,13 +77,15 @@ final class S3PartSpool: @unchecked Sendable {
     }
 
     /// The spooled bytes in order, read from the file as they are consumed.
-    func chunks() -> Chunks { Chunks(descriptor: descriptor, count: count, pool: pool) }
+    func chunks() -> Chunks { Chunks(spool: self, count: count) }
 
     struct Chunks: AsyncSequence, Sendable {
         typealias Element = ByteBuffer
-        let descriptor: Int32
+        /// The spool itself, not its descriptor's number: an HTTP client may ask for one more chunk
+        /// after its request has failed and the spool was let go, and the file must still be open
+        /// (not closed, its number perhaps another file's) for that read.
+        let spool: S3PartSpool
         let count: Int
-        let pool: NIOThreadPool
 
         struct AsyncIterator: AsyncIteratorProtocol {
             let chunks: Chunks
@@ -91,8 +93,9 @@ final class S3PartSpool: @unchecked Sendable {
 
             mutating func next() async throws -> ByteBuffer? {
                 guard offset < chunks.count else { return nil }
-                let (descriptor, start, length) = (chunks.descriptor, offset, Swift.min(S3PartSpool.chunkSize, chunks.count - offset))
-                let chunk = try await chunks.pool.runIfActive {
+                let (spool, start, length) = (chunks.spool, offset, Swift.min(S3PartSpool.chunkSize, chunks.count - offset))
+                let chunk = try await spool.pool.runIfActive {
+                    let descriptor = spool.descriptor
                     var buffer = ByteBufferAllocator().buffer(capacity: length)
                     while buffer.readableBytes < length {
                         let (already, wanted) = (buffer.readableBytes, length - buffer.readableBytes)
