@@ -108,6 +108,7 @@ code-submit = Prüfen
 code-start-again = Von vorn beginnen
 setup-step-app = Öffne eine Authenticator-App auf deinem Handy (Google Authenticator, Microsoft Authenticator, 1Password, Aegis …) und füge ein Konto hinzu.
 setup-step-scan = Scanne damit diesen QR-Code:
+setup-open-app = Auf diesem Handy? Zur Authenticator-App hinzufügen
 setup-cant-scan = Scannen klappt nicht? Gib stattdessen diesen Schlüssel ein
 setup-key-facts = Zeitbasiert, 6 Ziffern, alle 30 Sekunden.
 setup-step-code = Gib den 6-stelligen Code ein, den die App zeigt:

@@ -108,6 +108,7 @@ code-submit = Verify
 code-start-again = Start again
 setup-step-app = Open an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Aegis…) and add an account.
 setup-step-scan = Scan this QR code with it:
+setup-open-app = On this phone? Add it to your authenticator app
 setup-cant-scan = Can't scan it? Type this key instead
 setup-key-facts = Time-based, 6 digits, every 30 seconds.
 setup-step-code = Enter the 6-digit code the app shows:

@@ -108,6 +108,7 @@ code-submit = Verificar
 code-start-again = Empezar de nuevo
 setup-step-app = Abre una app de autenticación en tu móvil (Google Authenticator, Microsoft Authenticator, 1Password, Aegis…) y añade una cuenta.
 setup-step-scan = Escanea con ella este código QR:
+setup-open-app = ¿En este móvil? Añádela a tu app de autenticación
 setup-cant-scan = ¿No puedes escanearlo? Escribe esta clave
 setup-key-facts = Basado en el tiempo, 6 cifras, cada 30 segundos.
 setup-step-code = Escribe el código de 6 cifras que muestra la app:

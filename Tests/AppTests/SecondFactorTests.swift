@@ -84,6 +84,9 @@ struct SecondFactorTests {
             #expect(setup.text.contains(#"<label for="code">Code from the app</label>"#))
             let secret = try #require(setup.text.firstCapture(of: #"id="totp-secret">([A-Z2-7 ]+)<"#))
             #expect(try await browser.get("/account/two-factor").text.contains(secret), "a reload shows the same key")
+            // On the phone that holds the app, the QR code's URI is a link to it (the same secret).
+            let appLink = try #require(setup.text.firstCapture(of: #"<a href="(otpauth://totp/[^"]+)" id="totp-app-link">On this phone\?"#))
+            #expect(appLink.contains("secret=\(secret.replacingOccurrences(of: " ", with: ""))&amp;"))
 
             let wrong = try await browser.submit("/account/two-factor", from: "/account/two-factor", [("code", "000000")])
             #expect(wrong.status == .unprocessableContent)

@@ -87,6 +87,9 @@ struct SecondFactorPagesController {
     struct SetupPage: Sendable {
         /// Server-drawn SVG: our encoder escapes the only text in it (the title).
         let qrCode: String
+        /// The QR code's `otpauth:` URI as a link: someone setting up on the phone that holds the
+        /// authenticator app cannot scan its own screen.
+        let appLink: String
         let secret: String
         var error: String?
     }
@@ -126,7 +129,7 @@ struct SecondFactorPagesController {
     private func renderSetup(context: SignedInContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let enrolment = try await secondFactor.beginEnrolment(for: context.user)
         let symbol = try QRCodeSymbol(text: enrolment.uri, errorCorrectionLevel: .medium)
-        let page = SetupPage(qrCode: symbol.svg(title: pages.words(for: context)("setup-qr-title"), width: 232, height: 232), secret: enrolment.secret, error: error)
+        let page = SetupPage(qrCode: symbol.svg(title: pages.words(for: context)("setup-qr-title"), width: 232, height: 232), appLink: enrolment.uri, secret: enrolment.secret, error: error)
         return try pages.render(.twoFactorSetup, title: "title-two-factor-setup", page: page, context: context, status: status)
     }
 
