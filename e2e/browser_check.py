@@ -1068,6 +1068,102 @@ def check_installable_app():
     browsers.remove(browser)
 
 
+def check_phone():
+    """A phone 360 px wide, in German (the longest words): no page scrolls sideways, no field's
+    text is under 16 px (Safari zooms into such a field when it gets the focus), a form on its way
+    looks it to a finger, leaving while photos upload asks first, a photo's checkbox has a 44 px
+    target, and setting up two-step verification links to the authenticator app on this phone."""
+    phone = new_browser(500, 900)
+    # A window is at least 500 px wide: the phone's screen is emulated (and its touch screen).
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+    phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": "de-DE,de;q=0.9"}})
+    phone.execute_cdp_cmd("Network.setBypassServiceWorker", {"bypass": True})
+
+    def fits(page):
+        width, screen = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(width <= screen, f"phone, {page}: nothing wider than the screen ({width} px in {screen})")
+        small = phone.execute_script("""return [...document.querySelectorAll('input, select, textarea')]
+            .filter(el => !['hidden', 'checkbox', 'radio', 'file'].includes(el.type) && !el.hidden)
+            .map(el => [el.name || el.id, parseFloat(getComputedStyle(el).fontSize)]).filter(([, size]) => size < 16)""")
+        check(not small, f"phone, {page}: no field's text under 16 px {small}")
+
+    email = f"konstanze-{uuid.uuid4().hex[:8]}@example.com"
+    phone.get(base + "/signup")
+    fits("sign-up")
+    fill({"full_name": "Konstanze Weißenbacher-Oberhollenzer", "email": email,
+          "password": "correct horse battery", "password_confirmation": "correct horse battery"}, phone)
+    submit(phone)
+    fits("check your mail")
+    phone.get(base + "/signin")
+    fits("sign-in")
+    fill({"email": email, "password": "correct horse battery"}, phone)
+    submit(phone)
+    fits("empty gallery")
+    _, confirm_link = wait_for_mail(email, "")  # the address confirmed: two-step verification asks it
+    phone.get(confirm_link)
+    fits("confirm the address")
+    submit(phone)
+
+    phone.get(base + "/photos/new")
+    fits("upload")
+    big = make_large_jpeg(os.path.join(shots, "phone-upload.jpg"), 4)
+    slow = {"offline": False, "latency": 20, "downloadThroughput": 8 * 1024 * 1024, "uploadThroughput": 512 * 1024}
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    phone.find_element(By.ID, "image").send_keys(big)
+    phone.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    WebDriverWait(phone, 20).until(lambda d: d.execute_script(
+        "const p = document.querySelector('#upload-list progress'); return p && p.value > 0"))
+    leaving_asks = phone.execute_script("return !window.dispatchEvent(new Event('beforeunload', {cancelable: true}))")
+    check(leaving_asks, "phone: leaving the page while a photo is on its way asks first")
+    WebDriverWait(phone, 90).until(lambda d: d.execute_script(
+        "const s = document.getElementById('upload-summary'); return s && s.textContent.length > 0"))
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "uploadThroughput": -1, "downloadThroughput": -1, "latency": 0})
+    leaving_asks = phone.execute_script("return !window.dispatchEvent(new Event('beforeunload', {cancelable: true}))")
+    check(not leaving_asks, "phone: once the photos are up, leaving asks nothing")
+
+    phone.get(base + "/gallery")
+    wait_for_visible_images(phone)
+    fits("gallery")
+    target = phone.execute_script("const r = document.querySelector('.photo-card .select-label').getBoundingClientRect(); return [r.width, r.height]")
+    check(min(target) >= 44, f"phone: a photo's checkbox takes a finger (its target {target} px)")
+    label = phone.find_element(By.CSS_SELECTOR, ".photo-card .select-label")
+    ActionChains(phone).move_to_element_with_offset(label, 18, 18).click().perform()
+    check(phone.find_element(By.CSS_SELECTOR, ".photo-card .select-photo").is_selected(), "phone: a tap near the checkbox selects the photo")
+    fits("gallery with a selection")
+    shot("70-phone-gallery-selection", phone)
+
+    phone.find_element(By.CSS_SELECTOR, ".photo-card > a").click()
+    WebDriverWait(phone, 10).until(lambda d: "/photos/" in d.current_url)
+    fits("photo")
+    phone.find_element(By.CSS_SELECTOR, "details.share-form > summary").click()
+    click_and_wait("details.share-form button[type=submit]", phone)
+    check(len(phone.find_elements(By.CSS_SELECTOR, "input.link-url")) == 1, "phone: the new link is shown")
+    fits("the new share link")
+    shot("71-phone-link-made", phone)
+
+    phone.get(base + "/account")
+    fits("account")
+    busy = phone.execute_script("""const form = document.querySelector('main form');
+        form.setAttribute('aria-busy', 'true');
+        const opacity = getComputedStyle(form.querySelector('button')).opacity;
+        form.removeAttribute('aria-busy');
+        return parseFloat(opacity)""")
+    check(busy < 1, f"phone: a form on its way shows it on its button (opacity {busy})")
+    phone.get(base + "/account/two-factor")
+    shot("72-phone-two-factor-setup", phone)
+    fits("two-step set-up")
+    link = phone.find_element(By.ID, "totp-app-link")
+    check(link.get_attribute("href").startswith("otpauth://totp/") and "secret=" in link.get_attribute("href"),
+          "phone: the set-up links to the authenticator app (otpauth:)")
+    phone.get(base + "/trash")
+    fits("trash")
+    phone.get(base + "/albums")
+    fits("albums")
+    check_page_hygiene("phone pages", phone)
+
+
 def check_languages_and_themes():
     """Issue 26: the main journey (sign up, upload, gallery, photo, account) in German and in
     Spanish with Accept-Language set, no English sentence on those pages, screenshots; the
@@ -1557,6 +1653,7 @@ try:
     check_resumable_upload()
     check_installable_app()
     check_languages_and_themes()
+    check_phone()
 finally:
     for browser in browsers:
         browser.quit()

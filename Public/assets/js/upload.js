@@ -250,8 +250,17 @@
     request.send(data);
   }
 
+  // Leaving the page while photos are on their way (a swipe back, a tap on a link) would stop
+  // them: the browser asks first. Only while they are: a page with the handler is kept out of
+  // some browsers' back-forward cache.
+  function askBeforeLeaving(event) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+
   function finish() {
     running = false;
+    window.removeEventListener("beforeunload", askBeforeLeaving);
     var failed = items.filter(function (item) { return item.error; }).length;
     var uploaded = items.length - failed;
     if (summary) {
@@ -289,6 +298,7 @@
       fields.push([field.name, field.value]);
     });
     running = true;
+    window.addEventListener("beforeunload", askBeforeLeaving);
     if (button) button.disabled = true;
     input.disabled = true;
     if (summary) summary.textContent = "";
