@@ -24,8 +24,8 @@ enum PostgresTools {
         process.standardOutput = output ?? FileHandle.nullDevice
         // Both read while it runs: a listing, or complaints, larger than a pipe's buffer would
         // otherwise block it (and the wait for it to end would never end).
-        let printed = output.map { pipe in Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() } }
-        let complaints = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }
+        let printed = output.map { pipe in Task { await readToEnd(pipe.fileHandleForReading) } }
+        let complaints = Task { await readToEnd(errors.fileHandleForReading) }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
@@ -46,6 +46,15 @@ enum PostgresTools {
             throw BackupError.toolFailed(tool, status: status, message: String(said.suffix(Self.complaintKept)))
         }
         return text
+    }
+
+    /// Everything `handle` gives until its end, read on a thread of its own: a read that blocks for
+    /// as long as a tool runs must not hold one of Swift's few shared threads (two on a machine of
+    /// two cores: two tools at once, each with its reader there, left none for anything else).
+    private static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+        }
     }
 
     /// How much of a failed tool's standard error its error keeps, in characters.
