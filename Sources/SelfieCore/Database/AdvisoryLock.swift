@@ -19,17 +19,24 @@ public struct AdvisoryLock: Sendable {
     }
 
     /// Runs `body` while holding the lock; nil, without running it, when someone else holds it.
-    /// Closing the connection afterwards releases the lock.
+    /// The lock is released before the connection closes: through a pooler in transaction mode
+    /// (no `DATABASE_LISTEN_URL`) the server's connection, and a lock left on it, outlives ours.
     public func runIfFree<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T? {
+        let (key, logger) = (self.key, self.logger)
         let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: 0, logger: logger)
+        func unlockAndClose(_ locked: Bool) async {
+            if locked { _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger) }
+            try? await connection.close()
+        }
+        var locked = false
         do {
-            let locked = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
+            locked = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
                 .collect().first?.decode(Bool.self) ?? false
             let result = locked ? try await body() : nil
-            try? await connection.close()
+            await unlockAndClose(locked)
             return result
         } catch {
-            try? await connection.close()
+            await unlockAndClose(locked)
             throw error
         }
     }
