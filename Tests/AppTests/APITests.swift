@@ -112,6 +112,18 @@ struct APIReplayTests {
         }
     }
 
+    @Test("with tokens that live a month, image URLs still expire within a week (an S3 presigned URL's longest)")
+    func imageURLsAtMostAWeek() async throws {
+        try await withTestApp(configure: { $0.tokenLifetime = .seconds(30 * 86400) }) { app in
+            let token = try await app.api.signedInUser()
+            try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 20_000, seed: 8), title: "Month")
+            let listed = try #require(try await app.api.getPhotos(token: token).jsonArray().first?["image_url"] as? String)
+            let expires = try #require(URLComponents(string: listed)?.queryItems?.first { $0.name == "expires" }?.value.flatMap(Double.init))
+            let left = Date(timeIntervalSince1970: expires).timeIntervalSinceNow
+            #expect(left > 7 * 86400 - 120 && left <= 7 * 86400 + 900, "a week, rounded up to the quarter hour (\(left) s)")
+        }
+    }
+
     @Test("the token works as `Token token=…`, `Token token=\"…\"` and `Bearer …`")
     func tokenForms() async throws {
         try await withTestApp { app in

@@ -23,10 +23,12 @@ struct APIController {
     let openAPIDocument: String
     /// What a photo whose renditions are still being made shows (a PNG: the app decodes JPEG and PNG).
     let placeholderURL: String
-    /// How long the image URLs the API hands out work: as long as a token does. The seed's app
-    /// lists the photos once per sign-in (or launch) and loads each image again whenever its cell
-    /// is shown; the railsauth backend gave it public URLs that never expired.
+    /// How long the image URLs the API hands out work: as long as a token does (a week at most,
+    /// the longest an S3 presigned URL can be). The seed's app lists the photos once per sign-in
+    /// (or launch) and loads each image again whenever its cell is shown; the railsauth backend
+    /// gave it public URLs that never expired.
     let imageURLLifetime: Duration
+    static let longestImageURLLifetime: Duration = .seconds(7 * 24 * 3600)
 
     /// The API's words for refusals: English.
     let errors: ErrorCopy
@@ -49,7 +51,7 @@ struct APIController {
         self.csrf = CSRFTokens(secretKey: services.config.secretKey)
         self.openAPIDocument = try String(contentsOfFile: paths.openAPIDocument, encoding: .utf8)
         self.placeholderURL = services.config.publicURL.absoluteString + StaticAssets.preparingImage
-        self.imageURLLifetime = services.config.tokenLifetime
+        self.imageURLLifetime = min(services.config.tokenLifetime, Self.longestImageURLLifetime)
     }
 
     /// One API route: method, path and handler (which says what authentication it needs).
