@@ -46,9 +46,10 @@ struct RestoreTests {
 
     @Test("a tool that writes more than a pipe holds to its standard error is still waited for, and its failure says the end of what it said")
     func toolThatComplainsAtLength() async throws {
-        // 200 KB of complaints, then the reason, then a failure: before, standard error was read only
-        // once the tool had ended, and a tool blocked on a full pipe never ends.
-        let script = "i=0; while [ $i -lt 2500 ]; do echo 'warning: something the tool says at length, again and again'; i=$((i+1)); done >&2; echo 'error: the reason it stopped' >&2; exit 3"
+        // 180 KB of complaints (in a few large writes: a line at a time, each waking the reader, took
+        // seconds on a busy machine), then the reason, then a failure: before, standard error was
+        // read only once the tool had ended, and a tool blocked on a full pipe never ends.
+        let script = "yes 'warning: something the tool says at length, again and again' | head -n 3000 >&2; echo 'error: the reason it stopped' >&2; exit 3"
         let outcome = try await withDeadline(.seconds(20)) {
             do {
                 try await PostgresTools.run("sh", ["-c", script], database: try DatabaseURL("postgres://nobody@127.0.0.1:1/none"))
