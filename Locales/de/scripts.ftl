@@ -26,6 +26,10 @@ js-upload-summary-failed = { $count ->
     [one] 1 Foto hochgeladen, { $failed } fehlgeschlagen.
    *[other] { $count } Fotos hochgeladen, { $failed } fehlgeschlagen.
 }
+js-upload-retry-failed = { $count ->
+    [one] Das fehlgeschlagene Foto noch einmal senden
+   *[other] Die { $count } fehlgeschlagenen Fotos noch einmal senden
+}
 js-bytes = { $count } Byte
 js-photos-selected = { $count ->
     [one] 1 Foto ausgewählt

@@ -27,6 +27,10 @@ js-upload-summary-failed = { $count ->
     [one] 1 photo uploaded, { $failed } failed.
    *[other] { $count } photos uploaded, { $failed } failed.
 }
+js-upload-retry-failed = { $count ->
+    [one] Send the failed photo again
+   *[other] Send the { $count } failed photos again
+}
 js-bytes = { $count } bytes
 js-photos-selected = { $count ->
     [one] 1 photo selected

@@ -26,6 +26,10 @@ js-upload-summary-failed = { $count ->
     [one] 1 foto subida, { $failed } con error.
    *[other] { $count } fotos subidas, { $failed } con error.
 }
+js-upload-retry-failed = { $count ->
+    [one] Volver a enviar la foto que falló
+   *[other] Volver a enviar las { $count } fotos que fallaron
+}
 js-bytes = { $count } bytes
 js-photos-selected = { $count ->
     [one] 1 foto seleccionada

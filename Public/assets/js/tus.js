@@ -6,7 +6,7 @@
 //   var upload = SelfieTus.upload(file, {
 //     csrf: "…", metadata: { title: "…" },
 //     onProgress: function (sent, total) {}, onWaiting: function (seconds, serverSaidWait) {},
-//     onSuccess: function (photoID) {}, onError: function (message) {}
+//     onSuccess: function (photoID) {}, onError: function (message, worthRetrying) {}
 //   });
 //   upload.pause(); upload.resume();
 (function () {
@@ -92,9 +92,10 @@
       current.send(body || null);
     }
 
-    function fail(text) {
+    // worthRetrying: it gave up waiting (the connection, a busy server), not a refusal of the photo.
+    function fail(text, worthRetrying) {
       finished = true;
-      options.onError(text);
+      options.onError(text, !!worthRetrying);
     }
 
     // Waits longer after each failure, but goes at once when the browser says it is online again.
@@ -102,7 +103,7 @@
       failures++;
       // About ten minutes without moving a byte: give up, but remember where it stood. The
       // server's own words if it was the server that said no, not "check your connection".
-      if (failures > MOST_FAILURES) return fail(request.status ? message(request) : NETWORK_ERROR);
+      if (failures > MOST_FAILURES) return fail(request.status ? message(request) : NETWORK_ERROR, true);
       var seconds = Math.min(LONGEST_WAIT, Math.pow(2, failures - 1));
       var after = Number(request.getResponseHeader("Retry-After"));
       if (after > 0) seconds = Math.min(LONGEST_WAIT, Math.max(seconds, after));

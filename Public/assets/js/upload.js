@@ -12,6 +12,9 @@
   var zone = document.getElementById("drop-zone");
   var summary = document.getElementById("upload-summary");
   var button = form.querySelector("button[type=submit]");
+  // After a batch where the connection (or a busy server) stopped some files: send those again
+  // without picking them again (on a phone, finding them in the picker is the hard part).
+  var retry = document.getElementById("upload-retry");
   var csrf = form.getAttribute("data-csrf") || "";
   var maxBytes = Number(form.getAttribute("data-max-bytes")) || Infinity;
   var maxSize = form.getAttribute("data-max-size");
@@ -49,6 +52,7 @@
   // Lists the chosen files, ready to go; a file over the size limit is refused here already.
   function choose(files) {
     items = [];
+    if (retry) retry.hidden = true;
     list.textContent = "";
     if (summary) summary.textContent = "";
     Array.prototype.forEach.call(files, function (file) {
@@ -58,7 +62,8 @@
         li: li,
         progress: element("progress", "upload-progress"),
         status: element("span", "upload-status"),
-        error: null
+        error: null,
+        worthRetrying: false
       };
       item.progress.max = 100;
       item.progress.value = 0;
@@ -189,8 +194,9 @@
         uploaded(item, "/photos/" + encodeURIComponent(photoID));
         settle();
       },
-      onError: function (message) {
+      onError: function (message, worthRetrying) {
         item.error = message;
+        item.worthRetrying = worthRetrying;
         setStatus(item, item.error, "error");
         settle();
       }
@@ -237,12 +243,14 @@
         setTimeout(function () { send(item, fields, retriesLeft - 1, done); }, retryDelay(request));
       } else {
         item.error = body && typeof body.message === "string" ? body.message : SERVER_ERROR;
+        item.worthRetrying = request.status === 429 || request.status >= 500 && request.status !== 501 && request.status !== 507;
         setStatus(item, item.error, "error");
         done();
       }
     });
     request.addEventListener("error", function () {
       item.error = NETWORK_ERROR;
+      item.worthRetrying = true;
       setStatus(item, item.error, "error");
       done();
     });
@@ -272,6 +280,11 @@
       }
       summary.classList.toggle("has-failures", failed > 0);
     }
+    var again = items.filter(function (item) { return item.worthRetrying; }).length;
+    if (retry) {
+      retry.textContent = t("js-upload-retry-failed", {count: again});
+      retry.hidden = again === 0;
+    }
     if (button) button.disabled = false;
     input.disabled = false;
     input.value = "";
@@ -282,8 +295,29 @@
     form.dispatchEvent(new CustomEvent("selfie:uploaded", { detail: { uploaded: uploaded, failed: failed } }));
   }
 
+  if (retry) {
+    retry.addEventListener("click", function () {
+      if (running) return;
+      items.forEach(function (item) {
+        if (!item.worthRetrying) return;
+        item.error = null;
+        item.worthRetrying = false;
+        item.sent = false;
+        item.progress.value = 0;
+        setStatus(item, t("js-upload-ready"));
+      });
+      retry.hidden = true;
+      start();
+    });
+  }
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
+    start();
+  });
+
+  // Sends every listed file not sent yet and not refused, with the form's caption and album.
+  function start() {
     if (running) return;
     var queue = items.filter(function (item) { return !item.error && !item.sent; });
     if (!queue.length) {
@@ -318,5 +352,5 @@
       }
     }
     next();
-  });
+  }
 })();
