@@ -144,29 +144,11 @@ struct ImageWorkerTests {
         #expect(await RenditionMaker.weight(of: try #require(BlobKey.random(contentType: "image/png")), in: store) == all, "a PNG that cannot be read")
     }
 
-    @Test("a worker that died while idle (the kernel's OOM killer, an operator) is replaced at the next upload, which goes through")
-    func idleWorkerDied() async throws {
-        let worker = try NamedWorker()
-        try await withTestApp(configure: { config in
-            config.blobStore = .filesystem(directory: temporaryBlobDirectory())
-            config.imageWorkers.executable = worker.path
-        }) { app in
-            let token = try await app.api.signedInUser()
-            #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "first").status == .ok)
-            let idle = worker.running()
-            #expect(idle.count == 1, "one worker waits for the next photo")
-            for pid in idle { kill(pid, SIGKILL) }
-            for _ in 0..<200 where !worker.running().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(worker.running().isEmpty)
-
-            let next = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(seed: 2), title: "second")
-            #expect(next.status == .ok, "\(next.status) \(next.text)")
-            #expect(try await app.photoCount() == 2)
-        }
-    }
-
-    @Test("an idle worker ends on an operator's SIGTERM, though the server ignores SIGTERM for its graceful shutdown (an ignored signal stays ignored across exec)")
-    func workerEndsOnTerminate() async throws {
+    @Test(
+        "a worker that died while idle (SIGKILL: the kernel's OOM killer) or was ended (SIGTERM: an operator's kill, though the server ignores SIGTERM for its graceful shutdown and an ignored signal stays ignored across exec) is replaced at the next upload, which goes through",
+        arguments: [SIGKILL, SIGTERM]
+    )
+    func idleWorkerEnded(by signalSent: Int32) async throws {
         let worker = try NamedWorker()
         // What ServiceLifecycle does in the server, so that its own handler sees the signal.
         let previous = signal(SIGTERM, SIG_IGN)
@@ -179,11 +161,13 @@ struct ImageWorkerTests {
             #expect(try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(), title: "first").status == .ok)
             let idle = worker.running()
             #expect(idle.count == 1, "one worker waits for the next photo")
-            for pid in idle { kill(pid, SIGTERM) }
+            for pid in idle { kill(pid, signalSent) }
             for _ in 0..<300 where !worker.running().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             #expect(worker.running().isEmpty, "the worker ended")
+
             let next = try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(seed: 2), title: "second")
             #expect(next.status == .ok, "\(next.status) \(next.text)")
+            #expect(try await app.photoCount() == 2)
         }
     }
 
