@@ -55,10 +55,11 @@
     return SERVER_ERROR;
   }
 
-  // 0 (the network), 423 (another request is on it), 429, 5xx: worth another try — but not 501
-  // or 507 (storage full), which a retry does not change: their message is shown at once.
+  // 0 (the network), 408 (a chunk too slow to arrive), 423 (another request is on it), 429, 5xx:
+  // worth another try — but not 501 or 507 (storage full), which a retry does not change: their
+  // message is shown at once.
   function isPassing(status) {
-    return status === 0 || status === 423 || status === 429 || (status >= 500 && status !== 501 && status !== 507);
+    return status === 0 || status === 408 || status === 423 || status === 429 || (status >= 500 && status !== 501 && status !== 507);
   }
 
   function upload(file, options) {

@@ -27,7 +27,7 @@
   var NETWORK_ERROR = t("js-upload-network-error");
   var SERVER_ERROR = t("js-upload-server-error");
 
-  var items = []; // one per chosen file: { file, li, progress, status, error }
+  var items = []; // one per chosen file: { file, li, progress, status, error, sent, worthRetrying }
   var running = false;
 
   function formatSize(bytes) {
@@ -243,14 +243,14 @@
         setTimeout(function () { send(item, fields, retriesLeft - 1, done); }, retryDelay(request));
       } else {
         item.error = body && typeof body.message === "string" ? body.message : SERVER_ERROR;
-        item.worthRetrying = request.status === 429 || request.status >= 500 && request.status !== 501 && request.status !== 507;
+        item.worthRetrying = worthRetrying(item, request.status);
         setStatus(item, item.error, "error");
         done();
       }
     });
     request.addEventListener("error", function () {
       item.error = NETWORK_ERROR;
-      item.worthRetrying = true;
+      item.worthRetrying = worthRetrying(item, 0);
       setStatus(item, item.error, "error");
       done();
     });
@@ -264,6 +264,16 @@
   function askBeforeLeaving(event) {
     event.preventDefault();
     event.returnValue = "";
+  }
+
+  // Whether a form post that failed with `status` (0: the network) may be sent again: the server
+  // asked to wait (408 too slow, 429, 503: nothing was stored), or the connection or a proxy failed
+  // before the whole photo had gone (after it, the server may have stored it: a second post would
+  // store it twice). A refusal of the photo itself is never offered again.
+  function worthRetrying(item, status) {
+    if (status === 408 || status === 429 || status === 503) return true;
+    var lost = status === 0 || status === 500 || status === 502 || status === 504;
+    return lost && item.progress.value < 100;
   }
 
   function finish() {
@@ -285,12 +295,15 @@
       retry.textContent = t("js-upload-retry-failed", {count: again});
       retry.hidden = again === 0;
     }
+    var lostFocus = !document.activeElement || document.activeElement === document.body;
     if (button) button.disabled = false;
     input.disabled = false;
     input.value = "";
     input.required = true;
-    // The button had the focus when it was disabled: a keyboard user goes on from there, not from the top.
-    if (button && (!document.activeElement || document.activeElement === document.body)) button.focus();
+    // The button pressed had the focus when it was disabled or hidden: a keyboard user goes on from
+    // the offer to send the failed photos again if there is one, else from Upload, not from the top.
+    if (lostFocus && retry && !retry.hidden) retry.focus();
+    else if (lostFocus && button) button.focus();
     // For shared-photos.js: the photos shared into the app have been sent.
     form.dispatchEvent(new CustomEvent("selfie:uploaded", { detail: { uploaded: uploaded, failed: failed } }));
   }
