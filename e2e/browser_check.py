@@ -1178,6 +1178,7 @@ def check_phone():
     WebDriverWait(phone, 30).until(lambda d: d.find_element(By.ID, "upload-retry").is_displayed())
     offer = phone.find_element(By.ID, "upload-retry").text
     check(offer == "Die 2 fehlgeschlagenen Fotos noch einmal senden", f"phone: the dropped photos are offered again ({offer!r})")
+    check(phone.execute_script("return document.activeElement.id") == "upload-retry", "phone: the offer has the focus (Upload had it, disabled)")
     fits("upload with failures")
     shot("73-phone-upload-retry", phone)
     phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

@@ -1,3 +1,4 @@
+import CProcessControl
 import Foundation
 
 /// `pg_dump` and `pg_restore` (Debian's `postgresql-client`), run as child processes. The
@@ -18,23 +19,26 @@ enum PostgresTools {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         process.environment = environment(for: database)
-        let errors = Pipe()
-        process.standardError = errors
-        let output = keepingOutput ? Pipe() : nil
-        process.standardOutput = output ?? FileHandle.nullDevice
+        let errors = try ToolPipe(for: tool)
+        process.standardError = errors.writing
+        let output = keepingOutput ? try ToolPipe(for: tool) : nil
+        process.standardOutput = output?.writing ?? FileHandle.nullDevice
         // Both read while it runs: a listing, or complaints, larger than a pipe's buffer would
         // otherwise block it (and the wait for it to end would never end).
-        let printed = output.map { pipe in Task { await readToEnd(pipe.fileHandleForReading) } }
-        let complaints = Task { await readToEnd(errors.fileHandleForReading) }
+        let printed = output.map { pipe in Task { await readToEnd(pipe.reading) } }
+        let complaints = Task { await readToEnd(errors.reading) }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
                 try process.run()
+                // The tool has its copies; ours would keep the readers from ever seeing the end.
+                try? output?.writing.close()
+                try? errors.writing.close()
             } catch {
                 process.terminationHandler = nil
                 // Nothing will write to the output: its reader must see the end, not wait for ever.
-                try? output?.fileHandleForWriting.close()
-                try? errors.fileHandleForWriting.close()
+                try? output?.writing.close()
+                try? errors.writing.close()
                 continuation.resume(throwing: BackupError.toolMissing(tool))
             }
         }
@@ -54,6 +58,23 @@ enum PostgresTools {
     private static func readToEnd(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+        }
+    }
+
+    /// A pipe for a tool's output, close-on-exec from the start (Foundation's `Pipe` is not): a
+    /// child another thread starts at the same moment (an image worker, another tool) must not get
+    /// a copy of its writing end, or the reader sees the end only when that child ends too.
+    struct ToolPipe {
+        let reading: FileHandle
+        let writing: FileHandle
+
+        init(for tool: String) throws {
+            var ends: [Int32] = [-1, -1]
+            guard pipe2(&ends, O_CLOEXEC) == 0 else {
+                throw BackupError.toolFailed(tool, status: -1, message: "no pipe for its output: \(String(cString: strerror(errno)))")
+            }
+            reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+            writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         }
     }
 
