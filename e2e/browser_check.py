@@ -1173,12 +1173,13 @@ def check_phone():
     for n, path in enumerate(pair):
         make_jpeg(path, sun=(60 + 80 * n, 180, 90))
     phone.find_element(By.ID, "image").send_keys("\n".join(pair))
-    phone.find_element(By.ID, "title").send_keys("Zweiter Versuch")
-    phone.find_element(By.CSS_SELECTOR, "#upload-form button[type=submit]").click()
+    # Sent from the keyboard (Tab to Upload, Enter), so that the focus is on Upload when it is disabled.
+    phone.find_element(By.ID, "title").send_keys("Zweiter Versuch", Keys.TAB, Keys.ENTER)
     WebDriverWait(phone, 30).until(lambda d: d.find_element(By.ID, "upload-retry").is_displayed())
     offer = phone.find_element(By.ID, "upload-retry").text
     check(offer == "Die 2 fehlgeschlagenen Fotos noch einmal senden", f"phone: the dropped photos are offered again ({offer!r})")
-    check(phone.execute_script("return document.activeElement.id") == "upload-retry", "phone: the offer has the focus (Upload had it, disabled)")
+    check(phone.execute_script("return document.activeElement.id") == "upload-retry",
+          f"phone: the offer has the focus (Upload had it, disabled) ({phone.execute_script('return document.activeElement.outerHTML.slice(0, 80)')})")
     fits("upload with failures")
     shot("73-phone-upload-retry", phone)
     phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

@@ -295,14 +295,16 @@
       retry.textContent = t("js-upload-retry-failed", {count: again});
       retry.hidden = again === 0;
     }
-    var lostFocus = !document.activeElement || document.activeElement === document.body;
+    var focus = document.activeElement;
+    var lostFocus = !focus || focus === document.body;
     if (button) button.disabled = false;
     input.disabled = false;
     input.value = "";
     input.required = true;
-    // The button pressed had the focus when it was disabled or hidden: a keyboard user goes on from
-    // the offer to send the failed photos again if there is one, else from Upload, not from the top.
-    if (lostFocus && retry && !retry.hidden) retry.focus();
+    // The button pressed had the focus when it was disabled or hidden (a browser keeps it there, or
+    // drops it to the page): a keyboard user goes on from the offer to send the failed photos again
+    // if there is one, else from Upload, not from the top.
+    if ((lostFocus || focus === button) && retry && !retry.hidden) retry.focus();
     else if (lostFocus && button) button.focus();
     // For shared-photos.js: the photos shared into the app have been sent.
     form.dispatchEvent(new CustomEvent("selfie:uploaded", { detail: { uploaded: uploaded, failed: failed } }));
