@@ -97,19 +97,21 @@ struct APIReplayTests {
             let token = try #require(signIn["api_authtoken"] as? String)
             let tokenExpiry = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(try #require(signIn["authtoken_expiry"] as? String))
             try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 20_000, seed: 7), title: "Kept")
-            func expiry(of url: String) throws -> Date {
-                let expires = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "expires" }?.value.flatMap(Double.init))
-                return Date(timeIntervalSince1970: expires)
-            }
             let listed = try #require(try await app.api.getPhotos(token: token).jsonArray().first?["image_url"] as? String)
-            #expect(try expiry(of: listed) >= tokenExpiry, "the image still loads while the app's token works")
+            #expect(try Self.expiry(of: listed) >= tokenExpiry, "the image still loads while the app's token works")
             #expect(try await app.fetchImage(listed).status == .ok)
 
             let browser = app.browser()
             #expect(try await browser.signIn(email: email).status == .seeOther)
             let shown = try #require(try await browser.galleryPhotos().first?.imageURL)
-            #expect(try expiry(of: shown).timeIntervalSinceNow <= 3600 + 900, "a page's images keep their hour")
+            #expect(try Self.expiry(of: shown).timeIntervalSinceNow <= 3600 + 900, "a page's images keep their hour")
         }
+    }
+
+    /// When a signed image URL stops working: its `expires`.
+    static func expiry(of url: String) throws -> Date {
+        let expires = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "expires" }?.value.flatMap(Double.init))
+        return Date(timeIntervalSince1970: expires)
     }
 
     @Test("with tokens that live a month, image URLs still expire within a week (an S3 presigned URL's longest)")
@@ -118,8 +120,7 @@ struct APIReplayTests {
             let token = try await app.api.signedInUser()
             try await app.api.uploadPhoto(token: token, image: TestImage.jpeg(size: 20_000, seed: 8), title: "Month")
             let listed = try #require(try await app.api.getPhotos(token: token).jsonArray().first?["image_url"] as? String)
-            let expires = try #require(URLComponents(string: listed)?.queryItems?.first { $0.name == "expires" }?.value.flatMap(Double.init))
-            let left = Date(timeIntervalSince1970: expires).timeIntervalSinceNow
+            let left = try Self.expiry(of: listed).timeIntervalSinceNow
             #expect(left > 7 * 86400 - 120 && left <= 7 * 86400 + 900, "a week, rounded up to the quarter hour (\(left) s)")
         }
     }
