@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import SMTP
 import PostgresNIO
 import ServiceLifecycle
@@ -44,6 +45,8 @@ public struct CoreServices: Sendable {
     public let access: AccessCache
     /// `SELECT 1` for the health route.
     public let probe: DatabaseProbe
+    /// The hot statements' connections on each event loop (`DatabaseURL.loopConnectionCount` in all).
+    public let loopConnections: LoopConnections
 
     /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
     ///   web's route; `PUBLIC_URL` is put in front).
@@ -51,12 +54,19 @@ public struct CoreServices: Sendable {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
         self.config = config
         postgres = PostgresClient(configuration: config.database.poolConfiguration, backgroundLogger: logger.countingPoolEvents())
+        let loopConnections = try LoopConnections(
+            database: config.database,
+            loops: Array(MultiThreadedEventLoopGroup.singleton.makeIterator()),
+            count: config.database.loopConnectionCount,
+            logger: logger
+        )
+        self.loopConnections = loopConnections
         http = HTTPClientService()
         let prepared = config.database.preparedStatements
         access = AccessCache(lifetime: config.accessCacheLifetime)
-        probe = DatabaseProbe(client: postgres, preparedStatements: prepared)
-        sessions = WebSessionRepository(client: postgres, preparedStatements: prepared, access: access, logger: logger)
-        tokens = APITokenRepository(client: postgres, preparedStatements: prepared, access: access, logger: logger)
+        probe = DatabaseProbe(client: postgres, preparedStatements: prepared, loopConnections: loopConnections)
+        sessions = WebSessionRepository(client: postgres, preparedStatements: prepared, loopConnections: loopConnections, access: access, logger: logger)
+        tokens = APITokenRepository(client: postgres, preparedStatements: prepared, loopConnections: loopConnections, access: access, logger: logger)
         audit = AuditRepository(client: postgres, logger: logger)
         protection = BruteForceProtection(configuration: config.protection, counters: ProtectionCounterRepository(client: postgres, logger: logger))
         users = UserRepository(client: postgres, access: access, logger: logger)
@@ -101,7 +111,7 @@ public struct CoreServices: Sendable {
             keys: AppKeyRepository(client: postgres, logger: logger)
         )
         let blobs = try makeBlobStore(config, http: http.client, logger: logger)
-        let photoRows = PhotoRepository(client: postgres, preparedStatements: prepared, logger: logger)
+        let photoRows = PhotoRepository(client: postgres, preparedStatements: prepared, loopConnections: loopConnections, logger: logger)
         let renditions = RenditionMaker(blobs: blobs, maxPixels: config.uploads.maxPixels, workers: config.imageWorkers, logger: logger)
         blobDeletions = BlobDeletions(queue: BlobDeletionRepository(client: postgres, logger: logger), blobs: blobs, logger: logger)
         photos = PhotoService(
@@ -115,10 +125,10 @@ public struct CoreServices: Sendable {
             blobDeletions: blobDeletions,
             logger: logger
         )
-        let albumRows = AlbumRepository(client: postgres, preparedStatements: prepared, logger: logger)
+        let albumRows = AlbumRepository(client: postgres, preparedStatements: prepared, loopConnections: loopConnections, logger: logger)
         albums = AlbumService(albums: albumRows, photos: photoRows, audit: audit)
         sharing = ShareLinkService(
-            links: ShareLinkRepository(client: postgres, preparedStatements: prepared, logger: logger),
+            links: ShareLinkRepository(client: postgres, preparedStatements: prepared, loopConnections: loopConnections, logger: logger),
             photos: photoRows,
             blobs: blobs,
             hasher: hasher,
@@ -199,7 +209,7 @@ public struct CoreServices: Sendable {
             sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable
         )
         // After the pool: services stop in reverse order, so the views' last write still has it.
-        var services: [any Service] = [postgres, http, sharing.views]
+        var services: [any Service] = [postgres, loopConnections, http, sharing.views]
         if access.isEnabled {
             let announcements = AccessAnnouncementRepository(client: postgres, logger: logger)
             services.append(AccessChangeListener(database: config.listenDatabase ?? config.database, cache: access, announcements: announcements, logger: logger))

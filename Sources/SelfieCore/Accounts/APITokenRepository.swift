@@ -27,11 +27,11 @@ public struct APITokenRepository: Sendable {
     /// Told of every token this repository revokes, once it is done.
     let access: AccessCache
 
-    public init(client: PostgresClient, preparedStatements: Bool, access: AccessCache, logger: Logger) {
+    public init(client: PostgresClient, preparedStatements: Bool, loopConnections: LoopConnections? = nil, access: AccessCache, logger: Logger) {
         self.client = client
         self.access = access
         self.scopedLogger = ScopedLogger(logger)
-        self.statements = HotStatements(client: client, prepared: preparedStatements)
+        self.statements = HotStatements(client: client, prepared: preparedStatements, loopConnections: loopConnections)
     }
 
     /// Issues a token while `passwordHash` is still the user's current hash and the user is

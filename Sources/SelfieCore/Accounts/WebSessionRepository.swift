@@ -37,11 +37,11 @@ public struct WebSessionRepository: Sendable {
     /// Told of every session this repository ends or changes, once it is done.
     let access: AccessCache
 
-    public init(client: PostgresClient, preparedStatements: Bool, access: AccessCache, logger: Logger) {
+    public init(client: PostgresClient, preparedStatements: Bool, loopConnections: LoopConnections? = nil, access: AccessCache, logger: Logger) {
         self.client = client
         self.access = access
         self.scopedLogger = ScopedLogger(logger)
-        self.statements = HotStatements(client: client, prepared: preparedStatements)
+        self.statements = HotStatements(client: client, prepared: preparedStatements, loopConnections: loopConnections)
     }
 
     /// Starts a session, but only while the user is enabled and their password hash is still

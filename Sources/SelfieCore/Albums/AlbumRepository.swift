@@ -12,10 +12,10 @@ public struct AlbumRepository: Sendable {
 
     /// - Parameter preparedStatements: whether the album names every grid's selection bar shows are
     ///   asked with a prepared statement (`DATABASE_PREPARED_STATEMENTS`).
-    public init(client: PostgresClient, preparedStatements: Bool = true, logger: Logger) {
+    public init(client: PostgresClient, preparedStatements: Bool = true, loopConnections: LoopConnections? = nil, logger: Logger) {
         self.client = client
         self.scopedLogger = ScopedLogger(logger)
-        self.statements = HotStatements(client: client, prepared: preparedStatements)
+        self.statements = HotStatements(client: client, prepared: preparedStatements, loopConnections: loopConnections)
     }
 
     /// The album's columns from `albums` aliased `a`, with its photo count.

@@ -7,8 +7,8 @@ import PostgresNIO
 public struct DatabaseProbe: Sendable {
     let statements: HotStatements
 
-    public init(client: PostgresClient, preparedStatements: Bool) {
-        statements = HotStatements(client: client, prepared: preparedStatements)
+    public init(client: PostgresClient, preparedStatements: Bool, loopConnections: LoopConnections? = nil) {
+        statements = HotStatements(client: client, prepared: preparedStatements, loopConnections: loopConnections)
     }
 
     /// Returns when PostgreSQL has answered; throws what the pool or the connection threw, or

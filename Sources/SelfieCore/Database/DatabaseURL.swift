@@ -14,10 +14,17 @@ public struct DatabaseURL: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var requireTLS: Bool
-    /// Most connections the pool opens (`DATABASE_POOL_SIZE`).
+    /// Most connections a server opens (`DATABASE_POOL_SIZE`): the pool's, and the hot
+    /// statements' on each event loop (`loopConnectionCount`).
     public var maximumConnections = 20
+
+    /// Of `maximumConnections`, how many the hot statements keep on the server's event loops
+    /// (`LoopConnections`): half, rounded down (none of one: the pool keeps it).
+    public var loopConnectionCount: Int { maximumConnections / 2 }
     /// The `application_name` of the pool's connections.
     public static let applicationName = "selfie"
+    /// The `application_name` of the hot statements' connections on the event loops.
+    public static let loopApplicationName = "selfie-loop"
     /// How often an idle connection is pinged (`DATABASE_KEEPALIVE_SECONDS`, nil: never). By default
     /// every 30 s over a network, where a NAT or firewall may drop a connection it saw idle; never
     /// over a unix socket or loopback, where there is nothing to keep open and each ping's timer is
@@ -94,6 +101,7 @@ public struct DatabaseURL: Sendable, Equatable {
     /// waiting request no attempt of its own while it reconnects them.
     public var poolConfiguration: PostgresClient.Configuration {
         var configuration = clientConfiguration
+        configuration.options.maximumConnections = maximumConnections - loopConnectionCount
         // What `pg_stat_activity` shows for these connections.
         configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }

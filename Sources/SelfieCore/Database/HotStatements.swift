@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PostgresNIO
 
 /// Runs the statements every request sends (session and token lookups, photo pages): prepared
@@ -11,27 +12,64 @@ import PostgresNIO
 /// Each runs under a deadline (`databaseWaitLimit` unless said otherwise): a request whose token or
 /// session came from the access cache still asks for its photos, and with the network to PostgreSQL
 /// gone silent (no reset, packets dropped) that query would wait until TCP gave up, minutes later.
+///
+/// A request running on an event loop sends them on that loop's own connections
+/// (`LoopConnections`) when one can be had: its deadline is then a timer that closes the
+/// connection. Otherwise they go through the pool, the deadline in a task of its own (the wait
+/// for a pooled connection ends only by cancelling the task that waits).
 struct HotStatements: Sendable {
     let client: PostgresClient
     let prepared: Bool
+    let loopConnections: LoopConnections?
+
+    init(client: PostgresClient, prepared: Bool, loopConnections: LoopConnections? = nil) {
+        self.client = client
+        self.prepared = prepared
+        self.loopConnections = loopConnections
+    }
 
     func rows<Statement: PostgresPreparedStatement>(
         _ statement: Statement,
         within limit: Duration = databaseWaitLimit,
         logger: Logger
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
-        try await withDeadline(limit) { try await unbounded(statement, logger: logger) }
+        if let loop = EventLoopTaskExecutor.current?.eventLoop, let lent = loopConnections?.lend(on: loop) {
+            defer { lent.giveBack() }
+            let deadline = loop.scheduleTask(in: TimeAmount(limit)) { lent.cutOff() }
+            defer { deadline.cancel() }
+            do {
+                return try await unbounded(statement, on: lent.connection, logger: logger)
+            } catch where lent.wasCutOff {
+                throw DeadlineExceeded()
+            }
+        }
+        return try await withDeadline(limit) { try await unbounded(statement, on: nil, logger: logger) }
     }
 
-    private func unbounded<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [Statement.Row] {
+    /// On `connection`, or through the pool when nil.
+    private func unbounded<Statement: PostgresPreparedStatement>(
+        _ statement: Statement,
+        on connection: PostgresConnection?,
+        logger: Logger
+    ) async throws -> [Statement.Row] {
         var rows: [Statement.Row] = []
         // PostgresNIO does not tag a prepared statement's lines with the request; this line does.
         logger.trace("hot statement", metadata: ["sql.statement": "\(Statement.name)", "sql.prepared": "\(prepared)"])
         if prepared {
-            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+            let found = if let connection {
+                try await connection.execute(statement, logger: logger)
+            } else {
+                try await client.execute(statement, logger: logger)
+            }
+            for try await row in found { rows.append(row) }
         } else {
             let query = PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings())
-            for try await row in try await client.query(query, logger: logger) { rows.append(try statement.decodeRow(row)) }
+            let found = if let connection {
+                try await connection.query(query, logger: logger)
+            } else {
+                try await client.query(query, logger: logger)
+            }
+            for try await row in found { rows.append(try statement.decodeRow(row)) }
         }
         return rows
     }

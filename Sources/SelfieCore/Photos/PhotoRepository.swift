@@ -35,10 +35,10 @@ public struct PhotoRepository: Sendable {
 
     /// - Parameter preparedStatements: whether the gallery's and the API's pages are prepared
     ///   (`DATABASE_PREPARED_STATEMENTS`; the command line's tools send neither).
-    public init(client: PostgresClient, preparedStatements: Bool = true, logger: Logger) {
+    public init(client: PostgresClient, preparedStatements: Bool = true, loopConnections: LoopConnections? = nil, logger: Logger) {
         self.client = client
         self.scopedLogger = ScopedLogger(logger)
-        self.statements = HotStatements(client: client, prepared: preparedStatements)
+        self.statements = HotStatements(client: client, prepared: preparedStatements, loopConnections: loopConnections)
     }
 
     /// The photo's columns from `photos` aliased `p`, then its renditions packed one per text

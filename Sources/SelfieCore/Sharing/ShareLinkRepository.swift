@@ -12,10 +12,10 @@ public struct ShareLinkRepository: Sendable {
 
     /// - Parameter preparedStatements: whether a visitor's lookup by token (every share page and
     ///   every image on it) is prepared (`DATABASE_PREPARED_STATEMENTS`).
-    public init(client: PostgresClient, preparedStatements: Bool = true, logger: Logger) {
+    public init(client: PostgresClient, preparedStatements: Bool = true, loopConnections: LoopConnections? = nil, logger: Logger) {
         self.client = client
         self.scopedLogger = ScopedLogger(logger)
-        self.statements = HotStatements(client: client, prepared: preparedStatements)
+        self.statements = HotStatements(client: client, prepared: preparedStatements, loopConnections: loopConnections)
     }
 
     /// A link's columns from `share_links` aliased `l`, with what it shows and whether its owner

@@ -1,0 +1,226 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+
+/// The hot statements' own connections: a few on each event loop of the server, each used only by
+/// requests that run on its loop (`EventLoopTaskExecutor.current`), so that a statement is written,
+/// answered and decoded on the request's own thread with no lease from the pool.
+///
+/// Why not the pool for these: PostgresNIO 1.33's `PostgresClient` starts an idle-timeout timer
+/// every time a query gives a connection back — a task group of two tasks around a `Task.sleep`,
+/// run by the pool's own task on Swift's shared threads — and cancels it at the next lease. At
+/// fewer requests in flight than connections (a site's usual load) that doubled the server's CPU
+/// per `/healthz` (BENCHMARKS.md). A connection here is opened the first time its loop has more
+/// statements in flight than open connections, and kept; one that closes (PostgreSQL restarted, a
+/// deadline cut it) is dropped and opened again when needed, after a pause that doubles while
+/// opening fails. Whenever none can be had (none open yet, PostgreSQL unreachable, each busy with
+/// `queueLimit` statements), the statement goes through the pool as before.
+///
+/// A deadline needs no task of its own here: a timer on the loop closes the connection, which
+/// fails its statements at once (see `HotStatements`).
+public final class LoopConnections: Service, Sendable {
+    /// At most this many statements wait on one connection before the next goes to the pool.
+    static let queueLimit = 8
+    static let firstPause: TimeAmount = .milliseconds(250)
+    static let longestPause: TimeAmount = .seconds(30)
+
+    private let shelves: [ObjectIdentifier: Shelf]
+    private let configuration: PostgresConnection.Configuration
+    /// Over a network, a connection idle this long is closed rather than used: a NAT or firewall
+    /// may have dropped it without a word (the pool pings its own instead; nil over loopback).
+    private let idleLimit: TimeAmount?
+    private let logger: Logger
+
+    /// - Parameter count: connections in all, spread over `loops` (the first loops get one more).
+    public init(database: DatabaseURL, loops: [any EventLoop], count: Int, logger: Logger) throws {
+        var configuration = try database.connectionConfiguration()
+        configuration.options.additionalStartupParameters = [("application_name", DatabaseURL.loopApplicationName)]
+        self.configuration = configuration
+        self.idleLimit = database.keepAlive.map { TimeAmount($0) }
+        self.logger = logger
+        var shelves: [ObjectIdentifier: Shelf] = [:]
+        for (index, loop) in loops.enumerated() {
+            let capacity = count / loops.count + (index < count % loops.count ? 1 : 0)
+            if capacity > 0 { shelves[ObjectIdentifier(loop)] = Shelf(loop: loop, capacity: capacity) }
+        }
+        self.shelves = shelves
+    }
+
+    /// A connection of `loop` for one statement, to be given back (`Lent.giveBack`); nil when none
+    /// can be had now (the statement goes to the pool).
+    func lend(on loop: any EventLoop) -> Lent? {
+        guard let shelf = shelves[ObjectIdentifier(loop)] else { return nil }
+        let (lent, open) = shelf.lend(idleLimit: idleLimit)
+        if open { self.open(on: shelf) }
+        return lent
+    }
+
+    private func open(on shelf: Shelf) {
+        PostgresConnection.connect(on: shelf.loop, configuration: configuration, id: shelf.nextID(), logger: logger).whenComplete { result in
+            switch result {
+            case .success(let connection):
+                if shelf.opened(connection) {
+                    connection.closeFuture.whenComplete { _ in shelf.closed(connection) }
+                } else {
+                    connection.closeNow()  // shut down meanwhile
+                }
+            case .failure(let error):
+                let pause = shelf.failedToOpen()
+                self.logger.warning("a database connection for hot statements could not be opened (next try in \(pause.nanoseconds / 1_000_000) ms): \(String(reflecting: error))")
+            }
+        }
+    }
+
+    /// Waits for the server's graceful shutdown, then closes every connection.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        for shelf in shelves.values {
+            for connection in shelf.closeAll() { try? await connection.close() }
+        }
+    }
+
+    /// One statement's use of a connection.
+    final class Lent: Sendable {
+        let connection: PostgresConnection
+        private let shelf: Shelf
+        private let cut = NIOLockedValueBox(false)
+
+        fileprivate init(_ connection: PostgresConnection, shelf: Shelf) {
+            self.connection = connection
+            self.shelf = shelf
+        }
+
+        /// Whether `cutOff` ran: the statement's failure is then its deadline's.
+        var wasCutOff: Bool { cut.withLockedValue { $0 } }
+
+        /// Closes the connection: its statements fail at once, this one and any queued behind it.
+        func cutOff() {
+            cut.withLockedValue { $0 = true }
+            connection.closeNow()
+        }
+
+        func giveBack() {
+            shelf.giveBack(connection)
+        }
+    }
+
+    /// One loop's connections.
+    fileprivate final class Shelf: Sendable {
+        let loop: any EventLoop
+        private let state: NIOLockedValueBox<State>
+
+        struct Slot {
+            let connection: PostgresConnection
+            var inFlight = 0
+            var lastUsed = NIODeadline.now()
+        }
+
+        struct State {
+            let capacity: Int
+            var slots: [Slot] = []
+            var opening = 0
+            var nextID = 0
+            var pause = LoopConnections.firstPause
+            var pausedUntil: NIODeadline?
+            var isShutDown = false
+
+            /// Whether one more connection should be opened now.
+            mutating func shouldOpen(now: NIODeadline) -> Bool {
+                guard !isShutDown, slots.count + opening < capacity else { return false }
+                if let pausedUntil, pausedUntil > now { return false }
+                opening += 1
+                return true
+            }
+        }
+
+        init(loop: any EventLoop, capacity: Int) {
+            self.loop = loop
+            state = NIOLockedValueBox(State(capacity: capacity))
+        }
+
+        /// The least busy connection, if one has room; and whether to open another (every open
+        /// one is busy).
+        func lend(idleLimit: TimeAmount?) -> (Lent?, open: Bool) {
+            let now = NIODeadline.now()
+            var stale: [PostgresConnection] = []
+            let (connection, open) = state.withLockedValue { state -> (PostgresConnection?, Bool) in
+                if let idleLimit {
+                    state.slots.removeAll { slot in
+                        guard slot.inFlight == 0, now - slot.lastUsed > idleLimit else { return false }
+                        stale.append(slot.connection)
+                        return true
+                    }
+                }
+                guard let index = state.slots.indices.min(by: { state.slots[$0].inFlight < state.slots[$1].inFlight }),
+                    state.slots[index].inFlight < LoopConnections.queueLimit, !state.slots[index].connection.isClosed
+                else {
+                    return (nil, state.shouldOpen(now: now))
+                }
+                state.slots[index].inFlight += 1
+                let open = state.slots[index].inFlight > 1 && state.shouldOpen(now: now)
+                return (state.slots[index].connection, open)
+            }
+            for connection in stale { connection.closeNow() }
+            return (connection.map { Lent($0, shelf: self) }, open)
+        }
+
+        func giveBack(_ connection: PostgresConnection) {
+            state.withLockedValue { state in
+                guard let index = state.slots.firstIndex(where: { $0.connection === connection }) else { return }
+                state.slots[index].inFlight -= 1
+                state.slots[index].lastUsed = .now()
+            }
+        }
+
+        func nextID() -> Int {
+            state.withLockedValue { state in
+                state.nextID += 1
+                return state.nextID
+            }
+        }
+
+        /// A connection is open: kept unless the server is shutting down (false).
+        func opened(_ connection: PostgresConnection) -> Bool {
+            state.withLockedValue { state in
+                state.opening -= 1
+                guard !state.isShutDown else { return false }
+                state.slots.append(Slot(connection: connection))
+                state.pause = LoopConnections.firstPause
+                state.pausedUntil = nil
+                return true
+            }
+        }
+
+        /// Opening failed: no other try for a pause that doubles each time, which it returns.
+        func failedToOpen() -> TimeAmount {
+            state.withLockedValue { state in
+                state.opening -= 1
+                state.pausedUntil = .now() + state.pause
+                defer { state.pause = min(state.pause * 2, LoopConnections.longestPause) }
+                return state.pause
+            }
+        }
+
+        func closed(_ connection: PostgresConnection) {
+            state.withLockedValue { state in state.slots.removeAll { $0.connection === connection } }
+        }
+
+        func closeAll() -> [PostgresConnection] {
+            state.withLockedValue { state in
+                state.isShutDown = true
+                defer { state.slots.removeAll() }
+                return state.slots.map(\.connection)
+            }
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Closes without waiting for it (the async `close()` waits).
+    fileprivate func closeNow() {
+        let closing: EventLoopFuture<Void> = close()
+        closing.whenComplete { _ in }
+    }
+}
