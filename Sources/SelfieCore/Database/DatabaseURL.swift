@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOSSL
 import PostgresNIO
 
@@ -19,8 +20,13 @@ public struct DatabaseURL: Sendable, Equatable {
     public var maximumConnections = 20
 
     /// Of `maximumConnections`, how many the hot statements keep on the server's event loops
-    /// (`LoopConnections`): half, rounded down (none of one: the pool keeps it).
-    public var loopConnectionCount: Int { maximumConnections / 2 }
+    /// (`LoopConnections`): half, rounded down, when that gives every loop one at least; else
+    /// none (the pool keeps them all: a loop without its own would send its statements to a
+    /// pool made smaller for the others).
+    public var loopConnectionCount: Int {
+        let half = maximumConnections / 2
+        return half >= NIOSingletons.groupLoopCountSuggestion ? half : 0
+    }
     /// The `application_name` of the pool's connections.
     public static let applicationName = "selfie"
     /// The `application_name` of the hot statements' connections on the event loops.

@@ -19,10 +19,13 @@ import ServiceLifecycle
 /// `queueLimit` statements), the statement goes through the pool as before.
 ///
 /// A deadline needs no task of its own here: a timer on the loop closes the connection, which
-/// fails its statements at once (see `HotStatements`).
+/// fails its statements at once (see `HotStatements`). PostgreSQL's backend of a connection cut
+/// that way may go on with its statement (a lock it waits for) until it ends, so a cut also
+/// pauses the loop's opening of connections, doubling like a failed open: a table locked for a
+/// minute does not pile up a backend every few seconds.
 public final class LoopConnections: Service, Sendable {
     /// At most this many statements wait on one connection before the next goes to the pool.
-    static let queueLimit = 8
+    static let queueLimit = 4
     static let firstPause: TimeAmount = .milliseconds(250)
     static let longestPause: TimeAmount = .seconds(30)
 
@@ -76,9 +79,10 @@ public final class LoopConnections: Service, Sendable {
     /// Waits for the server's graceful shutdown, then closes every connection.
     public func run() async throws {
         try? await gracefulShutdown()
-        for shelf in shelves.values {
-            for connection in shelf.closeAll() { try? await connection.close() }
-        }
+        // All at once: over TLS a close waits for the server's reply (up to 5 s).
+        let connections = shelves.values.flatMap { $0.closeAll() }
+        for connection in connections { connection.closeNow() }
+        for connection in connections { try? await connection.closeFuture.get() }
     }
 
     /// One statement's use of a connection.
@@ -96,13 +100,22 @@ public final class LoopConnections: Service, Sendable {
         var wasCutOff: Bool { cut.withLockedValue { $0 } }
 
         /// Closes the connection: its statements fail at once, this one and any queued behind it.
+        /// It is lent no more from now on (over TLS it stays active while it says goodbye).
         func cutOff() {
             cut.withLockedValue { $0 = true }
+            shelf.drop(connection, pausing: true)
             connection.closeNow()
         }
 
-        func giveBack() {
-            shelf.giveBack(connection)
+        /// Closes the connection after a statement failed on it (a prepare that failed stays
+        /// failed with its connection): the next statement gets a fresh one.
+        func retire() {
+            shelf.drop(connection, pausing: false)
+            connection.closeNow()
+        }
+
+        func giveBack(succeeded: Bool) {
+            shelf.giveBack(connection, succeeded: succeeded)
         }
     }
 
@@ -166,11 +179,23 @@ public final class LoopConnections: Service, Sendable {
             return (connection.map { Lent($0, shelf: self) }, open)
         }
 
-        func giveBack(_ connection: PostgresConnection) {
+        func giveBack(_ connection: PostgresConnection, succeeded: Bool) {
             state.withLockedValue { state in
+                if succeeded { state.pause = LoopConnections.firstPause }
                 guard let index = state.slots.firstIndex(where: { $0.connection === connection }) else { return }
                 state.slots[index].inFlight -= 1
                 state.slots[index].lastUsed = .now()
+            }
+        }
+
+        /// Lends `connection` no more; `pausing`: no connection is opened on this loop for a
+        /// pause that doubles each time (as after a failed open).
+        func drop(_ connection: PostgresConnection, pausing: Bool) {
+            state.withLockedValue { state in
+                state.slots.removeAll { $0.connection === connection }
+                guard pausing else { return }
+                state.pausedUntil = .now() + state.pause
+                state.pause = min(state.pause * 2, LoopConnections.longestPause)
             }
         }
 
@@ -187,8 +212,6 @@ public final class LoopConnections: Service, Sendable {
                 state.opening -= 1
                 guard !state.isShutDown else { return false }
                 state.slots.append(Slot(connection: connection))
-                state.pause = LoopConnections.firstPause
-                state.pausedUntil = nil
                 return true
             }
         }
@@ -219,7 +242,7 @@ public final class LoopConnections: Service, Sendable {
 
 extension PostgresConnection {
     /// Closes without waiting for it (the async `close()` waits).
-    fileprivate func closeNow() {
+    func closeNow() {
         let closing: EventLoopFuture<Void> = close()
         closing.whenComplete { _ in }
     }
