@@ -45,7 +45,7 @@ struct AppServices: Sendable {
     let installable: InstallableApp
 
     init(_ config: AppConfiguration, paths: ResourcePaths, logger: Logger) async throws {
-        core = try CoreServices(forWeb: config, logger: logger)
+        core = try CoreServices(forWeb: config, serving: true, logger: logger)
         everyAnswer = EveryAnswer(config: config)
         assets = try StaticAssets(directory: paths.publicFiles, securityHeaders: everyAnswer.securityHeaders)
         let translations = try Translations(directory: paths.locales)

@@ -45,21 +45,27 @@ public struct CoreServices: Sendable {
     public let access: AccessCache
     /// `SELECT 1` for the health route.
     public let probe: DatabaseProbe
-    /// The hot statements' connections on each event loop (`DatabaseURL.loopConnectionCount` in all).
-    public let loopConnections: LoopConnections
+    /// The hot statements' connections on each event loop, for a server (nil for a command, or
+    /// when the pool size leaves a loop without one).
+    let loopConnections: LoopConnections?
 
     /// - Parameter providerCallbackPath: the path of the browser's return from a provider (the
     ///   web's route; `PUBLIC_URL` is put in front).
-    public init(_ config: AppConfiguration, providerCallbackPath: @escaping @Sendable (_ provider: String) -> String, logger: Logger) throws {
+    /// - Parameter serving: whether this process serves requests on the shared event loops (the
+    ///   server), which then get half the connections (`LoopConnections`); a command keeps them all
+    ///   in the pool.
+    public init(
+        _ config: AppConfiguration,
+        providerCallbackPath: @escaping @Sendable (_ provider: String) -> String,
+        serving: Bool = false,
+        logger: Logger
+    ) throws {
         AppMetrics.bootstrap()  // before any metric exists, or it would go to the no-op backend
         self.config = config
-        postgres = PostgresClient(configuration: config.database.poolConfiguration, backgroundLogger: logger.countingPoolEvents())
-        let loopConnections = try LoopConnections(
-            database: config.database,
-            loops: Array(MultiThreadedEventLoopGroup.singleton.makeIterator()),
-            count: config.database.loopConnectionCount,
-            logger: logger
-        )
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        let onLoops = serving ? config.database.loopConnectionCount(loops: loops.count) : 0
+        postgres = PostgresClient(configuration: config.database.poolConfiguration(leaving: onLoops), backgroundLogger: logger.countingPoolEvents())
+        let loopConnections = onLoops > 0 ? try LoopConnections(database: config.database, loops: loops, count: onLoops, logger: logger) : nil
         self.loopConnections = loopConnections
         http = HTTPClientService()
         let prepared = config.database.preparedStatements
@@ -209,7 +215,7 @@ public struct CoreServices: Sendable {
             sessions, tokens, sweeper, protection, signInFlows, backfill, emails, outbox, secondFactor, photos, integrity, resumable
         )
         // After the pool: services stop in reverse order, so the views' last write still has it.
-        var services: [any Service] = [postgres, loopConnections, http, sharing.views]
+        var services: [any Service] = [postgres] + [loopConnections].compactMap { $0 } + [http, sharing.views]
         if access.isEnabled {
             let announcements = AccessAnnouncementRepository(client: postgres, logger: logger)
             services.append(AccessChangeListener(database: config.listenDatabase ?? config.database, cache: access, announcements: announcements, logger: logger))

@@ -1,7 +1,6 @@
 @testable import App
 @testable import SelfieCore
 import Foundation
-import NIOCore
 import PostgresNIO
 import Testing
 
@@ -105,13 +104,12 @@ struct ConfigurationTests {
     @Test("the pool: its size; keep-alive every 30 s over a network, off on loopback or a socket by default, set either way; refusals")
     func poolSettings() throws {
         func options(_ changes: [String: String]) throws -> PostgresClient.Configuration.Options {
-            try AppConfiguration.load(from: complete.merging(changes) { $1 }).database.poolConfiguration.options
+            try AppConfiguration.load(from: complete.merging(changes) { $1 }).database.poolConfiguration().options
         }
         let defaults = try options([:])
-        // DATABASE_POOL_SIZE (20) less the event loops' own (`LoopConnections`: half, on a machine
-        // of up to ten cores).
-        let loopShare = try AppConfiguration.load(from: complete).database.loopConnectionCount
-        #expect(defaults.maximumConnections == 20 - loopShare && defaults.minimumConnections == 0 && defaults.keepAliveBehavior == nil)
+        // The whole DATABASE_POOL_SIZE; a server leaves its event loops' share out
+        // (`LoopConnectionsTests.sharing`).
+        #expect(defaults.maximumConnections == 20 && defaults.minimumConnections == 0 && defaults.keepAliveBehavior == nil)
         #expect(defaults.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["application_name=selfie"])
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@db.internal:5432/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@10.0.0.7/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
@@ -122,7 +120,7 @@ struct ConfigurationTests {
         #expect(try options(["DATABASE_URL": "postgres://selfie:pw@127.0.0.1.example/selfie"]).keepAliveBehavior?.frequency == .seconds(30))
         #expect(try options(["DATABASE_KEEPALIVE_SECONDS": "120"]).keepAliveBehavior?.frequency == .seconds(120))
         let set = try options(["DATABASE_POOL_SIZE": "5", "DATABASE_URL": "postgres://selfie:pw@db.internal/selfie", "DATABASE_KEEPALIVE_SECONDS": "0"])
-        #expect(set.maximumConnections == 5 - (5 / 2 >= NIOSingletons.groupLoopCountSuggestion ? 2 : 0) && set.keepAliveBehavior == nil)
+        #expect(set.maximumConnections == 5 && set.keepAliveBehavior == nil)
         var environment = complete
         for (size, seconds) in [("0", "-1"), ("1001", "9223372036854775807")] {
             environment["DATABASE_POOL_SIZE"] = size

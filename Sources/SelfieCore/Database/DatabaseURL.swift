@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import NIOSSL
 import PostgresNIO
 
@@ -19,13 +18,13 @@ public struct DatabaseURL: Sendable, Equatable {
     /// statements' on each event loop (`loopConnectionCount`).
     public var maximumConnections = 20
 
-    /// Of `maximumConnections`, how many the hot statements keep on the server's event loops
-    /// (`LoopConnections`): half, rounded down, when that gives every loop one at least; else
-    /// none (the pool keeps them all: a loop without its own would send its statements to a
-    /// pool made smaller for the others).
-    public var loopConnectionCount: Int {
+    /// Of `maximumConnections`, how many a server on `loops` event loops keeps for the hot
+    /// statements on them (`LoopConnections`): half, rounded down, when that gives every loop one
+    /// at least; else none (the pool keeps them all: a loop without its own would send its
+    /// statements to a pool made smaller for the others).
+    public func loopConnectionCount(loops: Int) -> Int {
         let half = maximumConnections / 2
-        return half >= NIOSingletons.groupLoopCountSuggestion ? half : 0
+        return half >= loops ? half : 0
     }
     /// The `application_name` of the pool's connections.
     public static let applicationName = "selfie"
@@ -105,9 +104,10 @@ public struct DatabaseURL: Sendable, Equatable {
     /// on a precondition when requests pile up while it reconnects after an outage
     /// (`createNewDemandConnectionIfPossible`; `scripts/fault-check.sh` checks it), and it gives a
     /// waiting request no attempt of its own while it reconnects them.
-    public var poolConfiguration: PostgresClient.Configuration {
+    /// `leaving`: the connections kept on the event loops, which the pool does not open.
+    public func poolConfiguration(leaving loopConnections: Int = 0) -> PostgresClient.Configuration {
         var configuration = clientConfiguration
-        configuration.options.maximumConnections = maximumConnections - loopConnectionCount
+        configuration.options.maximumConnections = maximumConnections - loopConnections
         // What `pg_stat_activity` shows for these connections.
         configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }

@@ -33,16 +33,16 @@ struct HotStatements: Sendable {
         within limit: Duration = databaseWaitLimit,
         logger: Logger
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        var left = limit
         if let loop = EventLoopTaskExecutor.current?.eventLoop, loop.inEventLoop, let lent = loopConnections?.lend(on: loop) {
             let started = ContinuousClock.now
             let deadline = loop.scheduleTask(in: TimeAmount(limit)) { lent.cutOff() }
+            defer { deadline.cancel() }
             do {
                 let rows = try await unbounded(statement, on: lent.connection, logger: logger)
-                deadline.cancel()
                 lent.giveBack(succeeded: true)
                 return rows
             } catch {
-                deadline.cancel()
                 lent.giveBack(succeeded: false)
                 if lent.wasCutOff { throw DeadlineExceeded() }
                 guard let failure = error as? PSQLError, [.clientClosedConnection, .serverClosedConnection].contains(failure.code) else {
@@ -52,12 +52,11 @@ struct HotStatements: Sendable {
                 // The connection closed under it: another statement's deadline cut it, or
                 // PostgreSQL ended it. Every hot statement is a SELECT: asked again through the
                 // pool, in the time left.
-                let left = limit - (ContinuousClock.now - started)
+                left = limit - (ContinuousClock.now - started)
                 guard left > .zero else { throw DeadlineExceeded() }
-                return try await withDeadline(left) { try await unbounded(statement, on: nil, logger: logger) }
             }
         }
-        return try await withDeadline(limit) { try await unbounded(statement, on: nil, logger: logger) }
+        return try await withDeadline(left) { try await unbounded(statement, on: nil, logger: logger) }
     }
 
     /// On `connection`, or through the pool when nil.

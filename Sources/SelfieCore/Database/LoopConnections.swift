@@ -31,9 +31,6 @@ public final class LoopConnections: Service, Sendable {
 
     private let shelves: [ObjectIdentifier: Shelf]
     private let configuration: PostgresConnection.Configuration
-    /// Over a network, a connection idle this long is closed rather than used: a NAT or firewall
-    /// may have dropped it without a word (the pool pings its own instead; nil over loopback).
-    private let idleLimit: TimeAmount?
     private let logger: Logger
 
     /// - Parameter count: connections in all, spread over `loops` (the first loops get one more).
@@ -41,12 +38,12 @@ public final class LoopConnections: Service, Sendable {
         var configuration = try database.connectionConfiguration()
         configuration.options.additionalStartupParameters = [("application_name", DatabaseURL.loopApplicationName)]
         self.configuration = configuration
-        self.idleLimit = database.keepAlive.map { TimeAmount($0) }
         self.logger = logger
+        let idleLimit = database.keepAlive.map { TimeAmount($0) }
         var shelves: [ObjectIdentifier: Shelf] = [:]
         for (index, loop) in loops.enumerated() {
             let capacity = count / loops.count + (index < count % loops.count ? 1 : 0)
-            if capacity > 0 { shelves[ObjectIdentifier(loop)] = Shelf(loop: loop, capacity: capacity) }
+            if capacity > 0 { shelves[ObjectIdentifier(loop)] = Shelf(loop: loop, capacity: capacity, idleLimit: idleLimit) }
         }
         self.shelves = shelves
     }
@@ -55,17 +52,17 @@ public final class LoopConnections: Service, Sendable {
     /// can be had now (the statement goes to the pool).
     func lend(on loop: any EventLoop) -> Lent? {
         guard let shelf = shelves[ObjectIdentifier(loop)] else { return nil }
-        let (lent, open) = shelf.lend(idleLimit: idleLimit)
-        if open { self.open(on: shelf) }
+        let (lent, shouldOpen) = shelf.lend()
+        if shouldOpen { open(on: shelf) }
         return lent
     }
 
     private func open(on shelf: Shelf) {
-        PostgresConnection.connect(on: shelf.loop, configuration: configuration, id: shelf.nextID(), logger: logger).whenComplete { result in
+        PostgresConnection.connect(on: shelf.loop, configuration: configuration, id: 0, logger: logger).whenComplete { result in
             switch result {
             case .success(let connection):
                 if shelf.opened(connection) {
-                    connection.closeFuture.whenComplete { _ in shelf.closed(connection) }
+                    connection.closeFuture.whenComplete { _ in shelf.drop(connection, pausing: false) }
                 } else {
                     connection.closeNow()  // shut down meanwhile
                 }
@@ -104,14 +101,13 @@ public final class LoopConnections: Service, Sendable {
         func cutOff() {
             cut.withLockedValue { $0 = true }
             shelf.drop(connection, pausing: true)
-            connection.closeNow()
         }
 
         /// Closes the connection after a statement failed on it (a prepare that failed stays
-        /// failed with its connection): the next statement gets a fresh one.
+        /// failed with its connection): a later statement gets a fresh one, after a pause (one
+        /// that fails every time must not open a backend per request).
         func retire() {
-            shelf.drop(connection, pausing: false)
-            connection.closeNow()
+            shelf.drop(connection, pausing: true)
         }
 
         func giveBack(succeeded: Bool) {
@@ -122,6 +118,10 @@ public final class LoopConnections: Service, Sendable {
     /// One loop's connections.
     fileprivate final class Shelf: Sendable {
         let loop: any EventLoop
+        /// Over a network, a connection idle this long is closed rather than used: a NAT or
+        /// firewall may have dropped it without a word (the pool pings its own instead; nil over
+        /// loopback). A quiet site opens one anew after such a pause.
+        private let idleLimit: TimeAmount?
         private let state: NIOLockedValueBox<State>
 
         struct Slot {
@@ -134,7 +134,6 @@ public final class LoopConnections: Service, Sendable {
             let capacity: Int
             var slots: [Slot] = []
             var opening = 0
-            var nextID = 0
             var pause = LoopConnections.firstPause
             var pausedUntil: NIODeadline?
             var isShutDown = false
@@ -146,16 +145,24 @@ public final class LoopConnections: Service, Sendable {
                 opening += 1
                 return true
             }
+
+            /// No connection is opened for a pause that doubles each time; returns the pause.
+            mutating func backOff() -> TimeAmount {
+                pausedUntil = .now() + pause
+                defer { pause = min(pause * 2, LoopConnections.longestPause) }
+                return pause
+            }
         }
 
-        init(loop: any EventLoop, capacity: Int) {
+        init(loop: any EventLoop, capacity: Int, idleLimit: TimeAmount?) {
             self.loop = loop
+            self.idleLimit = idleLimit
             state = NIOLockedValueBox(State(capacity: capacity))
         }
 
         /// The least busy connection, if one has room; and whether to open another (every open
         /// one is busy).
-        func lend(idleLimit: TimeAmount?) -> (Lent?, open: Bool) {
+        func lend() -> (Lent?, open: Bool) {
             let now = NIODeadline.now()
             var stale: [PostgresConnection] = []
             let (connection, open) = state.withLockedValue { state -> (PostgresConnection?, Bool) in
@@ -188,22 +195,14 @@ public final class LoopConnections: Service, Sendable {
             }
         }
 
-        /// Lends `connection` no more; `pausing`: no connection is opened on this loop for a
-        /// pause that doubles each time (as after a failed open).
+        /// Lends `connection` no more and closes it (if it is not closed already); `pausing`: and
+        /// opens none on this loop for a while (`State.backOff`).
         func drop(_ connection: PostgresConnection, pausing: Bool) {
             state.withLockedValue { state in
                 state.slots.removeAll { $0.connection === connection }
-                guard pausing else { return }
-                state.pausedUntil = .now() + state.pause
-                state.pause = min(state.pause * 2, LoopConnections.longestPause)
+                if pausing { _ = state.backOff() }
             }
-        }
-
-        func nextID() -> Int {
-            state.withLockedValue { state in
-                state.nextID += 1
-                return state.nextID
-            }
+            if !connection.isClosed { connection.closeNow() }
         }
 
         /// A connection is open: kept unless the server is shutting down (false).
@@ -220,14 +219,8 @@ public final class LoopConnections: Service, Sendable {
         func failedToOpen() -> TimeAmount {
             state.withLockedValue { state in
                 state.opening -= 1
-                state.pausedUntil = .now() + state.pause
-                defer { state.pause = min(state.pause * 2, LoopConnections.longestPause) }
-                return state.pause
+                return state.backOff()
             }
-        }
-
-        func closed(_ connection: PostgresConnection) {
-            state.withLockedValue { state in state.slots.removeAll { $0.connection === connection } }
         }
 
         func closeAll() -> [PostgresConnection] {
