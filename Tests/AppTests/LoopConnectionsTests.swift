@@ -67,9 +67,12 @@ struct LoopConnectionsTests {
 
     /// A statement that waits past its deadline (the photos table locked by another transaction)
     /// is answered 503 within the limit, on the loop's connection (closed by a timer) as through
-    /// the pool (a task cancelled); once the lock is gone the photos are answered again.
+    /// the pool (a task cancelled); once the lock is gone the photos are answered again. A loop's
+    /// connection cut that way takes its backend with it while the lock is still held: a lock
+    /// held for minutes does not keep a backend per cut statement waiting for it. (The pool's
+    /// connection is not closed: its backend waits on until the lock goes, lent to no one.)
     @Test(
-        "a photo list held by a lock past its deadline is answered 503 in time, on a loop's connection as through the pool",
+        "a photo list held by a lock past its deadline is answered 503 in time, on a loop's connection as through the pool; a loop's cut connection leaves no backend waiting",
         arguments: [(LoopConnectionsTests.twoPerLoop, DatabaseURL.loopApplicationName), (1, DatabaseURL.applicationName)]
     )
     func heldPastItsDeadline(poolSize: Int, waitingConnection: String) async throws {
@@ -80,6 +83,8 @@ struct LoopConnectionsTests {
 
             let answered = Mutex(false)
             let waiting = Mutex("")
+            let stillWaiting = Mutex(-1)
+            let cutsItsBackend = waitingConnection == DatabaseURL.loopApplicationName
             let (status, waited) = try await app.holding("LOCK TABLE photos IN ACCESS EXCLUSIVE MODE", untilWaiting: 1, meanwhile: { connection in
                 // Whose statement waits for the lock: a loop's connection or the pool's.
                 let names = try await connection.query(
@@ -91,6 +96,19 @@ struct LoopConnectionsTests {
                 // long fails below).
                 let stop = ContinuousClock.now + .seconds(20)
                 while !answered.withLock({ $0 }), ContinuousClock.now < stop { try await Task.sleep(for: .milliseconds(50)) }
+                // Still holding the lock: how many backends wait for it a few seconds on.
+                guard cutsItsBackend else { return }
+                let giveUp = ContinuousClock.now + .seconds(8)
+                var left = 0
+                repeat {
+                    left = try await connection.query(
+                        "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                        logger: testLogger
+                    ).collect().first?.decode(Int.self) ?? -1
+                    if left == 0 { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                } while ContinuousClock.now < giveUp
+                stillWaiting.withLock { $0 = left }
             }, while: {
                 let started = ContinuousClock.now
                 let status = try await app.api.getPhotos(token: token).status
@@ -101,6 +119,9 @@ struct LoopConnectionsTests {
             #expect(status == .serviceUnavailable)
             // The limit is 3 s; room for a loaded machine, far under the lock's 20 s.
             #expect(waited < .seconds(12), "answered after \(waited)")
+            if cutsItsBackend {
+                #expect(stillWaiting.withLock { $0 } == 0, "backends still waiting for the lock after the cut")
+            }
 
             let back = ContinuousClock.now
             var again = try await app.api.getPhotos(token: token).status
@@ -126,6 +147,31 @@ struct LoopConnectionsTests {
             // the pool (every request is answered).
             for _ in 0..<20 { #expect(try await app.api.getPhotos(token: token).status == .ok) }
             try await Self.untilALoopConnectionIsOpen(app, token: token)
+        }
+    }
+
+    /// PostgreSQL ending a loop's connection while its statement runs answers that statement with
+    /// an error (57P01, "terminating connection due to administrator command") rather than a
+    /// closed connection: the statement is asked again through the pool all the same.
+    @Test("a statement whose connection PostgreSQL ends under it is asked again through the pool, and the photos answered")
+    func terminatedMidStatement() async throws {
+        try await withTestApp(configure: { $0.database.maximumConnections = Self.twoPerLoop }) { app in
+            let token = try await app.api.signedInUser(email: uniqueEmail("terminated"))
+            try await Self.untilALoopConnectionIsOpen(app, token: token)
+            let ended = Mutex(0)
+            let status = try await app.holding("LOCK TABLE photos IN ACCESS EXCLUSIVE MODE", untilWaiting: 1, meanwhile: { connection in
+                // The photo list waits for the lock on a loop's connection: end that backend,
+                // then let the lock go.
+                let count = try await connection.query(
+                    "SELECT count(pg_terminate_backend(pid, 5000))::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = \(DatabaseURL.loopApplicationName)",
+                    logger: testLogger
+                ).collect().first?.decode(Int.self) ?? 0
+                ended.withLock { $0 = count }
+            }, while: {
+                try await app.api.getPhotos(token: token).status
+            })
+            #expect(ended.withLock { $0 } == 1)
+            #expect(status == .ok)
         }
     }
 }

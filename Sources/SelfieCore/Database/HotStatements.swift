@@ -45,11 +45,11 @@ struct HotStatements: Sendable {
             } catch {
                 lent.giveBack(succeeded: false)
                 if lent.wasCutOff { throw DeadlineExceeded() }
-                guard let failure = error as? PSQLError, [.clientClosedConnection, .serverClosedConnection].contains(failure.code) else {
+                guard let failure = error as? PSQLError, failure.endedItsConnection else {
                     lent.retire()
                     throw error
                 }
-                // The connection closed under it: another statement's deadline cut it, or
+                // The connection ended under it: another statement's deadline cut it, or
                 // PostgreSQL ended it. Every hot statement is a SELECT: asked again through the
                 // pool, in the time left.
                 left = limit - (ContinuousClock.now - started)

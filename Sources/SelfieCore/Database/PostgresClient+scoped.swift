@@ -51,6 +51,18 @@ extension PSQLError {
         return state.hasPrefix("22") || state == "23514"
     }
 
+    /// True when the statement failed because its connection ended under it: closed by either
+    /// side, or ended by the server with a word first (57P01 an administrator's
+    /// `pg_terminate_backend` or a fast shutdown, 57P02 a crash of another backend), which arrives
+    /// as the statement's error. The statement was not at fault: asked again on another
+    /// connection it may well pass.
+    var endedItsConnection: Bool {
+        switch code {
+        case .clientClosedConnection, .serverClosedConnection, .uncleanShutdown: true
+        default: sqlState == "57P01" || sqlState == "57P02"
+        }
+    }
+
     /// True when the database could not be reached, the connection broke, or it refused for now
     /// what a retry can do: a 503, not a bug.
     var isUnavailable: Bool {
