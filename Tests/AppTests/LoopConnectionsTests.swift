@@ -10,7 +10,9 @@ import Testing
 
 /// The hot statements' own connections on the server's event loops (`LoopConnections`), and the
 /// pool they fall back to.
-@Suite("Hot statements on each event loop's own connections")
+/// One test at a time: no other suite's app has loop connections (their pool of 3 gives none), so
+/// the process's metrics of the loops are this suite's alone.
+@Suite("Hot statements on each event loop's own connections", .serialized)
 struct LoopConnectionsTests {
     /// How many connections of this test's database show `application_name`.
     static func connections(_ app: TestApp, named name: String, extra condition: String = "TRUE") async throws -> Int {
@@ -62,6 +64,26 @@ struct LoopConnectionsTests {
             // What they were last asked: the photo list (or the token's lookup).
             let listing = try await Self.connections(app, named: DatabaseURL.loopApplicationName, extra: "query LIKE '%FROM photos p%'")
             #expect(listing >= 1)
+        }
+    }
+
+    @Test("the metrics say where the hot statements went (a loop's connection or the pool) and how many connections the loops have open")
+    func counted() async throws {
+        let port = try ObservabilityTests.freePort()
+        try await withTestApp(configure: { $0.database.maximumConnections = Self.twoPerLoop; $0.metricsPort = port }) { app in
+            let token = try await app.api.signedInUser(email: uniqueEmail("counted"))
+            try await Self.untilALoopConnectionIsOpen(app, token: token)
+            let before = try await ObservabilityTests.scrape(port: port)
+            for _ in 0..<10 { #expect(try await app.api.getPhotos(token: token).status == .ok) }
+            let after = try await ObservabilityTests.scrape(port: port)
+            func sent(via: String) -> Double {
+                let series = "selfie_db_hot_statements_total{via=\"\(via)\"}"
+                return ObservabilityTests.total(series, in: after) - ObservabilityTests.total(series, in: before)
+            }
+            // Ten photo lists (their tokens from the access cache): each one statement, on a
+            // loop's connection when its loop has one open, else through the pool.
+            #expect(sent(via: "loop") >= 1 && sent(via: "loop") + sent(via: "pool") >= 10, "\(sent(via: "loop")) on loops, \(sent(via: "pool")) through the pool")
+            #expect(ObservabilityTests.total("selfie_db_loop_open_connections ", in: after) >= 1)
         }
     }
 

@@ -20,21 +20,25 @@ struct ObservabilityTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// The metrics page on `port`, as Prometheus reads it.
+    static func scrape(port: Int) async throws -> String {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
+        #expect(response.status.code == 200)
+        return String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
+    }
+
+    /// The sum of a series' samples whose line starts with `series` (the process's one registry
+    /// counts other tests running at the same time too: compare before and after).
+    static func total(_ series: String, in text: String) -> Double {
+        text.split(separator: "\n").filter { $0.hasPrefix(series) }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+    }
+
     @Test("Prometheus metrics on the metrics port only: requests by route, uploads, sign-in failures")
     func metrics() async throws {
         let port = try Self.freePort()
         try await withTestApp(configure: { $0.metricsPort = port }) { app in
-            /// The metrics page, as Prometheus reads it.
-            func scrape() async throws -> String {
-                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
-                #expect(response.status.code == 200)
-                return String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
-            }
-            /// The sum of a series' samples whose line starts with `series` (the process's one registry
-            /// counts other tests running at the same time too: compare before and after).
-            func total(_ series: String, in text: String) -> Double {
-                text.split(separator: "\n").filter { $0.hasPrefix(series) }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
-            }
+            func scrape() async throws -> String { try await Self.scrape(port: port) }
+            func total(_ series: String, in text: String) -> Double { Self.total(series, in: text) }
             let counted = try await scrape()
             let browser = app.browser()
             try await browser.signUp(email: uniqueEmail())

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NIOCore
 import PostgresNIO
 
@@ -28,6 +29,12 @@ struct HotStatements: Sendable {
         self.loopConnections = loopConnections
     }
 
+    /// Hot statements by where they were sent (`selfie_db_hot_statements_total`): many through the
+    /// pool at a site's usual load mean the loops have too few connections (DATABASE_POOL_SIZE,
+    /// docs/SCALING.md).
+    private static let sentOnALoop = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "loop")])
+    private static let sentThroughThePool = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "pool")])
+
     func rows<Statement: PostgresPreparedStatement>(
         _ statement: Statement,
         within limit: Duration = databaseWaitLimit,
@@ -35,6 +42,7 @@ struct HotStatements: Sendable {
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
         var left = limit
         if let loop = EventLoopTaskExecutor.current?.eventLoop, loop.inEventLoop, let lent = loopConnections?.lend(on: loop) {
+            Self.sentOnALoop.increment()
             let started = ContinuousClock.now
             let deadline = loop.scheduleTask(in: TimeAmount(limit)) { lent.cutOff() }
             defer { deadline.cancel() }
@@ -56,6 +64,7 @@ struct HotStatements: Sendable {
                 guard left > .zero else { throw DeadlineExceeded() }
             }
         }
+        Self.sentThroughThePool.increment()
         return try await withDeadline(left) { try await unbounded(statement, on: nil, logger: logger) }
     }
 

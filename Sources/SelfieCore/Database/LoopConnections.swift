@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
@@ -30,6 +31,9 @@ public final class LoopConnections: Service, Sendable {
     static let queueLimit = 4
     static let firstPause: TimeAmount = .milliseconds(250)
     static let longestPause: TimeAmount = .seconds(30)
+    /// The loops' open connections, all loops together (the pool's are
+    /// `selfie_db_pool_open_connections`).
+    static let openConnections = Meter(label: "selfie_db_loop_open_connections")
 
     private let shelves: [ObjectIdentifier: Shelf]
     private let configuration: PostgresConnection.Configuration
@@ -215,21 +219,26 @@ public final class LoopConnections: Service, Sendable {
         /// Lends `connection` no more and closes it (if it is not closed already); `pausing`: and
         /// opens none on this loop for a while (`State.backOff`).
         func drop(_ connection: PostgresConnection, pausing: Bool) {
-            state.withLockedValue { state in
+            let wasKept = state.withLockedValue { state in
+                let before = state.slots.count
                 state.slots.removeAll { $0.connection === connection }
                 if pausing { _ = state.backOff() }
+                return state.slots.count < before
             }
+            if wasKept { LoopConnections.openConnections.decrement() }
             if !connection.isClosed { connection.closeNow() }
         }
 
         /// A connection is open: kept unless the server is shutting down (false).
         func opened(_ connection: PostgresConnection) -> Bool {
-            state.withLockedValue { state in
+            let kept = state.withLockedValue { state in
                 state.opening -= 1
                 guard !state.isShutDown else { return false }
                 state.slots.append(Slot(connection: connection))
                 return true
             }
+            if kept { LoopConnections.openConnections.increment() }
+            return kept
         }
 
         /// Opening failed: no other try for a pause that doubles each time, which it returns.
@@ -241,11 +250,13 @@ public final class LoopConnections: Service, Sendable {
         }
 
         func closeAll() -> [PostgresConnection] {
-            state.withLockedValue { state in
+            let connections = state.withLockedValue { state in
                 state.isShutDown = true
                 defer { state.slots.removeAll() }
                 return state.slots.map(\.connection)
             }
+            LoopConnections.openConnections.decrement(by: Double(connections.count))
+            return connections
         }
     }
 }
