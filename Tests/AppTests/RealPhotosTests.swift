@@ -13,10 +13,6 @@ import Testing
 struct RealPhotosTests {
     static let phonePhotos = ["camera.jpg", "photo.heic", "alpha.png", "cmyk.jpg", "deep.png", "animated.gif", "progressive.jpg"]
 
-    /// A bound for what would otherwise wait for ever: wall time, so generous that a machine whose
-    /// two shared threads are held by other tests' CPU-bound work for half a minute still passes.
-    static let longEnough: Duration = .seconds(120)
-
     static func bytes(_ fixture: String) throws -> [UInt8] {
         Array(try PhotoFixtures.bytes(fixture).readableBytesView)
     }
@@ -316,12 +312,12 @@ struct RealPhotosTests {
             let other = try await PostgresConnection.connect(configuration: config.database.connectionConfiguration(), id: 9, logger: testLogger)
             _ = try await other.query("SELECT pg_advisory_lock(\(RenditionBackfill.lockKey))", logger: testLogger)
             let (whileHeld, afterwards) = try await services.whileRunning {
-                let whileHeld = try await withDeadline(Self.longEnough) { try await services.backfill.run(missingOnly: true) }
+                let whileHeld = try await withDeadline(longEnough) { try await services.backfill.run(missingOnly: true) }
                 _ = try await other.query("SELECT pg_advisory_unlock(\(RenditionBackfill.lockKey))", logger: testLogger)
                 try await other.close()
                 // Before, the lock was held on one of the pool's connections while the run's
                 // queries waited for another: with a pool of one, for ever.
-                let afterwards = try await withDeadline(Self.longEnough) { try await services.backfill.run(missingOnly: true) }
+                let afterwards = try await withDeadline(longEnough) { try await services.backfill.run(missingOnly: true) }
                 return (whileHeld, afterwards)
             }
             #expect(whileHeld.skipped && whileHeld.processed == 0)

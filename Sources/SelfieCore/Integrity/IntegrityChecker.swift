@@ -254,8 +254,9 @@ public struct IntegrityChecker: Sendable {
         for index in report.findings.indices {
             let item = report.findings[index]
             switch item.kind {
-            case .missingRendition, .corrupt where item.rendition != nil:
-                guard let publicID = item.photo, !brokenOriginals.contains(publicID) else { continue }
+            case .missingRendition, .corrupt:
+                // A rendition, remade from its original (a damaged original is left for a backup).
+                guard item.rendition != nil, let publicID = item.photo, !brokenOriginals.contains(publicID) else { continue }
                 if remade[publicID] == nil {
                     remade[publicID] = try await remake(photoIDs[publicID])
                 }

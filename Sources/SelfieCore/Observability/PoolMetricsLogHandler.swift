@@ -28,16 +28,8 @@ struct PoolMetricsLogHandler: LogHandler {
         set { wrapped[metadataKey: key] = newValue }
     }
 
-    func log(
-        level: Logger.Level,
-        message: Logger.Message,
-        metadata: Logger.Metadata?,
-        source: String,
-        file: String,
-        function: String,
-        line: UInt
-    ) {
-        switch message.description {
+    func log(event: LogEvent) {
+        switch event.message.description {
         case "Creating new connection": Self.open.increment()
         case "Connection closed": Self.open.decrement()
         case "Connection creation failed":
@@ -45,8 +37,8 @@ struct PoolMetricsLogHandler: LogHandler {
             Self.failedAttempts.increment()
         default: break
         }
-        guard level >= wrapped.logLevel else { return }
-        wrapped.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
+        guard event.level >= wrapped.logLevel else { return }
+        wrapped.log(event: event)
     }
 }
 

@@ -52,7 +52,7 @@ struct RestoreTests {
         let script = "yes 'warning: something the tool says at length, again and again' | head -n 3000 >&2; echo 'error: the reason it stopped' >&2; exit 3"
         // Wall time, generous: a whole suite's CPU-bound tests (QR codes, a CRC of 64 MiB) hold both
         // of Swift's shared threads for half a minute at its start; 20 s failed there.
-        let outcome = try await withDeadline(RealPhotosTests.longEnough) {
+        let outcome = try await withDeadline(longEnough) {
             do {
                 try await PostgresTools.run("sh", ["-c", script], database: try DatabaseURL("postgres://nobody@127.0.0.1:1/none"))
                 return BackupError.noBackup("it succeeded")

@@ -119,6 +119,11 @@ extension AppConfiguration {
     }
 }
 
+/// A bound for what would otherwise wait for ever: wall time, so generous that a machine whose
+/// two shared threads are held by other tests' CPU-bound work (QR codes, a CRC of 64 MiB, image
+/// decoding) for half a minute still passes.
+let longEnough: Duration = .seconds(120)
+
 let testLogger: Logger = {
     var logger = Logger(label: "selfie.tests")
     logger.logLevel = .warning
