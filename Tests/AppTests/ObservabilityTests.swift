@@ -37,9 +37,7 @@ struct ObservabilityTests {
     func metrics() async throws {
         let port = try Self.freePort()
         try await withTestApp(configure: { $0.metricsPort = port }) { app in
-            func scrape() async throws -> String { try await Self.scrape(port: port) }
-            func total(_ series: String, in text: String) -> Double { Self.total(series, in: text) }
-            let counted = try await scrape()
+            let counted = try await Self.scrape(port: port)
             let browser = app.browser()
             try await browser.signUp(email: uniqueEmail())
             try await browser.upload(image: TestImage.jpeg())
@@ -51,18 +49,18 @@ struct ObservabilityTests {
                 text.firstCapture(of: #"(?m)^hb_requests\{http_route="/assets/\*\*",http_request_method="HEAD",http_response_status_code="304"\} ([0-9]+)$"#).flatMap { Int($0) } ?? 0
             }
             // Static files are answered on the connection's loop, not by the router: counted all the same.
-            let before = revalidations(try await scrape())
+            let before = revalidations(try await Self.scrape(port: port))
             let eTag = try #require(try await app.client.execute(uri: "/assets/css/app.css", method: .get).headers[.eTag])
             for _ in 0..<2 {
                 #expect(try await app.client.execute(uri: "/assets/css/app.css", method: .head, headers: [.ifNoneMatch: eTag]).status == .notModified)
             }
 
-            let text = try await scrape()
+            let text = try await Self.scrape(port: port)
             #expect(text.contains("hb_requests"))
             #expect(text.contains("http_server_request_duration"))
             #expect(revalidations(text) - before >= 2, "static files counted under their route")
             for series in [#"selfie_photo_uploads_total{result="stored"}"#, #"selfie_photo_uploads_total{result="refused_415"}"#, "selfie_sign_in_failures_total"] {
-                #expect(total(series, in: text) - total(series, in: counted) >= 1, "\(series) counted this test's request")
+                #expect(Self.total(series, in: text) - Self.total(series, in: counted) >= 1, "\(series) counted this test's request")
             }
             let open = try #require(text.firstCapture(of: #"(?m)^selfie_db_pool_open_connections ([0-9.]+)$"#).flatMap(Double.init))
             #expect(open >= 1, "this app's pool has connections open")

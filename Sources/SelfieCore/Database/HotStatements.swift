@@ -29,10 +29,10 @@ struct HotStatements: Sendable {
         self.loopConnections = loopConnections
     }
 
-    /// Hot statements by where they were sent (`selfie_db_hot_statements_total`): many through the
-    /// pool at a site's usual load mean the loops have too few connections (DATABASE_POOL_SIZE,
-    /// docs/SCALING.md).
-    private static let sentOnALoop = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "loop")])
+    /// Hot statements by where they were answered or failed (`selfie_db_hot_statements_total`; one
+    /// asked again through the pool counts there only): many through the pool at a site's usual
+    /// load mean the loops have too few connections (DATABASE_POOL_SIZE, docs/SCALING.md).
+    private static let answeredOnALoop = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "loop")])
     private static let sentThroughThePool = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "pool")])
 
     func rows<Statement: PostgresPreparedStatement>(
@@ -42,13 +42,13 @@ struct HotStatements: Sendable {
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
         var left = limit
         if let loop = EventLoopTaskExecutor.current?.eventLoop, loop.inEventLoop, let lent = loopConnections?.lend(on: loop) {
-            Self.sentOnALoop.increment()
             let started = ContinuousClock.now
             let deadline = loop.scheduleTask(in: TimeAmount(limit)) { lent.cutOff() }
             defer { deadline.cancel() }
             do {
                 let rows = try await unbounded(statement, on: lent.connection, logger: logger)
                 lent.giveBack(succeeded: true)
+                Self.answeredOnALoop.increment()
                 return rows
             } catch {
                 lent.giveBack(succeeded: false)

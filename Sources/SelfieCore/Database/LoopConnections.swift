@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// The hot statements' own connections: a few on each event loop of the server, each used only by
 /// requests that run on its loop (`EventLoopTaskExecutor.current`), so that a statement is written,
@@ -24,16 +25,16 @@ import ServiceLifecycle
 /// that way would go on with its statement (a lock it waits for) until it ends: each connection
 /// asks its backend to look for its client every second while a statement runs
 /// (`client_connection_check_interval`, PostgreSQL 14 and later), so the backend ends within a
-/// second of the cut. A cut also pauses the loop's opening of connections, doubling like a failed
+/// second of the close (over TLS the close first waits up to 5 s for the server's goodbye). A cut also pauses the loop's opening of connections, doubling like a failed
 /// open: a table locked for a minute does not open a connection every few seconds.
 public final class LoopConnections: Service, Sendable {
     /// At most this many statements wait on one connection before the next goes to the pool.
     static let queueLimit = 4
     static let firstPause: TimeAmount = .milliseconds(250)
     static let longestPause: TimeAmount = .seconds(30)
-    /// The loops' open connections, all loops together (the pool's are
-    /// `selfie_db_pool_open_connections`).
-    static let openConnections = Meter(label: "selfie_db_loop_open_connections")
+    /// The loops' connections on their shelves, all loops together (`selfie_db_loop_open_connections`;
+    /// the pool's `selfie_db_pool_open_connections` also counts those still opening or closing).
+    private let tally: OpenCount
 
     private let shelves: [ObjectIdentifier: Shelf]
     private let configuration: PostgresConnection.Configuration
@@ -45,14 +46,19 @@ public final class LoopConnections: Service, Sendable {
         configuration.options.additionalStartupParameters = [("application_name", DatabaseURL.loopApplicationName)]
         self.configuration = configuration
         self.logger = logger
+        let tally = OpenCount()
+        self.tally = tally
         let idleLimit = database.keepAlive.map { TimeAmount($0) }
         var shelves: [ObjectIdentifier: Shelf] = [:]
         for (index, loop) in loops.enumerated() {
             let capacity = count / loops.count + (index < count % loops.count ? 1 : 0)
-            if capacity > 0 { shelves[ObjectIdentifier(loop)] = Shelf(loop: loop, capacity: capacity, idleLimit: idleLimit) }
+            if capacity > 0 { shelves[ObjectIdentifier(loop)] = Shelf(loop: loop, capacity: capacity, idleLimit: idleLimit, tally: tally) }
         }
         self.shelves = shelves
     }
+
+    /// How many connections the loops have on their shelves now.
+    var openConnections: Int { tally.value.load(ordering: .relaxed) }
 
     /// A connection of `loop` for one statement, to be given back (`Lent.giveBack`); nil when none
     /// can be had now (the statement goes to the pool).
@@ -68,7 +74,10 @@ public final class LoopConnections: Service, Sendable {
             switch result {
             case .success(let connection):
                 self.watchForItsClient(connection).whenComplete { _ in
-                    if shelf.opened(connection) {
+                    if connection.isClosed {
+                        // Closed while setting up (the server going, a pooler's wait given up).
+                        _ = shelf.failedToOpen()
+                    } else if shelf.opened(connection) {
                         connection.closeFuture.whenComplete { _ in shelf.drop(connection, pausing: false) }
                     } else {
                         connection.closeNow()  // shut down meanwhile
@@ -87,9 +96,15 @@ public final class LoopConnections: Service, Sendable {
     /// connection ran it, and before PostgreSQL 14 there is no such setting (the connection is
     /// kept either way; its cut backend then ends with its statement).
     private func watchForItsClient(_ connection: PostgresConnection) -> EventLoopFuture<Void> {
+        // As long as opening may take: a server gone silent (or a pooler with no server
+        // connection to give) closes it rather than keep the loop one short.
+        let giveUp = connection.eventLoop.scheduleTask(in: configuration.options.connectTimeout) { connection.closeNow() }
         let set: EventLoopFuture<PostgresQueryResult> = connection.query("SET client_connection_check_interval = '1s'", logger: logger)
-        return set.map { _ in }.flatMapErrorWithEventLoop { error, loop in
-            self.logger.notice("a hot statements' connection will not notice its client going: \(String(reflecting: error))")
+        return set.map { _ in giveUp.cancel() }.flatMapErrorWithEventLoop { error, loop in
+            giveUp.cancel()
+            if let failure = error as? PSQLError, failure.code == .server {
+                self.logger.notice("a hot statements' connection will not notice its client going: \(String(reflecting: error))")
+            }
             return loop.makeSucceededVoidFuture()
         }
     }
@@ -97,6 +112,11 @@ public final class LoopConnections: Service, Sendable {
     /// Waits for the server's graceful shutdown, then closes every connection.
     public func run() async throws {
         try? await gracefulShutdown()
+        await closeAll()
+    }
+
+    /// Closes every connection and opens none from now on.
+    func closeAll() async {
         // All at once: over TLS a close waits for the server's reply (up to 5 s).
         let connections = shelves.values.flatMap { $0.closeAll() }
         for connection in connections { connection.closeNow() }
@@ -144,6 +164,7 @@ public final class LoopConnections: Service, Sendable {
         /// loopback). A quiet site opens one anew after such a pause.
         private let idleLimit: TimeAmount?
         private let state: NIOLockedValueBox<State>
+        private let tally: OpenCount
 
         struct Slot {
             let connection: PostgresConnection
@@ -153,11 +174,35 @@ public final class LoopConnections: Service, Sendable {
 
         struct State {
             let capacity: Int
-            var slots: [Slot] = []
+            /// Changed only by `shelve` and `unshelve`, which keep the count.
+            private(set) var slots: [Slot] = []
             var opening = 0
             var pause = LoopConnections.firstPause
             var pausedUntil: NIODeadline?
             var isShutDown = false
+
+            mutating func shelve(_ connection: PostgresConnection, counting tally: OpenCount) {
+                slots.append(Slot(connection: connection))
+                tally.changed(by: 1)
+            }
+
+            /// Takes the connections `which` picks off the shelf; returns them.
+            mutating func unshelve(counting tally: OpenCount, where which: (Slot) -> Bool) -> [PostgresConnection] {
+                let taken = slots.filter(which).map(\.connection)
+                guard !taken.isEmpty else { return [] }
+                slots.removeAll(where: which)
+                tally.changed(by: -taken.count)
+                return taken
+            }
+
+            mutating func lendOne(at index: Int) {
+                slots[index].inFlight += 1
+            }
+
+            mutating func returnOne(at index: Int) {
+                slots[index].inFlight -= 1
+                slots[index].lastUsed = .now()
+            }
 
             /// Whether one more connection should be opened now.
             mutating func shouldOpen(now: NIODeadline) -> Bool {
@@ -175,9 +220,10 @@ public final class LoopConnections: Service, Sendable {
             }
         }
 
-        init(loop: any EventLoop, capacity: Int, idleLimit: TimeAmount?) {
+        init(loop: any EventLoop, capacity: Int, idleLimit: TimeAmount?, tally: OpenCount) {
             self.loop = loop
             self.idleLimit = idleLimit
+            self.tally = tally
             state = NIOLockedValueBox(State(capacity: capacity))
         }
 
@@ -188,18 +234,14 @@ public final class LoopConnections: Service, Sendable {
             var stale: [PostgresConnection] = []
             let (connection, open) = state.withLockedValue { state -> (PostgresConnection?, Bool) in
                 if let idleLimit {
-                    state.slots.removeAll { slot in
-                        guard slot.inFlight == 0, now - slot.lastUsed > idleLimit else { return false }
-                        stale.append(slot.connection)
-                        return true
-                    }
+                    stale = state.unshelve(counting: tally) { $0.inFlight == 0 && now - $0.lastUsed > idleLimit }
                 }
                 guard let index = state.slots.indices.min(by: { state.slots[$0].inFlight < state.slots[$1].inFlight }),
                     state.slots[index].inFlight < LoopConnections.queueLimit, !state.slots[index].connection.isClosed
                 else {
                     return (nil, state.shouldOpen(now: now))
                 }
-                state.slots[index].inFlight += 1
+                state.lendOne(at: index)
                 let open = state.slots[index].inFlight > 1 && state.shouldOpen(now: now)
                 return (state.slots[index].connection, open)
             }
@@ -211,34 +253,28 @@ public final class LoopConnections: Service, Sendable {
             state.withLockedValue { state in
                 if succeeded { state.pause = LoopConnections.firstPause }
                 guard let index = state.slots.firstIndex(where: { $0.connection === connection }) else { return }
-                state.slots[index].inFlight -= 1
-                state.slots[index].lastUsed = .now()
+                state.returnOne(at: index)
             }
         }
 
         /// Lends `connection` no more and closes it (if it is not closed already); `pausing`: and
         /// opens none on this loop for a while (`State.backOff`).
         func drop(_ connection: PostgresConnection, pausing: Bool) {
-            let wasKept = state.withLockedValue { state in
-                let before = state.slots.count
-                state.slots.removeAll { $0.connection === connection }
+            state.withLockedValue { state in
+                _ = state.unshelve(counting: tally) { $0.connection === connection }
                 if pausing { _ = state.backOff() }
-                return state.slots.count < before
             }
-            if wasKept { LoopConnections.openConnections.decrement() }
             if !connection.isClosed { connection.closeNow() }
         }
 
         /// A connection is open: kept unless the server is shutting down (false).
         func opened(_ connection: PostgresConnection) -> Bool {
-            let kept = state.withLockedValue { state in
+            state.withLockedValue { state in
                 state.opening -= 1
                 guard !state.isShutDown else { return false }
-                state.slots.append(Slot(connection: connection))
+                state.shelve(connection, counting: tally)
                 return true
             }
-            if kept { LoopConnections.openConnections.increment() }
-            return kept
         }
 
         /// Opening failed: no other try for a pause that doubles each time, which it returns.
@@ -250,14 +286,24 @@ public final class LoopConnections: Service, Sendable {
         }
 
         func closeAll() -> [PostgresConnection] {
-            let connections = state.withLockedValue { state in
+            state.withLockedValue { state in
                 state.isShutDown = true
-                defer { state.slots.removeAll() }
-                return state.slots.map(\.connection)
+                return state.unshelve(counting: tally) { _ in true }
             }
-            LoopConnections.openConnections.decrement(by: Double(connections.count))
-            return connections
         }
+    }
+}
+
+/// The connections on the loops' shelves, kept by the shelves as they change (under each shelf's
+/// lock) and shown as `selfie_db_loop_open_connections`.
+final class OpenCount: Sendable {
+    let value = Atomic(0)
+    /// Made with the count, after `AppMetrics.bootstrap` (a metric made before it stays no-op).
+    private let meter = Meter(label: "selfie_db_loop_open_connections")
+
+    func changed(by delta: Int) {
+        let now = value.add(delta, ordering: .relaxed).newValue
+        meter.set(now)
     }
 }
 

@@ -52,32 +52,33 @@ extension PSQLError {
     }
 
     /// True when the statement failed because its connection ended under it: closed by either
-    /// side, or ended by the server with a word first (57P01 an administrator's
-    /// `pg_terminate_backend` or a fast shutdown, 57P02 a crash of another backend), which arrives
-    /// as the statement's error. The statement was not at fault: asked again on another
+    /// side, broken (a reset, TLS cut short: `connectionError` once open), or ended by the server
+    /// with a word first (57P01 an administrator's `pg_terminate_backend` or a fast shutdown, 57P02
+    /// a crash of another backend, 57P05 `idle_session_timeout` racing the statement), which
+    /// arrives as the statement's error. The statement was not at fault: asked again on another
     /// connection it may well pass.
     var endedItsConnection: Bool {
         switch code {
-        case .clientClosedConnection, .serverClosedConnection, .uncleanShutdown: true
-        default: sqlState == "57P01" || sqlState == "57P02"
+        case .clientClosedConnection, .serverClosedConnection, .connectionError: true
+        default: sqlState.map { ["57P01", "57P02", "57P05"].contains($0) } ?? false
         }
     }
 
     /// True when the database could not be reached, the connection broke, or it refused for now
     /// what a retry can do: a 503, not a bug.
     var isUnavailable: Bool {
+        if endedItsConnection { return true }
         switch code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed,
-            .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .queryCancelled:
+        case .poolClosed, .uncleanShutdown, .sslUnsupported, .failedToAddSSLHandler, .queryCancelled:
             return true
         default:
             guard let state = sqlState else { return false }
             // 08 connection exceptions, 53 insufficient resources (too many connections, a full
-            // disk), 57P01–03 shutting down or starting. And the transient refusals a retry can
-            // pass, which a busy database gives correct code: 40001 serialization failure, 40P01
+            // disk), 57P03 starting (57P01, 57P02, 57P05: `endedItsConnection`). And the
+            // transient refusals a retry can pass, which a busy database gives correct code: 40001 serialization failure, 40P01
             // deadlock detected, 55P03 lock not available (a lock_timeout), 57014 query cancelled
             // (a statement_timeout a managed database may set on the role).
-            return state.hasPrefix("08") || state.hasPrefix("53") || state == "57P01" || state == "57P02" || state == "57P03"
+            return state.hasPrefix("08") || state.hasPrefix("53") || state == "57P03"
                 || state == "40001" || state == "40P01" || state == "55P03" || state == "57014"
         }
     }
