@@ -171,10 +171,7 @@ struct LoopConnectionsTests {
                 let giveUp = ContinuousClock.now + .seconds(8)
                 var left = 0
                 repeat {
-                    left = try await connection.query(
-                        "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-                        logger: testLogger
-                    ).collect().first?.decode(Int.self) ?? -1
+                    left = try await connection.query(TestApp.waitingForALock, logger: testLogger).collect().first?.decode(Int.self) ?? -1
                     if left == 0 { break }
                     try await Task.sleep(for: .milliseconds(100))
                 } while ContinuousClock.now < giveUp

@@ -258,7 +258,7 @@ public struct AlbumRepository: Sendable {
 struct AlbumRowMissing: Error {}
 
 /// The gallery and every album page ask this for their selection bar.
-struct AlbumNames: PostgresPreparedStatement {
+struct AlbumNames: ReadOnlyStatement {
     static let name = "album_names"
     static let sql = "SELECT public_id, title FROM albums WHERE user_id = $1 ORDER BY lower(title), id"
     let userID: Int64

@@ -19,7 +19,7 @@ public struct DatabaseProbe: Sendable {
 
     struct Unexpected: Error {}
 
-    struct SelectOne: PostgresPreparedStatement {
+    struct SelectOne: ReadOnlyStatement {
         static let name = "select_one"
         static let sql = "SELECT 1"
 

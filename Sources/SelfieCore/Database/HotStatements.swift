@@ -35,7 +35,7 @@ struct HotStatements: Sendable {
     private static let answeredOnALoop = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "loop")])
     private static let sentThroughThePool = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "pool")])
 
-    func rows<Statement: PostgresPreparedStatement>(
+    func rows<Statement: ReadOnlyStatement>(
         _ statement: Statement,
         within limit: Duration = databaseWaitLimit,
         logger: Logger
@@ -97,9 +97,14 @@ struct HotStatements: Sendable {
     }
 }
 
+/// A statement that only reads, with no side effect (a plain SELECT: no `FOR UPDATE`, no function
+/// that writes): `HotStatements` asks it again through the pool when its connection ends under it,
+/// so asking twice must do no harm. Only such statements are hot statements.
+protocol ReadOnlyStatement: PostgresPreparedStatement {}
+
 /// A statement that finds its row by a token's SHA-256, its one parameter: a session, an API token,
 /// a share link.
-protocol LookupByTokenHash: PostgresPreparedStatement {
+protocol LookupByTokenHash: ReadOnlyStatement {
     var tokenHash: [UInt8] { get }
 }
 

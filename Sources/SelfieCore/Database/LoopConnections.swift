@@ -35,6 +35,7 @@ public final class LoopConnections: Service, Sendable {
     /// The loops' connections on their shelves, all loops together (`selfie_db_loop_open_connections`;
     /// the pool's `selfie_db_pool_open_connections` also counts those still opening or closing).
     private let tally: OpenCount
+    private let toldSetUnsupported = Atomic(false)
 
     private let shelves: [ObjectIdentifier: Shelf]
     private let configuration: PostgresConnection.Configuration
@@ -102,8 +103,11 @@ public final class LoopConnections: Service, Sendable {
         let set: EventLoopFuture<PostgresQueryResult> = connection.query("SET client_connection_check_interval = '1s'", logger: logger)
         return set.map { _ in giveUp.cancel() }.flatMapErrorWithEventLoop { error, loop in
             giveUp.cancel()
-            if let failure = error as? PSQLError, failure.code == .server {
-                self.logger.notice("a hot statements' connection will not notice its client going: \(String(reflecting: error))")
+            // Said once: it would be the same at every open (PostgreSQL 13, a platform without it).
+            if let failure = error as? PSQLError, failure.code == .server,
+                self.toldSetUnsupported.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+            {
+                self.logger.notice("the hot statements' connections will not notice their client going: \(String(reflecting: error))")
             }
             return loop.makeSucceededVoidFuture()
         }

@@ -737,7 +737,7 @@ struct PhotosByUpload: PhotoPageStatement {
 
 /// A statement whose rows are a photo and the renditions it joins (`PhotoPageRow`), decoded
 /// one way for all of them.
-protocol PhotoPageStatement: PostgresPreparedStatement where Row == Photo? {
+protocol PhotoPageStatement: ReadOnlyStatement where Row == Photo? {
     /// The renditions joined, in the order of their aliases.
     static var renditions: [RenditionName] { get }
 }

@@ -22,13 +22,15 @@ struct TestApp {
         try await withDatabase(database, body)
     }
 
+    /// How many statements in this test's database wait for a lock.
+    static let waitingForALock: PostgresQuery =
+        "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+
     /// Waits (up to 10 s) until `count` statements in this test's database wait for a lock: the
     /// requests a racing test sent have reached what the test holds, rather than being merely on their way.
     static func untilSomeoneWaitsForALock(_ client: PostgresClient, count: Int = 1) async throws {
         for _ in 0..<200 {
-            let waiting = try await client.query(
-                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", logger: testLogger
-            ).collect().first?.decode(Int.self) ?? 0
+            let waiting = try await client.query(waitingForALock, logger: testLogger).collect().first?.decode(Int.self) ?? 0
             if waiting >= count { return }
             try await Task.sleep(for: .milliseconds(50))
         }
