@@ -29,9 +29,10 @@ struct HotStatements: Sendable {
         self.loopConnections = loopConnections
     }
 
-    /// Hot statements by where they were answered or failed (`selfie_db_hot_statements_total`; one
-    /// asked again through the pool counts there only): many through the pool at a site's usual
-    /// load mean the loops have too few connections (DATABASE_POOL_SIZE, docs/SCALING.md).
+    /// Hot statements answered on a loop's connection, and sent through the pool (one asked again
+    /// there after its loop's connection ended counts in the pool only; one cut by its deadline on
+    /// a loop in neither) — `selfie_db_hot_statements_total`: many through the pool at a site's
+    /// usual load mean the loops have too few connections (DATABASE_POOL_SIZE, docs/SCALING.md).
     private static let answeredOnALoop = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "loop")])
     private static let sentThroughThePool = Counter(label: "selfie_db_hot_statements_total", dimensions: [("via", "pool")])
 

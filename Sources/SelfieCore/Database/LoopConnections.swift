@@ -25,8 +25,9 @@ import Synchronization
 /// that way would go on with its statement (a lock it waits for) until it ends: each connection
 /// asks its backend to look for its client every second while a statement runs
 /// (`client_connection_check_interval`, PostgreSQL 14 and later), so the backend ends within a
-/// second of the close (over TLS the close first waits up to 5 s for the server's goodbye). A cut also pauses the loop's opening of connections, doubling like a failed
-/// open: a table locked for a minute does not open a connection every few seconds.
+/// second of the close (over TLS the close first waits up to 5 s for the server's goodbye). A
+/// cut also pauses the loop's opening of connections, doubling like a failed open: a table
+/// locked for a minute does not open a connection every few seconds.
 public final class LoopConnections: Service, Sendable {
     /// At most this many statements wait on one connection before the next goes to the pool.
     static let queueLimit = 4
